@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/sessiondata.h"
+#include "util/cancellation.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace ws {
+
+// Opens a session file strictly read-only (the file is never modified, not even its journal)
+// and validates it: SQLite header, application_id, schema version, required tables, size
+// against page count, meta.complete. Every failure is a SessionError naming the file.
+class SessionReader {
+public:
+    explicit SessionReader(const std::string& path);
+    ~SessionReader();
+    SessionReader(const SessionReader&) = delete;
+    SessionReader& operator=(const SessionReader&) = delete;
+
+    const std::string& path() const { return m_path; }
+    int schemaVersion() const;
+    std::map<std::string, std::string> meta() const;
+
+    // Row counts per table, for `warpscope-cli info`.
+    std::map<std::string, int64_t> tableCounts() const;
+
+    // Reads everything. Progress is reported per table; cancellation throws SessionError(Cancelled).
+    SessionData readAll(const ProgressCallback& progress = {}, const CancellationToken& cancel = {}) const;
+
+    // Raw handle for code in core that needs its own queries (timeline loader, stats).
+    struct sqlite3* handle() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+    std::string m_path;
+};
+
+}  // namespace ws

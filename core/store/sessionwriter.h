@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/sessiondata.h"
+
+#include <memory>
+#include <span>
+#include <string>
+
+namespace ws {
+
+// Writes a session file atomically: everything goes into "<path>.tmp-<pid>" and is renamed
+// over <path> by commit(). A writer destroyed without commit() removes the temp file, so a
+// half-written session is never presented as complete.
+//
+// Records may be appended in several batches (the synthetic generator and the recorder's
+// ingest stream millions of events without holding them all); strings are written at commit.
+class SessionWriter {
+public:
+    explicit SessionWriter(std::string path);  // throws SessionError(WriteFailed)
+    ~SessionWriter();
+    SessionWriter(const SessionWriter&) = delete;
+    SessionWriter& operator=(const SessionWriter&) = delete;
+
+    // Writes every table of `data` (strings, meta and environment included).
+    void write(const SessionData& data);
+
+    void appendKernels(std::span<const KernelRecord> rows);
+    void appendMemcpys(std::span<const MemcpyRecord> rows);
+    void appendMemsets(std::span<const MemsetRecord> rows);
+    void appendApiCalls(std::span<const ApiCallRecord> rows);
+    void appendNvtxRanges(std::span<const NvtxRangeRecord> rows);
+    void appendNvtxMarks(std::span<const NvtxMarkRecord> rows);
+    void appendSyncs(std::span<const SyncRecord> rows);
+    void appendWarpEvents(std::span<const WarpEvent> rows);
+    void appendCounterSamples(std::span<const CounterSample> rows);
+    void appendBenchSamples(std::span<const BenchSample> rows);
+    void appendKernelMetrics(std::span<const KernelMetric> rows);
+    // Small tables and strings: replaces what was written before.
+    void writeHeaderTables(const SessionData& data);
+
+    // Marks the session complete and renames it into place. Throws SessionError(WriteFailed).
+    void commit();
+
+    const std::string& path() const { return m_path; }
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+    std::string m_path;
+};
+
+}  // namespace ws
