@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The main job: installs what is missing, builds, and opens Warpscope.
+# - With an NVIDIA GPU and the CUDA toolkit: records the built-in workload (BF16 4096^3 cuBLAS
+#   GEMM + ReLU, examples/cuda/gemm_relu.cu) and opens that session.
+# - Otherwise: opens the embedded demo session, recorded on an NVIDIA H200.
+# Without a display it runs the app under Xvfb, saves a screenshot and prints the CLI summary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/warpscope-ccache}"
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$(nproc)"
+bin=build/release/bin
+
+session=""
+if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 && [ -x "$bin/gemm_relu" ]; then
+  session=build/release/gemm-relu.wscope
+  echo "== GPU found: recording the built-in workload into $session"
+  "$bin/warpscope-cli" record -o "$session" -- "$bin/gemm_relu"
+else
+  session=resources/demo/h200-gemm-relu.wscope
+  echo "== no GPU here: opening the embedded demo session recorded on an H200 ($session)"
+fi
+
+if [ -f "$session" ]; then
+  "$bin/warpscope-cli" info "$session"
+  "$bin/warpscope-cli" stats "$session" --report cuda_gpu_kern_sum
+fi
+
+if [ -n "${DISPLAY:-}" ]; then
+  exec "$bin/warpscope" "$session"
+fi
+shot=build/release/warpscope-main.png
+echo "== no DISPLAY: running the app under Xvfb and saving a screenshot to $shot"
+xvfb-run -a -s '-screen 0 1920x1080x24' "$bin/warpscope" --screenshot "$shot" --quit-after 8000 "$session"
+echo "screenshot: $shot"
