@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/records.h"
+#include "timeline/lodindex.h"
+#include "timeline/timelinecoordinates.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace ws {
+
+// One rectangle of a lane's draw list: a single event (count == 1) or a folded run of
+// events that are too small to tell apart at this zoom. Members are the contiguous indices
+// [first, first + count); the rectangle covers exactly the union of their pixel spans (no
+// pixel without an event is painted, so idle gaps of one pixel stay visible) and `widest`,
+// the longest member, gives the run its colour ("widest event wins").
+struct LodRect {
+    int32_t x0 = 0;
+    int32_t x1 = 0;
+    uint32_t first = 0;
+    uint32_t count = 0;
+    uint32_t widest = 0;
+    bool operator==(const LodRect&) const = default;
+};
+
+// First index whose span ends right of column 0, and first index starting at or right of
+// the last column: [first, last) are the events that touch the viewport.
+struct VisibleRange {
+    size_t first = 0;
+    size_t last = 0;
+};
+VisibleRange visibleRange(std::span<const TimeNs> start, std::span<const TimeNs> end, const TimelineCoordinates& c);
+
+// Appends the draw list of one lane (sorted by start, non-overlapping) for the viewport.
+// Tracy's galloping fold in pixel space: per frame O(rects * log n) with an index, however
+// many events the lane holds. Without an index (small lanes) the candidate search is linear
+// in the visible events; the output is identical either way.
+void foldLane(std::span<const TimeNs> start, std::span<const TimeNs> end, const LodIndex* index,
+    const TimelineCoordinates& c, std::vector<LodRect>& out);
+
+// Lanes at least this long get a LodIndex when a session is opened.
+inline constexpr size_t kLodIndexMinEvents = 4096;
+
+} // namespace ws

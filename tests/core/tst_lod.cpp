@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: MIT
+// Level of detail of the timeline (core/timeline/lod*): the fold's draw lists are checked
+// against a brute-force per-pixel rendering of every event on random lanes, with and without
+// the precomputed index, and the index's queries against linear scans.
+#include "timeline/lodcounter.h"
+#include "timeline/lodfold.h"
+#include "timeline/lodindex.h"
+
+#include <QtTest>
+
+#include <random>
+
+using namespace ws;
+
+namespace {
+
+struct Lane {
+    std::vector<TimeNs> start;
+    std::vector<TimeNs> end;
+};
+
+// Bursts of tiny events, long events, zero-length events, equal starts and idle gaps: the
+// shapes GPU streams and API threads really have.
+Lane randomLane(std::mt19937_64& rng, size_t n, TimeNs origin)
+{
+    Lane lane;
+    lane.start.reserve(n);
+    lane.end.reserve(n);
+    std::uniform_real_distribution<double> logDur(0.0, 7.0);
+    std::uniform_int_distribution<int> shape(0, 99);
+    TimeNs t = origin;
+    for (size_t i = 0; i < n; ++i) {
+        const int s = shape(rng);
+        TimeNs gap = 0;
+        if (s < 50)
+            gap = TimeNs(std::pow(10.0, logDur(rng) * 0.5)); // dense
+        else if (s < 60)
+            gap = TimeNs(std::pow(10.0, logDur(rng))); // idle
+        TimeNs dur = 0;
+        if (s % 7 != 0)
+            dur = TimeNs(std::pow(10.0, logDur(rng)));
+        if (s == 3)
+            dur = 50'000'000; // a long one
+        t += gap;
+        lane.start.push_back(t);
+        lane.end.push_back(t + dur);
+        t += dur;
+    }
+    return lane;
+}
+
+std::span<const TimeNs> sp(const std::vector<TimeNs>& v)
+{
+    return {v.data(), v.size()};
+}
+
+// Brute force: every event's pixel span, painted one by one.
+struct Reference {
+    std::vector<int> coverage; // events touching each column
+    size_t visibleEvents = 0;
+};
+
+Reference bruteForce(const Lane& lane, const TimelineCoordinates& c)
+{
+    Reference ref;
+    ref.coverage.assign(size_t(c.width()), 0);
+    for (size_t k = 0; k < lane.start.size(); ++k) {
+        const PixelSpan s = c.span(lane.start[k], lane.end[k]);
+        if (!c.visible(s))
+            continue;
+        ++ref.visibleEvents;
+        for (int64_t x = std::max<int64_t>(s.x0, 0); x < std::min<int64_t>(s.x1, c.width()); ++x)
+            ++ref.coverage[size_t(x)];
+    }
+    return ref;
+}
+
+bool isWide(const Lane& lane, size_t k, const TimelineCoordinates& c)
+{
+    return double(lane.end[k] - lane.start[k]) / kFoldPx >= c.nsPerPx();
+}
+
+// Checks one draw list against the brute-force rendering; returns an empty string when fine.
+QString checkFold(const Lane& lane, const TimelineCoordinates& c, const std::vector<LodRect>& rects)
+{
+    const Reference ref = bruteForce(lane, c);
+    std::vector<char> painted(size_t(c.width()), 0);
+    size_t counted = 0;
+    size_t expectNext = rects.empty() ? 0 : rects.front().first;
+    for (size_t r = 0; r < rects.size(); ++r) {
+        const LodRect& rect = rects[r];
+        if (rect.first != expectNext)
+            return QStringLiteral("rect %1 does not continue the previous one").arg(r);
+        if (rect.count == 0)
+            return QStringLiteral("rect %1 is empty").arg(r);
+        expectNext = rect.first + rect.count;
+        counted += rect.count;
+        // The rect covers exactly the union of its members' spans, without holes.
+        std::vector<char> members(size_t(c.width()) + 4, 0);
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        size_t widest = rect.first;
+        for (size_t k = rect.first; k < rect.first + rect.count; ++k) {
+            const PixelSpan s = c.span(lane.start[k], lane.end[k]);
+            lo = std::min(lo, s.x0);
+            hi = std::max(hi, s.x1);
+            for (int64_t x = s.x0; x < s.x1; ++x)
+                members[size_t(x + 1)] = 1;
+            const TimeNs d = lane.end[k] - lane.start[k];
+            if (d > lane.end[widest] - lane.start[widest])
+                widest = k;
+        }
+        if (rect.x0 != lo || rect.x1 != hi)
+            return QStringLiteral("rect %1 spans [%2,%3), members [%4,%5)")
+                .arg(r)
+                .arg(rect.x0)
+                .arg(rect.x1)
+                .arg(lo)
+                .arg(hi);
+        for (int64_t x = lo; x < hi; ++x) {
+            if (!members[size_t(x + 1)])
+                return QStringLiteral("rect %1 paints column %2 that none of its events covers").arg(r).arg(x);
+        }
+        if (rect.widest != widest)
+            return QStringLiteral("rect %1: widest %2, expected %3").arg(r).arg(rect.widest).arg(widest);
+        if (rect.count > 1) {
+            for (size_t k = rect.first; k < rect.first + rect.count; ++k) {
+                if (isWide(lane, k, c))
+                    return QStringLiteral("rect %1 folds the wide event %2").arg(r).arg(k);
+            }
+        }
+        for (int64_t x = std::max<int64_t>(lo, 0); x < std::min<int64_t>(hi, c.width()); ++x)
+            painted[size_t(x)] = 1;
+        // Folding is maximal: a narrow event touching the run before it belongs to that run.
+        if (r > 0) {
+            const LodRect& prev = rects[r - 1];
+            const bool prevFoldable = !isWide(lane, prev.first, c);
+            if (prevFoldable && !isWide(lane, rect.first, c) && rect.x0 <= prev.x1)
+                return QStringLiteral("rects %1 and %2 touch but were not folded").arg(r - 1).arg(r);
+        }
+    }
+    if (counted != ref.visibleEvents)
+        return QStringLiteral("rects count %1 events, %2 are visible").arg(counted).arg(ref.visibleEvents);
+    for (int x = 0; x < c.width(); ++x) {
+        if (bool(painted[size_t(x)]) != (ref.coverage[size_t(x)] > 0))
+            return QStringLiteral("column %1: painted %2, events %3")
+                .arg(x)
+                .arg(int(painted[size_t(x)]))
+                .arg(ref.coverage[size_t(x)]);
+    }
+    return {};
+}
+
+} // namespace
+
+class TestLod : public QObject {
+    Q_OBJECT
+
+private slots:
+    void foldMatchesBruteForce_data()
+    {
+        QTest::addColumn<quint64>("seed");
+        QTest::addColumn<int>("events");
+        QTest::addColumn<int>("width");
+        for (quint64 seed = 1; seed <= 12; ++seed)
+            QTest::addRow("seed %llu", seed) << seed << int(200 + seed * 1500) << int(64 + seed * 137);
+        QTest::newRow("one event") << quint64(99) << 1 << 300;
+        QTest::newRow("big lane") << quint64(7) << 200000 << 1920;
+    }
+    void foldMatchesBruteForce()
+    {
+        QFETCH(quint64, seed);
+        QFETCH(int, events);
+        QFETCH(int, width);
+        std::mt19937_64 rng(seed);
+        const TimeNs origin = (TimeNs(1) << 50) + TimeNs(seed);
+        const Lane lane = randomLane(rng, size_t(events), origin);
+        const LodIndex index = LodIndex::build(sp(lane.start), sp(lane.end));
+        QVERIFY(!index.empty());
+        const TimeNs begin = lane.start.front();
+        const TimeNs total = lane.end.back() - begin + 1;
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        for (int view = 0; view < 40; ++view) {
+            // Full view, then random windows from a few pixels' worth of events to beyond the lane.
+            TimeNs vs = begin;
+            double span = double(total);
+            if (view > 0) {
+                span = double(total) * std::pow(10.0, -6.0 * u(rng)) * 1.3;
+                vs = begin - TimeNs(span * 0.1) + TimeNs(u(rng) * double(total));
+            }
+            const TimelineCoordinates c(vs, std::max(span / width, 0.05), width);
+            std::vector<LodRect> linear, indexed;
+            foldLane(sp(lane.start), sp(lane.end), nullptr, c, linear);
+            foldLane(sp(lane.start), sp(lane.end), &index, c, indexed);
+            const QString problem = checkFold(lane, c, linear);
+            QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("view %1: ").arg(view) + problem));
+            QVERIFY2(linear == indexed, qPrintable(QStringLiteral("view %1: indexed fold differs").arg(view)));
+            // Per-frame output is bounded by pixels, not events.
+            QVERIFY(indexed.size() <= size_t(2 * width + 4));
+        }
+    }
+
+    void edgeCases_data()
+    {
+        QTest::addColumn<QList<qint64>>("starts");
+        QTest::addColumn<QList<qint64>>("ends");
+        QTest::addColumn<int>("rects");
+        QTest::addColumn<int>("firstCount");
+        // View: 0..1000 ns over 100 px (10 ns per px, events < 30 ns fold).
+        QTest::newRow("empty lane") << QList<qint64> {} << QList<qint64> {} << 0 << 0;
+        QTest::newRow("single narrow") << QList<qint64> {500} << QList<qint64> {501} << 1 << 1;
+        QTest::newRow("equal starts, zero length")
+            << QList<qint64> {100, 100, 100} << QList<qint64> {100, 100, 100} << 1 << 3;
+        QTest::newRow("touching narrow run")
+            << QList<qint64> {0, 10, 20, 30} << QList<qint64> {5, 15, 25, 35} << 1 << 4;
+        QTest::newRow("one-pixel gap stays") << QList<qint64> {0, 25} << QList<qint64> {5, 28} << 2 << 1;
+        QTest::newRow("wide breaks a fold") << QList<qint64> {0, 10, 12} << QList<qint64> {5, 12, 200} << 2 << 2;
+        QTest::newRow("all left of view") << QList<qint64> {-500, -300} << QList<qint64> {-400, -10} << 0 << 0;
+        QTest::newRow("all right of view") << QList<qint64> {1000, 2000} << QList<qint64> {1500, 2500} << 0 << 0;
+        QTest::newRow("covers the view") << QList<qint64> {-1000} << QList<qint64> {5000} << 1 << 1;
+    }
+    void edgeCases()
+    {
+        QFETCH(QList<qint64>, starts);
+        QFETCH(QList<qint64>, ends);
+        QFETCH(int, rects);
+        QFETCH(int, firstCount);
+        Lane lane;
+        lane.start.assign(starts.begin(), starts.end());
+        lane.end.assign(ends.begin(), ends.end());
+        const TimelineCoordinates c(0, 10.0, 100);
+        std::vector<LodRect> out;
+        foldLane(sp(lane.start), sp(lane.end), nullptr, c, out);
+        QCOMPARE(int(out.size()), rects);
+        if (rects > 0)
+            QCOMPARE(int(out.front().count), firstCount);
+        QCOMPARE(checkFold(lane, c, out), QString());
+    }
+
+    void thousandsOfSubPixelEventsFoldIntoOne()
+    {
+        Lane lane;
+        for (int i = 0; i < 5000; ++i) {
+            lane.start.push_back(i * 4);
+            lane.end.push_back(i * 4 + 2);
+        }
+        lane.start.push_back(20000); // the longest one, in the middle of the run's colour vote
+        lane.end.push_back(20009);
+        for (int i = 0; i < 100; ++i) {
+            lane.start.push_back(20010 + i * 10);
+            lane.end.push_back(20010 + i * 10 + 4);
+        }
+        const auto c = TimelineCoordinates::fit(0, 21100, 20); // 1055 ns per px
+        const LodIndex index = LodIndex::build(sp(lane.start), sp(lane.end));
+        std::vector<LodRect> out;
+        foldLane(sp(lane.start), sp(lane.end), &index, c, out);
+        QCOMPARE(out.size(), size_t(1));
+        QCOMPARE(out[0].count, 5101u);
+        QCOMPARE(out[0].widest, 5000u);
+        QCOMPARE(out[0].x0, 0);
+        QCOMPARE(out[0].x1, 20);
+    }
+
+    void indexQueriesMatchScans()
+    {
+        std::mt19937_64 rng(42);
+        const Lane lane = randomLane(rng, 100000, 0);
+        const LodIndex index = LodIndex::build(sp(lane.start), sp(lane.end));
+        QVERIFY(index.levelCount() >= 3);
+        QVERIFY(index.residentBytes() < lane.start.size()); // under one byte per event
+        std::uniform_int_distribution<size_t> pos(0, lane.start.size() - 1);
+        std::uniform_real_distribution<double> logT(0.0, 8.0);
+        for (int q = 0; q < 3000; ++q) {
+            size_t a = pos(rng), b = pos(rng);
+            if (a > b)
+                std::swap(a, b);
+            ++b;
+            const double t = std::pow(10.0, logT(rng));
+            QCOMPARE(index.nextCandidate(sp(lane.start), sp(lane.end), a, b, t),
+                nextCandidateLinear(sp(lane.start), sp(lane.end), a, b, t));
+            QCOMPARE(
+                index.widest(sp(lane.start), sp(lane.end), a, b), widestLinear(sp(lane.start), sp(lane.end), a, b));
+        }
+    }
+
+    void cancelledBuildIsEmpty()
+    {
+        std::mt19937_64 rng(5);
+        const Lane lane = randomLane(rng, 1000, 0);
+        CancellationToken token;
+        token.cancel();
+        QVERIFY(LodIndex::build(sp(lane.start), sp(lane.end), token).empty());
+        // An empty index is never used for another lane's arrays.
+        std::vector<LodRect> out;
+        const LodIndex none;
+        foldLane(sp(lane.start), sp(lane.end), &none, TimelineCoordinates::fit(0, lane.end.back(), 500), out);
+        QCOMPARE(checkFold(lane, TimelineCoordinates::fit(0, lane.end.back(), 500), out), QString());
+    }
+
+    void counterColumnsMatchBruteForce_data()
+    {
+        QTest::addColumn<int>("samples");
+        QTest::addColumn<int>("width");
+        QTest::newRow("sparse") << 50 << 400;
+        QTest::newRow("dense") << 100000 << 700;
+        QTest::newRow("one sample") << 1 << 100;
+    }
+    void counterColumnsMatchBruteForce()
+    {
+        QFETCH(int, samples);
+        QFETCH(int, width);
+        std::mt19937_64 rng {static_cast<uint64_t>(samples)};
+        std::vector<TimeNs> ts;
+        std::vector<double> vs;
+        TimeNs t = 1000;
+        std::uniform_int_distribution<int> step(0, 2000);
+        std::normal_distribution<double> val(50.0, 20.0);
+        for (int i = 0; i < samples; ++i) {
+            t += step(rng);
+            ts.push_back(t);
+            vs.push_back(val(rng));
+        }
+        const CounterSeries series(ts, vs);
+        for (int view = 0; view < 10; ++view) {
+            const TimeNs span = std::max<TimeNs>((t - 1000) >> view, 100);
+            const auto c = TimelineCoordinates::fit(
+                1000 + (t - 1000) / 7 * (view % 3), 1000 + (t - 1000) / 7 * (view % 3) + span, width);
+            std::vector<CounterColumn> cols;
+            series.columns(c, t + 500, cols);
+            // Brute force per column: the value carried in plus the samples inside.
+            size_t next = 0;
+            for (const CounterColumn& col : cols) {
+                double mn = 1e300, mx = -1e300, last = 0;
+                bool any = false;
+                for (size_t k = 0; k < ts.size(); ++k) {
+                    const int64_t x = c.column(ts[k]);
+                    const bool carried = x < col.x && (k + 1 == ts.size() || c.column(ts[k + 1]) >= col.x);
+                    if (x == col.x || carried) {
+                        mn = std::min(mn, vs[k]);
+                        mx = std::max(mx, vs[k]);
+                        last = vs[k];
+                        any = true;
+                    }
+                }
+                QVERIFY(any);
+                QCOMPARE(col.min, mn);
+                QCOMPARE(col.max, mx);
+                QCOMPARE(col.last, last);
+                QVERIFY(next == 0 || col.x > cols[next - 1].x);
+                ++next;
+            }
+            const int64_t firstCol = std::max<int64_t>(0, c.column(ts.front()));
+            const int64_t endCol = std::min<int64_t>(width, c.column(t + 500) + 1);
+            QCOMPARE(int64_t(cols.size()), std::max<int64_t>(0, endCol - firstCol));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLod)
+#include "tst_lod.moc"
