@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/recordsource.h"
+
+namespace ws {
+
+class SessionReader;
+
+// Streams the event tables of an open session file with one prepared SELECT per table, so
+// reports and exports over a 10M-event session hold only what they aggregate, never the
+// rows themselves. The small tables are read once, in the constructor. The reader must
+// outlive this object. Read errors throw SessionError naming the file.
+class SessionFileSource final : public RecordSource {
+public:
+    explicit SessionFileSource(const SessionReader& reader);
+
+    const SessionData& header() const override { return m_header; }
+    void forEachKernel(const std::function<void(const KernelRecord&)>& visit) const override;
+    void forEachMemcpy(const std::function<void(const MemcpyRecord&)>& visit) const override;
+    void forEachMemset(const std::function<void(const MemsetRecord&)>& visit) const override;
+    void forEachApiCall(const std::function<void(const ApiCallRecord&)>& visit) const override;
+    void forEachNvtxRange(const std::function<void(const NvtxRangeRecord&)>& visit) const override;
+    void forEachNvtxMark(const std::function<void(const NvtxMarkRecord&)>& visit) const override;
+    void forEachSync(const std::function<void(const SyncRecord&)>& visit) const override;
+    TimeSpan timeSpan() const override;
+
+private:
+    const SessionReader& m_reader;
+    SessionData m_header;
+};
+
+} // namespace ws

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: MIT
+#include "export/chrometrace.h"
+
+#include "analysis/launchindex.h"
+#include "analysis/nsysreports.h"
+#include "report/textescape.h"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+namespace ws {
+
+namespace {
+
+constexpr int64_t kSyntheticTidBase = int64_t(1) << 30;
+constexpr size_t kFlushBytes = size_t(1) << 20;
+
+enum class TrackKind { Thread = 0, Nvtx = 1, Gpu = 2 };
+
+class TraceWriter {
+public:
+    TraceWriter(const RecordSource& source, std::ostream& out, TimeNs origin)
+        : m_source(source)
+        , m_out(out)
+        , m_origin(origin)
+    {
+        const SessionData& h = source.header();
+        for (const auto& p : h.processes)
+            m_processNames[p.pid] = p.name;
+        for (const auto& t : h.threads)
+            m_threadNames[{t.pid, t.tid}] = t.name;
+        for (const auto& s : h.streams)
+            m_streamLabels[{s.pid, s.deviceId, s.streamId}] = s.label;
+        m_buf.reserve(kFlushBytes + 4096);
+        m_buf += "{\"otherData\":{\"generator\":\"warpscope\",\"time_origin_ns\":\"";
+        m_buf += std::to_string(origin);
+        m_buf += "\"},\n\"traceEvents\":[";
+    }
+
+    void finish()
+    {
+        m_buf += "\n]}\n";
+        flush();
+        m_out.flush();
+        if (!m_out)
+            throw std::runtime_error("write failed");
+    }
+
+    const ChromeTraceSummary& summary() const { return m_summary; }
+
+    // --- tracks --------------------------------------------------------------------------
+
+    int64_t threadTrack(int64_t pid, int64_t tid) { return track(TrackKind::Thread, pid, tid, 0); }
+    int64_t nvtxTrack(int64_t pid, int64_t tid) { return track(TrackKind::Nvtx, pid, tid, 0); }
+    int64_t gpuTrack(int64_t pid, uint32_t device, uint32_t stream)
+    {
+        return track(TrackKind::Gpu, pid, device, stream);
+    }
+
+    // --- events --------------------------------------------------------------------------
+
+    // Opens an event object up to and including "ts"; the caller appends more fields and
+    // calls close().
+    void open(char ph, int64_t pid, int64_t tid, TimeNs ts)
+    {
+        if (m_buf.size() >= kFlushBytes)
+            flush();
+        m_buf += m_first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"";
+        m_first = false;
+        m_buf += ph;
+        m_buf += "\",\"pid\":";
+        m_buf += std::to_string(pid);
+        m_buf += ",\"tid\":";
+        m_buf += std::to_string(tid);
+        m_buf += ",\"ts\":";
+        appendMicros(ts - m_origin);
+        ++m_summary.events;
+        if (ph == 'X')
+            ++m_summary.slices;
+    }
+    void close() { m_buf += '}'; }
+
+    void dur(TimeNs d)
+    {
+        m_buf += ",\"dur\":";
+        appendMicros(d < 0 ? 0 : d);
+    }
+    void text(const char* key, std::string_view value)
+    {
+        m_buf += ",\"";
+        m_buf += key;
+        m_buf += "\":";
+        appendJsonString(m_buf, value);
+    }
+    void number(const char* key, int64_t value, bool first = false)
+    {
+        m_buf += first ? "\"" : ",\"";
+        m_buf += key;
+        m_buf += "\":";
+        m_buf += std::to_string(value);
+    }
+    void beginArgs() { m_buf += ",\"args\":{"; }
+    void endArgs() { m_buf += '}'; }
+    void triple(const char* key, int32_t x, int32_t y, int32_t z)
+    {
+        m_buf += ",\"";
+        m_buf += key;
+        m_buf += "\":[" + std::to_string(x) + ',' + std::to_string(y) + ',' + std::to_string(z) + ']';
+    }
+
+    void flow(int64_t fromPid, int64_t fromTid, TimeNs fromTs, int64_t toPid, int64_t toTid, TimeNs toTs)
+    {
+        const int64_t id = ++m_summary.flows;
+        // "s" binds to the slice open on its track at fromTs, "f" with bp "e" to the slice
+        // enclosing toTs: both timestamps are slice midpoints, never an edge.
+        open('s', fromPid, fromTid, fromTs);
+        m_buf += ",\"cat\":\"flow\",\"name\":\"launch\",\"id\":" + std::to_string(id);
+        close();
+        open('f', toPid, toTid, toTs);
+        m_buf += ",\"cat\":\"flow\",\"name\":\"launch\",\"bp\":\"e\",\"id\":" + std::to_string(id);
+        close();
+    }
+
+private:
+    void flush()
+    {
+        m_out.write(m_buf.data(), static_cast<std::streamsize>(m_buf.size()));
+        m_buf.clear();
+        if (!m_out)
+            throw std::runtime_error("write failed");
+    }
+
+    // Exact ns as microseconds with three decimals: 1234567 ns -> "1234.567".
+    void appendMicros(TimeNs ns)
+    {
+        if (ns < 0) {
+            m_buf += '-';
+            ns = -ns;
+        }
+        m_buf += std::to_string(ns / 1000);
+        const auto frac = static_cast<int>(ns % 1000);
+        m_buf += '.';
+        m_buf += static_cast<char>('0' + frac / 100);
+        m_buf += static_cast<char>('0' + frac / 10 % 10);
+        m_buf += static_cast<char>('0' + frac % 10);
+    }
+
+    void metadata(const char* what, int64_t pid, int64_t tid, const std::string& name, int64_t sortIndex)
+    {
+        open('M', pid, tid, m_origin);
+        text("name", what);
+        m_buf += ",\"args\":{\"name\":";
+        appendJsonString(m_buf, name);
+        m_buf += "}";
+        close();
+        open('M', pid, tid, m_origin);
+        text("name", std::string(what) == "process_name" ? "process_sort_index" : "thread_sort_index");
+        m_buf += ",\"args\":{";
+        number("sort_index", sortIndex, true);
+        m_buf += "}";
+        close();
+    }
+
+    void ensureProcess(int64_t pid)
+    {
+        if (!m_processesSeen.emplace(pid, true).second)
+            return;
+        const auto it = m_processNames.find(pid);
+        std::string name = it != m_processNames.end() && !it->second.empty() ? it->second : "Process";
+        metadata("process_name", pid, 0, name + " (" + std::to_string(pid) + ")",
+            static_cast<int64_t>(m_processesSeen.size()));
+    }
+
+    std::string threadLabel(int64_t pid, int64_t tid) const
+    {
+        const auto it = m_threadNames.find({pid, tid});
+        if (it != m_threadNames.end() && !it->second.empty())
+            return it->second + " (" + std::to_string(tid) + ")";
+        return "Thread " + std::to_string(tid);
+    }
+
+    int64_t track(TrackKind kind, int64_t pid, int64_t a, int64_t b)
+    {
+        const auto key = std::make_tuple(pid, static_cast<int>(kind), a, b);
+        const auto it = m_tracks.find(key);
+        if (it != m_tracks.end())
+            return it->second;
+        ensureProcess(pid);
+        int64_t tid = a;
+        std::string name;
+        int64_t sortIndex = 0;
+        // Host threads first (each followed by its NVTX track), GPU streams after them.
+        switch (kind) {
+        case TrackKind::Thread:
+            name = threadLabel(pid, a);
+            sortIndex = 2 * (m_hostTracks++);
+            break;
+        case TrackKind::Nvtx:
+            tid = kSyntheticTidBase + m_syntheticTids++;
+            name = "NVTX " + threadLabel(pid, a);
+            sortIndex = 2 * (m_hostTracks++) + 1;
+            break;
+        case TrackKind::Gpu: {
+            tid = kSyntheticTidBase + m_syntheticTids++;
+            name = "GPU " + std::to_string(a) + " stream " + std::to_string(b);
+            const auto label = m_streamLabels.find({pid, static_cast<uint32_t>(a), static_cast<uint32_t>(b)});
+            if (label != m_streamLabels.end() && !label->second.empty())
+                name += " (" + label->second + ")";
+            sortIndex = 1000000 + m_gpuTracks++;
+            break;
+        }
+        }
+        metadata("thread_name", pid, tid, name, sortIndex);
+        m_tracks.emplace(key, tid);
+        return tid;
+    }
+
+    const RecordSource& m_source;
+    std::ostream& m_out;
+    TimeNs m_origin;
+    std::string m_buf;
+    bool m_first = true;
+    ChromeTraceSummary m_summary;
+    std::map<int64_t, std::string> m_processNames;
+    std::map<std::pair<int64_t, int64_t>, std::string> m_threadNames;
+    std::map<std::tuple<int64_t, uint32_t, uint32_t>, std::string> m_streamLabels;
+    std::map<int64_t, bool> m_processesSeen;
+    std::map<std::tuple<int64_t, int, int64_t, int64_t>, int64_t> m_tracks;
+    int64_t m_syntheticTids = 0;
+    int64_t m_hostTracks = 0;
+    int64_t m_gpuTracks = 0;
+};
+
+TimeNs midpoint(TimeNs start, TimeNs end)
+{
+    return start + (end - start) / 2;
+}
+
+} // namespace
+
+ChromeTraceSummary writeChromeTrace(const RecordSource& source, std::ostream& out)
+{
+    const TimeSpan span = source.timeSpan();
+    TraceWriter w(source, out, span.valid ? span.begin : 0);
+    const StringTable& strings = source.header().strings;
+
+    source.forEachApiCall([&](const ApiCallRecord& a) {
+        const int64_t tid = w.threadTrack(a.pid, a.tid);
+        w.open('X', a.pid, tid, a.start);
+        w.dur(a.end - a.start);
+        w.text("cat", a.domain == ApiDomain::Driver ? "cuda_driver" : "cuda_api");
+        w.text("name", stripApiVersionSuffix(strings.at(a.name)));
+        w.beginArgs();
+        w.number("correlation", a.correlationId, true);
+        w.number("cbid", a.cbid);
+        w.number("return", a.returnValue);
+        w.endArgs();
+        w.close();
+    });
+
+    source.forEachNvtxRange([&](const NvtxRangeRecord& r) {
+        const int64_t tid = w.nvtxTrack(r.pid, r.tid);
+        const std::string name = nvtxRangeName(r.domain, r.name, strings);
+        if (r.style == NvtxStyle::PushPop) {
+            // Push/pop ranges nest on their thread, so they are ordinary slices.
+            w.open('X', r.pid, tid, r.start);
+            w.dur(r.end - r.start);
+        } else {
+            // Start/end ranges may overlap each other and cross threads: async pair.
+            w.open('b', r.pid, tid, r.start);
+            w.number("id", r.id);
+        }
+        w.text("cat", "nvtx");
+        w.text("name", name);
+        w.beginArgs();
+        w.number("depth", r.depth, true);
+        w.number("category", r.category);
+        w.number("color", r.color);
+        w.endArgs();
+        w.close();
+        if (r.style == NvtxStyle::StartEnd) {
+            w.open('e', r.pid, tid, r.end);
+            w.number("id", r.id);
+            w.text("cat", "nvtx");
+            w.text("name", name);
+            w.close();
+        }
+    });
+
+    source.forEachNvtxMark([&](const NvtxMarkRecord& m) {
+        w.open('i', m.pid, w.nvtxTrack(m.pid, m.tid), m.ts);
+        w.text("s", "t");
+        w.text("cat", "nvtx");
+        w.text("name", nvtxRangeName(m.domain, m.name, strings));
+        w.close();
+    });
+
+    // GPU work and the arrows from the call that launched it.
+    const LaunchIndex launches(source);
+    const auto linkLaunch = [&](int64_t pid, uint32_t correlationId, int64_t gpuTid, TimeNs start, TimeNs end) {
+        if (const LaunchIndex::Launch* api = launches.find(pid, correlationId)) {
+            w.flow(
+                pid, w.threadTrack(pid, api->tid), midpoint(api->start, api->end), pid, gpuTid, midpoint(start, end));
+        }
+    };
+    KernelNameCache namer(strings);
+    source.forEachKernel([&](const KernelRecord& k) {
+        const int64_t tid = w.gpuTrack(k.pid, k.deviceId, k.streamId);
+        w.open('X', k.pid, tid, k.start);
+        w.dur(k.end - k.start);
+        w.text("cat", "kernel");
+        w.text("name", namer(k));
+        w.beginArgs();
+        w.number("launch id", k.id, true);
+        w.number("correlation", k.correlationId);
+        w.number("device", k.deviceId);
+        w.number("stream", k.streamId);
+        w.triple("grid", k.gridX, k.gridY, k.gridZ);
+        w.triple("block", k.blockX, k.blockY, k.blockZ);
+        w.number("registers per thread", k.registersPerThread);
+        w.number("static shared memory", k.staticSmemBytes);
+        w.number("dynamic shared memory", k.dynamicSmemBytes);
+        w.endArgs();
+        w.close();
+        linkLaunch(k.pid, k.correlationId, tid, k.start, k.end);
+    });
+    source.forEachMemcpy([&](const MemcpyRecord& m) {
+        const int64_t tid = w.gpuTrack(m.pid, m.deviceId, m.streamId);
+        w.open('X', m.pid, tid, m.start);
+        w.dur(m.end - m.start);
+        w.text("cat", "gpu_memcpy");
+        w.text("name", memcpyOperationName(m.copyKind));
+        w.beginArgs();
+        w.number("bytes", m.bytes, true);
+        w.number("correlation", m.correlationId);
+        w.number("device", m.deviceId);
+        w.number("stream", m.streamId);
+        w.endArgs();
+        w.close();
+        linkLaunch(m.pid, m.correlationId, tid, m.start, m.end);
+    });
+    source.forEachMemset([&](const MemsetRecord& m) {
+        const int64_t tid = w.gpuTrack(m.pid, m.deviceId, m.streamId);
+        w.open('X', m.pid, tid, m.start);
+        w.dur(m.end - m.start);
+        w.text("cat", "gpu_memset");
+        w.text("name", memsetOperationName());
+        w.beginArgs();
+        w.number("bytes", m.bytes, true);
+        w.number("value", m.value);
+        w.number("correlation", m.correlationId);
+        w.number("device", m.deviceId);
+        w.number("stream", m.streamId);
+        w.endArgs();
+        w.close();
+        linkLaunch(m.pid, m.correlationId, tid, m.start, m.end);
+    });
+
+    w.finish();
+    return w.summary();
+}
+
+} // namespace ws

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/recordsource.h"
+
+#include <cstdint>
+#include <ostream>
+
+namespace ws {
+
+struct ChromeTraceSummary {
+    int64_t events = 0; // every element of traceEvents, metadata and flows included
+    int64_t slices = 0; // X events
+    int64_t flows = 0;  // launch -> GPU work arrows (one "s" plus one "f" each)
+};
+
+// Writes a session as Chrome Trace Event JSON the way Perfetto's JSON importer reads it
+// (nsight-formats.md section 5), streaming: events go out as they are visited, through a
+// small buffer, so memory does not grow with the session (only the launch index does).
+//
+// Layout, per recorded process (pid = the real pid):
+//   tid = real tid        CUDA runtime/driver API calls, X events (cat cuda_api/cuda_driver)
+//   tid = 2^30 + n        "NVTX <thread>": push/pop ranges as X events, marks as thread
+//                         instants; start/end ranges (which may overlap) are async b/e pairs
+//   tid = 2^30 + n        "GPU <dev> stream <id>": kernels, memcpy, memset as X events
+// Synthetic tids start at 2^30, far above Linux thread ids (pid_max <= 2^22). Every track
+// gets process_name/thread_name metadata before its first event. Each GPU operation whose
+// launch call is recorded gets a v1 flow: "s" inside the API slice, "f" (bp "e") inside the
+// GPU slice, with a unique id, so one API call may fan out to many kernels (graph launches).
+// ts/dur are microseconds with 3 decimals (exact ns), relative to the session's first
+// event; the origin in ns is kept in otherData.time_origin_ns. Syncs are not exported.
+//
+// Throws std::runtime_error when the stream fails.
+ChromeTraceSummary writeChromeTrace(const RecordSource& source, std::ostream& out);
+
+} // namespace ws
