@@ -82,8 +82,10 @@ CREATE TABLE warp_event(id INTEGER PRIMARY KEY, kernel_id INTEGER NOT NULL, bloc
   warp INTEGER NOT NULL, sm INTEGER NOT NULL, role INTEGER NOT NULL, name INTEGER NOT NULL,
   kind INTEGER NOT NULL, t_begin INTEGER NOT NULL, t_end INTEGER NOT NULL, depth INTEGER NOT NULL);
 CREATE TABLE lane_blob(lane_key TEXT PRIMARY KEY, format INTEGER NOT NULL, data BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE table_check(table_name TEXT PRIMARY KEY, row_count INTEGER NOT NULL,
+  content_hash INTEGER NOT NULL) WITHOUT ROWID;
 )SQL";
     return ddl;
 }
 
-}  // namespace ws::schema
+} // namespace ws::schema

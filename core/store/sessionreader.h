@@ -8,12 +8,16 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace ws {
 
 // Opens a session file strictly read-only (the file is never modified, not even its journal)
 // and validates it: SQLite header, application_id, schema version, required tables, size
 // against page count, meta.complete. Every failure is a SessionError naming the file.
+// The connection uses a "file:...?mode=ro&immutable=1" URI: SQLite then takes no locks and
+// never creates -journal, -wal or -shm files next to the session. That is safe because
+// sessions are written to a temporary file and renamed into place, never modified in place.
 class SessionReader {
 public:
     explicit SessionReader(const std::string& path);
@@ -30,6 +34,15 @@ public:
 
     // Reads everything. Progress is reported per table; cancellation throws SessionError(Cancelled).
     SessionData readAll(const ProgressCallback& progress = {}, const CancellationToken& cancel = {}) const;
+
+    // Pieces of readAll for loaders that need only a few tables (TimelineModel). Like readAll
+    // they verify the table's content checksum and throw SessionError.
+    StringTable readStrings() const;
+    std::vector<ProcessInfo> readProcesses() const;
+    std::vector<ThreadInfo> readThreads() const;
+    std::vector<DeviceInfo> readDevices() const;
+    // Row counts the writer recorded at commit (table table_check); empty for files without.
+    std::map<std::string, int64_t> storedRowCounts() const;
 
     // Raw handle for code in core that needs its own queries (timeline loader, stats).
     struct sqlite3* handle() const;

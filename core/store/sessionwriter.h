@@ -15,6 +15,10 @@ namespace ws {
 //
 // Records may be appended in several batches (the synthetic generator and the recorder's
 // ingest stream millions of events without holding them all); strings are written at commit.
+// Each append is one transaction over persistent prepared statements. Event records with
+// id 0 get the next rowid as id. A NaN in a REAL column is rejected (SessionError BadInput):
+// SQLite cannot store NaN. commit() also stores the lane cache (lane_blob) and per-table
+// content checksums (table_check), see docs/session-format.md.
 class SessionWriter {
 public:
     explicit SessionWriter(std::string path);  // throws SessionError(WriteFailed)
@@ -32,6 +36,7 @@ public:
     void appendNvtxRanges(std::span<const NvtxRangeRecord> rows);
     void appendNvtxMarks(std::span<const NvtxMarkRecord> rows);
     void appendSyncs(std::span<const SyncRecord> rows);
+    void appendOverheads(std::span<const OverheadRecord> rows);
     void appendWarpEvents(std::span<const WarpEvent> rows);
     void appendCounterSamples(std::span<const CounterSample> rows);
     void appendBenchSamples(std::span<const BenchSample> rows);
@@ -43,6 +48,8 @@ public:
     void commit();
 
     const std::string& path() const { return m_path; }
+    // Rows appended so far over all event tables.
+    int64_t rowsWritten() const;
 
 private:
     struct Impl;

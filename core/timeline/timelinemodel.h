@@ -66,6 +66,9 @@ struct TimelineLane {
 // std::shared_ptr<const TimelineModel>. SQLite is never touched per frame.
 struct TimelineModel {
     std::string path;
+    // The session's strings, then laneLabelStrings() (names for copies, memsets and syncs,
+    // which have no name column): ids below the session's string count mean the same as in
+    // the file.
     StringTable strings;
     std::vector<ProcessInfo> processes;
     std::vector<ThreadInfo> threads;
@@ -80,8 +83,9 @@ struct TimelineModel {
 
     // Loads lanes from the session (lane_blob cache when present, else row scans sorted into
     // lanes). Progress per phase; throws SessionError(Cancelled) when `cancel` fires.
+    // useLaneCache = false forces the row scans (tests and benchmarks compare the two).
     static std::shared_ptr<const TimelineModel> load(const SessionReader& reader, const ProgressCallback& progress = {},
-                                                     const CancellationToken& cancel = {});
+                                                     const CancellationToken& cancel = {}, bool useLaneCache = true);
 
     // Builds lanes from data already in memory (ingest, importers, tests).
     static std::shared_ptr<const TimelineModel> fromSessionData(const SessionData& data);

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: MIT
+#include "store/sessionreader.h"
+
+#include "store/rowcodec.h"
+#include "store/schema.h"
+#include "store/sessionerror.h"
+#include "store/sqlite.h"
+#include "store/storeerror.h"
+
+#include <sqlite3.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <optional>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ws {
+
+namespace {
+
+using Kind = SessionError::Kind;
+
+constexpr char kSqliteMagic[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f', 'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
+
+// Every table of schema v1; table_check is optional (files written without checksums).
+constexpr std::array<std::string_view, 24> kTables = {
+    "meta",
+    "environment",
+    "string",
+    "process",
+    "thread",
+    "device",
+    "stream",
+    "kernel",
+    "memcpy",
+    "memset",
+    "api_call",
+    "nvtx_range",
+    "nvtx_mark",
+    "sync",
+    "overhead",
+    "metric_def",
+    "kernel_metric",
+    "counter_track",
+    "counter_sample",
+    "bench_run",
+    "bench_sample",
+    "warp_event",
+    "lane_blob",
+    "table_check",
+};
+
+uint32_t bigEndian32(const unsigned char* p)
+{
+    return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | uint32_t(p[3]);
+}
+
+struct Header {
+    int64_t fileSize = 0;
+    int64_t pageSize = 0;
+    int64_t pageCount = 0; // 0 when the header's count is not known to be valid
+    uint32_t applicationId = 0;
+    int32_t userVersion = 0;
+};
+
+// Everything that can be said from the first 100 bytes, before SQLite sees the file: this
+// is how "not SQLite", "not ours", "newer" and "truncated" get their own clear messages.
+Header inspectHeader(const std::string& path)
+{
+    struct stat st { };
+    if (::stat(path.c_str(), &st) != 0)
+        throw SessionError(Kind::NotFound, path, std::string("cannot open: ") + std::strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        throw SessionError(Kind::NotFound, path, "is a directory, not a session file");
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        throw SessionError(Kind::NotFound, path, std::string("cannot read: ") + std::strerror(errno));
+    unsigned char bytes[100] = {};
+    ssize_t got = 0;
+    while (got < static_cast<ssize_t>(sizeof(bytes))) {
+        const ssize_t n = ::read(fd, bytes + got, sizeof(bytes) - static_cast<size_t>(got));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += n;
+    }
+    ::close(fd);
+
+    Header h;
+    h.fileSize = static_cast<int64_t>(st.st_size);
+    if (got == 0)
+        throw SessionError(Kind::NotSqlite, path, "the file is empty, not a Warpscope session");
+    if (got < 16 || std::memcmp(bytes, kSqliteMagic, sizeof(kSqliteMagic)) != 0)
+        throw SessionError(Kind::NotSqlite, path, "not a SQLite database, so not a Warpscope session");
+    if (got < 100)
+        throw SessionError(Kind::Truncated, path,
+            "the file is truncated: " + std::to_string(got) + " bytes, shorter than a SQLite header");
+    h.pageSize = (int64_t(bytes[16]) << 8) | bytes[17];
+    if (h.pageSize == 1)
+        h.pageSize = 65536;
+    if (h.pageSize < 512 || (h.pageSize & (h.pageSize - 1)) != 0)
+        throw SessionError(Kind::Corrupted, path, "the file is damaged: invalid page size in the SQLite header");
+    h.userVersion = static_cast<int32_t>(bigEndian32(bytes + 60));
+    h.applicationId = bigEndian32(bytes + 68);
+    // The in-header page count is only valid when "version-valid-for" matches the change counter.
+    if (bigEndian32(bytes + 92) == bigEndian32(bytes + 24))
+        h.pageCount = bigEndian32(bytes + 28);
+    return h;
+}
+
+std::string newerSchemaReason(int64_t version)
+{
+    return "written by a newer Warpscope (schema " + std::to_string(version) + ", this build reads up to "
+        + std::to_string(schema::kSchemaVersion) + ")";
+}
+
+} // namespace
+
+struct SessionReader::Impl {
+    std::string path;
+    std::unique_ptr<sqlite::Database> db;
+    int schemaVersion = 0;
+    std::map<std::string, std::pair<int64_t, uint64_t>> checks; // table -> (rows, hash)
+
+    // Reads a table, verifying its row count and content hash against table_check.
+    template <class R, class Tick> std::vector<R> readTable(Tick&& tick) const
+    {
+        using C = store::Codec<R>;
+        std::vector<R> rows;
+        const auto check = checks.find(std::string(C::table));
+        if (check != checks.end())
+            rows.reserve(static_cast<size_t>(std::max<int64_t>(0, check->second.first)));
+        try {
+            sqlite::Statement st = db->prepare(store::selectSql<R>());
+            uint64_t hash = 0;
+            while (st.step()) {
+                R& row = rows.emplace_back();
+                store::ColumnReader reader {st};
+                C::fields(reader, row);
+                hash += store::rowHash(row);
+                if ((rows.size() & 0xffff) == 0)
+                    tick(C::table, rows.size());
+            }
+            verify(C::table, static_cast<int64_t>(rows.size()), hash);
+        } catch (const sqlite::Error& e) {
+            throw store::readError(path, e, "reading table " + std::string(C::table));
+        }
+        tick(C::table, rows.size());
+        return rows;
+    }
+
+    void verify(std::string_view table, int64_t rows, uint64_t hash) const
+    {
+        const auto check = checks.find(std::string(table));
+        if (check == checks.end())
+            return;
+        if (check->second.first != rows)
+            throw SessionError(Kind::Corrupted, path,
+                "the file is damaged: table " + std::string(table) + " has " + std::to_string(rows)
+                    + " rows, the writer stored " + std::to_string(check->second.first));
+        if (check->second.second != hash)
+            throw SessionError(Kind::Corrupted, path,
+                "the file is damaged: the content of table " + std::string(table) + " does not match its checksum");
+    }
+
+    std::map<std::string, std::string> keyValues(const char* sql, std::string_view table) const
+    {
+        std::map<std::string, std::string> values;
+        try {
+            sqlite::Statement st = db->prepare(sql);
+            uint64_t hash = 0;
+            while (st.step()) {
+                RowHasher h;
+                h.add(st.columnText(0));
+                h.add(st.columnText(1));
+                hash += h.value();
+                values.emplace(st.columnText(0), st.columnText(1));
+            }
+            if (table != "meta")
+                verify(table, static_cast<int64_t>(values.size()), hash);
+        } catch (const sqlite::Error& e) {
+            throw store::readError(path, e, "reading table " + std::string(table));
+        }
+        return values;
+    }
+
+    StringTable strings() const
+    {
+        std::vector<std::string> all;
+        const auto check = checks.find("string");
+        if (check != checks.end())
+            all.reserve(static_cast<size_t>(std::max<int64_t>(0, check->second.first)));
+        try {
+            sqlite::Statement st = db->prepare("SELECT id, text FROM string");
+            uint64_t hash = 0;
+            while (st.step()) {
+                const int64_t id = st.columnInt64(0);
+                // Ids are dense from 0: names are referenced by position everywhere.
+                if (id != static_cast<int64_t>(all.size()))
+                    throw SessionError(Kind::Corrupted, path,
+                        "the file is damaged: string ids are not consecutive at id " + std::to_string(id));
+                all.emplace_back(st.columnText(1));
+                RowHasher h;
+                h.add(id);
+                h.add(std::string_view(all.back()));
+                hash += h.value();
+            }
+            verify("string", static_cast<int64_t>(all.size()), hash);
+        } catch (const sqlite::Error& e) {
+            throw store::readError(path, e, "reading table string");
+        }
+        StringTable table;
+        table.assign(std::move(all));
+        return table;
+    }
+};
+
+SessionReader::SessionReader(const std::string& path)
+    : d(std::make_unique<Impl>())
+    , m_path(path)
+{
+    d->path = path;
+    const Header header = inspectHeader(path);
+    if (header.applicationId != static_cast<uint32_t>(schema::kApplicationId))
+        throw SessionError(Kind::NotSession, path, "a SQLite database, but not a Warpscope session");
+    if (header.userVersion > schema::kSchemaVersion)
+        throw SessionError(Kind::NewerSchema, path, newerSchemaReason(header.userVersion));
+    if (header.userVersion < 1)
+        throw SessionError(Kind::Corrupted, path,
+            "the file is damaged: schema version " + std::to_string(header.userVersion)
+                + " in the SQLite header is not a Warpscope schema");
+    if (header.pageCount > 0 && header.pageCount * header.pageSize > header.fileSize)
+        throw SessionError(Kind::Truncated, path,
+            "the file is truncated: " + std::to_string(header.fileSize) + " bytes, its header says "
+                + std::to_string(header.pageCount * header.pageSize));
+    d->schemaVersion = header.userVersion;
+
+    try {
+        d->db = std::make_unique<sqlite::Database>(sqlite::fileUri(path, "mode=ro&immutable=1"),
+            SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE);
+        std::set<std::string, std::less<>> present;
+        sqlite::Statement tables = d->db->prepare("SELECT name FROM sqlite_schema WHERE type = 'table'");
+        while (tables.step())
+            present.emplace(tables.columnText(0));
+        for (const std::string_view table : kTables) {
+            if (table == "table_check")
+                continue;
+            if (!present.contains(table))
+                throw SessionError(
+                    Kind::Corrupted, path, "the file is damaged: table " + std::string(table) + " is missing");
+        }
+        if (present.contains("table_check")) {
+            sqlite::Statement st = d->db->prepare("SELECT table_name, row_count, content_hash FROM table_check");
+            while (st.step())
+                d->checks.emplace(std::string(st.columnText(0)),
+                    std::pair(st.columnInt64(1), std::bit_cast<uint64_t>(st.columnInt64(2))));
+        }
+    } catch (const sqlite::Error& e) {
+        throw store::readError(path, e, "opening");
+    }
+
+    const auto values = meta();
+    const auto version = values.find("schema_version");
+    if (version != values.end() && std::atoll(version->second.c_str()) > schema::kSchemaVersion)
+        throw SessionError(Kind::NewerSchema, path, newerSchemaReason(std::atoll(version->second.c_str())));
+    const auto complete = values.find("complete");
+    if (complete == values.end() || complete->second != "1")
+        throw SessionError(Kind::Incomplete, path,
+            "the session is incomplete: its recording was not finished (meta.complete is "
+                + (complete == values.end() ? std::string("missing") : complete->second) + ")");
+}
+
+SessionReader::~SessionReader() = default;
+
+int SessionReader::schemaVersion() const
+{
+    return d->schemaVersion;
+}
+
+std::map<std::string, std::string> SessionReader::meta() const
+{
+    return d->keyValues("SELECT key, value FROM meta", "meta");
+}
+
+std::map<std::string, int64_t> SessionReader::tableCounts() const
+{
+    std::map<std::string, int64_t> counts;
+    for (const std::string_view table : kTables) {
+        if (table == "lane_blob" || table == "table_check")
+            continue;
+        // Table names come from the fixed list above, never from the file or the user.
+        const std::string sql = "SELECT count(*) FROM " + std::string(table);
+        try {
+            counts[std::string(table)] = d->db->queryInt64(sql);
+        } catch (const sqlite::Error& e) {
+            throw store::readError(m_path, e, "counting table " + std::string(table));
+        }
+    }
+    return counts;
+}
+
+std::map<std::string, int64_t> SessionReader::storedRowCounts() const
+{
+    std::map<std::string, int64_t> counts;
+    for (const auto& [table, check] : d->checks)
+        counts[table] = check.first;
+    return counts;
+}
+
+StringTable SessionReader::readStrings() const
+{
+    return d->strings();
+}
+
+std::vector<ProcessInfo> SessionReader::readProcesses() const
+{
+    return d->readTable<ProcessInfo>([](std::string_view, size_t) {});
+}
+
+std::vector<ThreadInfo> SessionReader::readThreads() const
+{
+    return d->readTable<ThreadInfo>([](std::string_view, size_t) {});
+}
+
+std::vector<DeviceInfo> SessionReader::readDevices() const
+{
+    return d->readTable<DeviceInfo>([](std::string_view, size_t) {});
+}
+
+SessionData SessionReader::readAll(const ProgressCallback& progress, const CancellationToken& cancel) const
+{
+    // Progress is by rows over all tables; the writer's row counts give the total up front.
+    int64_t total = 0;
+    for (const auto& [table, check] : d->checks)
+        total += check.first;
+    int64_t doneBefore = 0;
+    const auto tick = [&](std::string_view table, size_t rowsInTable) {
+        if (cancel.isCancelled())
+            throw SessionError(Kind::Cancelled, m_path, "reading was cancelled");
+        if (progress) {
+            const std::string phase = "reading " + std::string(table);
+            const double done = static_cast<double>(doneBefore + static_cast<int64_t>(rowsInTable));
+            progress(total > 0 ? std::min(1.0, done / static_cast<double>(total)) : 0.0, phase.c_str());
+        }
+    };
+    const auto read = [&]<class R>(std::vector<R>& out) {
+        out = d->readTable<R>(tick);
+        doneBefore += static_cast<int64_t>(out.size());
+    };
+
+    SessionData data;
+    tick("meta", 0);
+    data.meta = meta();
+    // schema_version and complete belong to the store, not to the session's content.
+    data.meta.erase("schema_version");
+    data.meta.erase("complete");
+    data.environment = d->keyValues("SELECT key, value FROM environment", "environment");
+    data.strings = d->strings();
+    doneBefore += static_cast<int64_t>(data.strings.size());
+    read(data.processes);
+    read(data.threads);
+    read(data.devices);
+    read(data.streams);
+    read(data.kernels);
+    read(data.memcpys);
+    read(data.memsets);
+    read(data.apiCalls);
+    read(data.nvtxRanges);
+    read(data.nvtxMarks);
+    read(data.syncs);
+    read(data.overheads);
+    read(data.metricDefs);
+    read(data.kernelMetrics);
+    read(data.counterTracks);
+    read(data.counterSamples);
+    read(data.benchRuns);
+    read(data.benchSamples);
+    read(data.warpEvents);
+    if (progress)
+        progress(1.0, "done");
+    return data;
+}
+
+sqlite3* SessionReader::handle() const
+{
+    return d->db->handle();
+}
+
+} // namespace ws

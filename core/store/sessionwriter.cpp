@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+#include "store/sessionwriter.h"
+
+#include "store/rowcodec.h"
+#include "store/schema.h"
+#include "store/sessionerror.h"
+#include "store/sqlite.h"
+#include "timeline/laneblob.h"
+#include "timeline/lanebuilder.h"
+
+#include <sqlite3.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <unistd.h>
+
+namespace ws {
+
+namespace {
+
+struct TableCheck {
+    int64_t rows = 0;
+    uint64_t hash = 0; // sum of row hashes: independent of insertion order
+};
+
+std::string utcNow()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm tm {};
+    gmtime_r(&now, &tm);
+    char text[32];
+    std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return text;
+}
+
+// Flushes a file or directory to disk; a rename is only durable after both are synced.
+void syncPath(const std::string& path, bool directory)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (directory ? O_DIRECTORY : 0));
+    if (fd < 0)
+        throw std::runtime_error("cannot open " + path + " to flush it: " + std::strerror(errno));
+    const int rc = ::fsync(fd);
+    const int err = errno;
+    ::close(fd);
+    // Some file systems refuse fsync on directories (EINVAL); the rename is still atomic there.
+    if (rc != 0 && !(directory && err == EINVAL))
+        throw std::runtime_error("cannot flush " + path + ": " + std::strerror(err));
+}
+
+} // namespace
+
+struct SessionWriter::Impl {
+    std::string tmpPath;
+    std::unique_ptr<sqlite::Database> db;
+    std::map<std::string_view, sqlite::Statement> inserts;
+    std::map<std::string, TableCheck> checks;
+    std::map<std::string, std::string> meta;
+    LaneBuilder lanes;
+    StringId stringCount = 1;
+    bool stringsWritten = false;
+    bool committed = false;
+    bool failed = false;
+    int64_t rows = 0;
+
+    sqlite::Statement& statement(std::string_view table, const std::string& sql)
+    {
+        auto it = inserts.find(table);
+        if (it == inserts.end())
+            it = inserts.emplace(table, db->prepare(sql, /*persistent=*/true)).first;
+        return it->second;
+    }
+
+    template <class R> void append(std::span<const R> records)
+    {
+        using C = store::Codec<R>;
+        sqlite::Statement& st = statement(C::table, store::insertSql<R>());
+        TableCheck& check = checks[std::string(C::table)];
+        sqlite::Transaction tx(*db);
+        for (const R& record : records) {
+            store::Binder binder {st};
+            C::fields(binder, record);
+            int64_t id = 0;
+            if constexpr (C::kAutoId) {
+                id = record.id;
+                if (id == 0)
+                    st.bindNull(1);
+            }
+            st.run();
+            if constexpr (C::kAutoId) {
+                if (id == 0) {
+                    id = db->lastInsertRowid();
+                    R stored = record;
+                    stored.id = id;
+                    check.hash += store::rowHash(stored);
+                } else {
+                    check.hash += store::rowHash(record);
+                }
+                if constexpr (requires { lanes.add(record, id); })
+                    lanes.add(record, id);
+            } else {
+                check.hash += store::rowHash(record);
+            }
+        }
+        tx.commit();
+        check.rows += static_cast<int64_t>(records.size());
+        rows += static_cast<int64_t>(records.size());
+    }
+
+    // Small tables: replace the whole content.
+    template <class R> void replace(const std::vector<R>& records)
+    {
+        using C = store::Codec<R>;
+        std::string sql = "DELETE FROM ";
+        sql += C::table;
+        db->exec(sql.c_str());
+        checks.erase(std::string(C::table));
+        append(std::span<const R>(records));
+    }
+
+    TableCheck replaceKeyValues(const char* table, const std::map<std::string, std::string>& values)
+    {
+        std::string sql = "DELETE FROM ";
+        sql += table;
+        db->exec(sql.c_str());
+        sql = "INSERT INTO ";
+        sql += table;
+        sql += "(key, value) VALUES(?1, ?2)";
+        sqlite::Statement st = db->prepare(sql);
+        TableCheck check;
+        for (const auto& [key, value] : values) {
+            st.bind(1, std::string_view(key));
+            st.bind(2, std::string_view(value));
+            st.run();
+            RowHasher h;
+            h.add(std::string_view(key));
+            h.add(std::string_view(value));
+            check.hash += h.value();
+            ++check.rows;
+        }
+        return check;
+    }
+
+    void writeStrings(const StringTable& strings)
+    {
+        db->exec("DELETE FROM string");
+        sqlite::Statement st = db->prepare("INSERT INTO string(id, text) VALUES(?1, ?2)");
+        TableCheck check;
+        const auto& all = strings.all();
+        for (size_t i = 0; i < all.size(); ++i) {
+            st.bind(1, static_cast<int64_t>(i));
+            st.bind(2, std::string_view(all[i]));
+            st.run();
+            RowHasher h;
+            h.add(static_cast<int64_t>(i));
+            h.add(std::string_view(all[i]));
+            check.hash += h.value();
+            ++check.rows;
+        }
+        checks["string"] = check;
+        stringCount = static_cast<StringId>(all.size());
+        stringsWritten = true;
+    }
+
+    void writeLaneCache()
+    {
+        sqlite::Statement st = db->prepare("INSERT INTO lane_blob(lane_key, format, data) VALUES(?1, ?2, ?3)");
+        lanes.finish(stringCount, [&](TimelineLane&& lane) {
+            for (size_t offset = 0, chunk = 0; offset < lane.size(); offset += kLaneChunkEvents, ++chunk) {
+                const size_t count = std::min(kLaneChunkEvents, lane.size() - offset);
+                const std::vector<std::byte> blob = encodeLaneChunk(lane, offset, count, stringCount);
+                st.bind(1, std::string_view(laneBlobKey(lane, chunk)));
+                st.bind(2, static_cast<int64_t>(kLaneBlobFormat));
+                st.bindBlob(3, blob);
+                st.run();
+            }
+        });
+    }
+
+    void writeChecks()
+    {
+        db->exec("DELETE FROM table_check");
+        sqlite::Statement st
+            = db->prepare("INSERT INTO table_check(table_name, row_count, content_hash) VALUES(?1, ?2, ?3)");
+        for (const auto& [table, check] : checks) {
+            st.bind(1, std::string_view(table));
+            st.bind(2, check.rows);
+            st.bind(3, std::bit_cast<int64_t>(check.hash));
+            st.run();
+        }
+    }
+
+    void close()
+    {
+        inserts.clear();
+        db.reset();
+    }
+};
+
+SessionWriter::SessionWriter(std::string path)
+    : d(std::make_unique<Impl>())
+    , m_path(std::move(path))
+{
+    d->tmpPath = m_path + ".tmp-" + std::to_string(::getpid());
+    std::error_code ec;
+    std::filesystem::remove(d->tmpPath, ec); // left over from a crashed writer with our pid
+    try {
+        d->db = std::make_unique<sqlite::Database>(
+            d->tmpPath, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOFOLLOW);
+        // The temp file is renamed into place only after a successful commit, so a crash
+        // mid-write can cost nothing but the temp file: no journal, no syncs until the end.
+        // 64 KiB pages keep b-tree depth and per-page overhead low for tables of many
+        // millions of rows and make the lane cache's overflow chains short.
+        d->db->exec("PRAGMA page_size = 65536;"
+                    "PRAGMA journal_mode = OFF;"
+                    "PRAGMA synchronous = OFF;"
+                    "PRAGMA locking_mode = EXCLUSIVE;"
+                    "PRAGMA temp_store = MEMORY;"
+                    "PRAGMA cache_size = -65536;");
+        const std::string header = "PRAGMA application_id = " + std::to_string(schema::kApplicationId)
+            + "; PRAGMA user_version = " + std::to_string(schema::kSchemaVersion) + ";";
+        sqlite::Transaction tx(*d->db);
+        d->db->exec(header.c_str());
+        const std::string ddl(schema::createStatements());
+        d->db->exec(ddl.c_str());
+        tx.commit();
+    } catch (const sqlite::Error& e) {
+        d->close();
+        std::filesystem::remove(d->tmpPath, ec);
+        throw SessionError(
+            SessionError::Kind::WriteFailed, m_path, "cannot create temporary file " + d->tmpPath + ": " + e.what());
+    }
+}
+
+SessionWriter::~SessionWriter()
+{
+    if (d->committed)
+        return;
+    d->close();
+    std::error_code ec;
+    std::filesystem::remove(d->tmpPath, ec);
+}
+
+// Every entry point funnels through one place that turns SQLite failures into SessionErrors
+// and refuses further use after a failure (the lane cache would no longer match the tables).
+template <class F> static void runGuarded(bool& failed, bool committed, const std::string& path, F&& body)
+{
+    if (committed)
+        throw SessionError(SessionError::Kind::WriteFailed, path, "the session was already committed");
+    if (failed)
+        throw SessionError(SessionError::Kind::WriteFailed, path, "an earlier write failed");
+    try {
+        body();
+    } catch (const store::NanValue& e) {
+        failed = true;
+        throw SessionError(SessionError::Kind::BadInput, path, e.what());
+    } catch (const sqlite::Error& e) {
+        failed = true;
+        const auto kind
+            = e.primaryCode() == SQLITE_CONSTRAINT ? SessionError::Kind::BadInput : SessionError::Kind::WriteFailed;
+        throw SessionError(kind, path, e.what());
+    } catch (const std::runtime_error& e) {
+        if (dynamic_cast<const SessionError*>(&e))
+            throw;
+        failed = true;
+        throw SessionError(SessionError::Kind::WriteFailed, path, e.what());
+    }
+}
+
+void SessionWriter::write(const SessionData& data)
+{
+    writeHeaderTables(data);
+    appendKernels(data.kernels);
+    appendMemcpys(data.memcpys);
+    appendMemsets(data.memsets);
+    appendApiCalls(data.apiCalls);
+    appendNvtxRanges(data.nvtxRanges);
+    appendNvtxMarks(data.nvtxMarks);
+    appendSyncs(data.syncs);
+    appendOverheads(data.overheads);
+    appendWarpEvents(data.warpEvents);
+    appendCounterSamples(data.counterSamples);
+    appendBenchSamples(data.benchSamples);
+    appendKernelMetrics(data.kernelMetrics);
+}
+
+#define WS_APPEND(Method, Record)                                                                                      \
+    void SessionWriter::Method(std::span<const Record> rows)                                                           \
+    {                                                                                                                  \
+        if (!rows.empty())                                                                                             \
+            runGuarded(d->failed, d->committed, m_path, [&] { d->append(rows); });                                     \
+    }
+WS_APPEND(appendKernels, KernelRecord)
+WS_APPEND(appendMemcpys, MemcpyRecord)
+WS_APPEND(appendMemsets, MemsetRecord)
+WS_APPEND(appendApiCalls, ApiCallRecord)
+WS_APPEND(appendNvtxRanges, NvtxRangeRecord)
+WS_APPEND(appendNvtxMarks, NvtxMarkRecord)
+WS_APPEND(appendSyncs, SyncRecord)
+WS_APPEND(appendOverheads, OverheadRecord)
+WS_APPEND(appendWarpEvents, WarpEvent)
+WS_APPEND(appendCounterSamples, CounterSample)
+WS_APPEND(appendBenchSamples, BenchSample)
+WS_APPEND(appendKernelMetrics, KernelMetric)
+#undef WS_APPEND
+
+void SessionWriter::writeHeaderTables(const SessionData& data)
+{
+    runGuarded(d->failed, d->committed, m_path, [&] {
+        sqlite::Transaction tx(*d->db);
+        d->writeStrings(data.strings);
+        d->checks["environment"] = d->replaceKeyValues("environment", data.environment);
+        d->replace(data.processes);
+        d->replace(data.threads);
+        d->replace(data.devices);
+        d->replace(data.streams);
+        d->replace(data.metricDefs);
+        d->replace(data.counterTracks);
+        d->replace(data.benchRuns);
+        tx.commit();
+        d->meta = data.meta;
+    });
+}
+
+void SessionWriter::commit()
+{
+    runGuarded(d->failed, d->committed, m_path, [&] {
+        {
+            sqlite::Transaction tx(*d->db);
+            if (!d->stringsWritten)
+                d->writeStrings(StringTable());
+            std::map<std::string, std::string> meta = d->meta;
+            meta.try_emplace("created", utcNow());
+            meta.try_emplace("tool_version", WS_VERSION);
+            meta["schema_version"] = std::to_string(schema::kSchemaVersion);
+            meta["complete"] = "1";
+            // meta is not checksummed: it is the one table users are expected to edit.
+            d->replaceKeyValues("meta", meta);
+            d->writeLaneCache();
+            d->writeChecks();
+            tx.commit();
+        }
+        d->close();
+        syncPath(d->tmpPath, false);
+        std::filesystem::rename(d->tmpPath, m_path);
+        const std::filesystem::path parent = std::filesystem::absolute(m_path).parent_path();
+        syncPath(parent.string(), true);
+        d->committed = true;
+    });
+}
+
+int64_t SessionWriter::rowsWritten() const
+{
+    return d->rows;
+}
+
+} // namespace ws

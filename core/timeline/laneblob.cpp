@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+#include "timeline/laneblob.h"
+
+#include "util/hash.h"
+
+#include <cstring>
+
+namespace ws {
+
+namespace {
+
+const char* kindPrefix(LaneKind kind)
+{
+    switch (kind) {
+    case LaneKind::CudaApi:
+        return "api";
+    case LaneKind::Nvtx:
+        return "nvtx";
+    case LaneKind::GpuStream:
+        return "gpu";
+    case LaneKind::Sync:
+        return "sync";
+    case LaneKind::WarpRole:
+        return "warp";
+    }
+    return "lane";
+}
+
+uint64_t chunkHash(LaneBlobHeader header, std::span<const std::byte> payload)
+{
+    header.hash = 0;
+    const uint64_t headerHash = hashBytes(std::as_bytes(std::span(&header, 1)));
+    return hashBytes(payload, headerHash);
+}
+
+} // namespace
+
+std::string laneBlobKey(const TimelineLane& lane, size_t chunk)
+{
+    std::string key = kindPrefix(lane.kind);
+    key += '/' + std::to_string(lane.pid);
+    if (lane.kind == LaneKind::GpuStream)
+        key += '/' + std::to_string(lane.deviceId) + '/' + std::to_string(lane.streamId);
+    else
+        key += '/' + std::to_string(lane.tid) + '/' + std::to_string(lane.depth);
+    key += '/' + std::to_string(chunk);
+    return key;
+}
+
+std::vector<std::byte> encodeLaneChunk(const TimelineLane& lane, size_t offset, size_t count, uint32_t labelBase)
+{
+    LaneBlobHeader header;
+    header.kind = static_cast<uint32_t>(lane.kind);
+    header.pid = lane.pid;
+    header.tid = lane.tid;
+    header.deviceId = lane.deviceId;
+    header.streamId = lane.streamId;
+    header.depth = lane.depth;
+    header.labelBase = labelBase;
+    header.laneEvents = lane.size();
+    header.chunkOffset = offset;
+    header.chunkEvents = count;
+
+    std::vector<std::byte> blob(sizeof(LaneBlobHeader) + count * kLaneBytesPerEvent);
+    std::byte* p = blob.data() + sizeof(LaneBlobHeader);
+    const auto put = [&p, offset, count](const auto& column) {
+        const size_t bytes = count * sizeof(column[0]);
+        if (bytes)
+            std::memcpy(p, column.data() + offset, bytes);
+        p += bytes;
+    };
+    put(lane.start);
+    put(lane.end);
+    put(lane.name);
+    put(lane.ref);
+    header.hash = chunkHash(header, std::span(blob).subspan(sizeof(LaneBlobHeader)));
+    std::memcpy(blob.data(), &header, sizeof(header));
+    return blob;
+}
+
+bool decodeLaneChunkHeader(std::span<const std::byte> blob, LaneBlobHeader& header)
+{
+    if (blob.size() < sizeof(LaneBlobHeader))
+        return false;
+    std::memcpy(&header, blob.data(), sizeof(header));
+    if (header.magic != kLaneBlobMagic || header.kind > static_cast<uint32_t>(LaneKind::WarpRole))
+        return false;
+    if (header.chunkEvents > (blob.size() - sizeof(LaneBlobHeader)) / kLaneBytesPerEvent
+        || blob.size() != sizeof(LaneBlobHeader) + header.chunkEvents * kLaneBytesPerEvent)
+        return false;
+    if (header.chunkOffset > header.laneEvents || header.chunkEvents > header.laneEvents - header.chunkOffset)
+        return false;
+    return chunkHash(header, blob.subspan(sizeof(LaneBlobHeader))) == header.hash;
+}
+
+void copyLaneChunk(std::span<const std::byte> blob, const LaneBlobHeader& header, TimelineLane& lane)
+{
+    const std::byte* p = blob.data() + sizeof(LaneBlobHeader);
+    const size_t offset = header.chunkOffset;
+    const size_t count = header.chunkEvents;
+    const auto get = [&p, offset, count](auto& column) {
+        const size_t bytes = count * sizeof(column[0]);
+        if (bytes)
+            std::memcpy(column.data() + offset, p, bytes);
+        p += bytes;
+    };
+    get(lane.start);
+    get(lane.end);
+    get(lane.name);
+    get(lane.ref);
+}
+
+} // namespace ws
