@@ -53,6 +53,21 @@ int dtypeBytes(std::string_view dtype)
     return 0;
 }
 
+Tolerance defaultTolerance(const WorkloadConfig& config)
+{
+    if (config.workload == "gemm" || config.workload == "gemm-relu") {
+        if (config.dtype == "bf16")
+            return {2e-2, 1e-2};
+        if (config.dtype == "fp16")
+            return {1e-2, 1e-2};
+        return {1e-4, 1e-3}; // FP32 accumulation over K terms, no TF32
+    }
+    if (config.workload == "copy")
+        return {0, 0};
+    // Single-precision sinf/cosf/fmaf against double: a few ulp.
+    return {1e-5, 1e-6};
+}
+
 namespace {
 
 std::string joined(const std::vector<std::string_view>& items)

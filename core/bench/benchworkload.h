@@ -46,6 +46,14 @@ WorkloadConfig resolveWorkload(std::string_view name, std::optional<std::string_
 
 int dtypeBytes(std::string_view dtype); // 0 when unknown
 
+// Default tolerances of the correctness check: what the element type and the reference
+// allow (bf16 GEMM as in the seed: rtol 2e-2, atol 1e-2; a copy must be exact).
+struct Tolerance {
+    double rtol = 0;
+    double atol = 0;
+};
+Tolerance defaultTolerance(const WorkloadConfig& config);
+
 // The work one call performs, as counted for throughput, and what the call covers.
 struct DeclaredWork {
     double flops = 0;
