@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// warpscope-cli info FILE: what a session holds, without loading its events.
+#include "command.h"
+
+#include "analysis/sessionfilesource.h"
+#include "report/reportformat.h"
+#include "store/sessionreader.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+namespace {
+
+std::string grouped(int64_t value)
+{
+    return ws::formatCell(ws::ReportCell(value), true);
+}
+
+// "1.234567 s" / "12.345 ms" / "850 ns": durations at a readable scale, exact to the ns below 1 ms.
+std::string humanDuration(int64_t ns)
+{
+    char buf[64];
+    if (ns >= 1000000000)
+        std::snprintf(buf, sizeof buf, "%.6f s", static_cast<double>(ns) / 1e9);
+    else if (ns >= 1000000)
+        std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(ns) / 1e6);
+    else if (ns >= 1000)
+        std::snprintf(buf, sizeof buf, "%.3f us", static_cast<double>(ns) / 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%" PRId64 " ns", ns);
+    return buf;
+}
+
+std::string gib(int64_t bytes)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+    return buf;
+}
+
+std::string exitStatus(const ws::ProcessInfo& p)
+{
+    if (p.exitSignal != 0)
+        return "killed by signal " + std::to_string(p.exitSignal);
+    if (p.exitCode < 0)
+        return "exit status unknown";
+    return "exit code " + std::to_string(p.exitCode);
+}
+
+void printInfo(const std::string& path)
+{
+    const ws::SessionReader reader(path);
+    const ws::SessionFileSource source(reader);
+    const ws::SessionData& h = source.header();
+    const auto counts = reader.tableCounts();
+    const ws::TimeSpan span = source.timeSpan();
+
+    std::printf("Session      %s\n", path.c_str());
+    std::printf("Schema       %d\n", reader.schemaVersion());
+    if (span.valid) {
+        std::printf("Time span    %s  (%" PRId64 " .. %" PRId64 " ns, recording host's monotonic clock)\n",
+            humanDuration(span.end - span.begin).c_str(), span.begin, span.end);
+    } else {
+        std::printf("Time span    none (the session holds no timed events)\n");
+    }
+
+    std::printf("\nMeta\n");
+    for (const auto& [key, value] : h.meta)
+        std::printf("  %-22s %s\n", key.c_str(), value.c_str());
+
+    std::printf("\nEnvironment\n");
+    if (h.environment.empty())
+        std::printf("  (none recorded)\n");
+    for (const auto& [key, value] : h.environment)
+        std::printf("  %-22s %s\n", key.c_str(), value.c_str());
+
+    std::printf("\nDevices\n");
+    if (h.devices.empty())
+        std::printf("  (none recorded)\n");
+    for (const auto& d : h.devices) {
+        std::printf("  pid %-8" PRId64 " GPU %u  %s  cc %d.%d  %d SMs  %s  SM clock %" PRId64 " MHz (max %" PRId64
+                    " MHz)  memory clock %" PRId64 " MHz x %d bit\n",
+            d.pid, d.id, d.name.c_str(), d.ccMajor, d.ccMinor, d.smCount, gib(d.globalMemBytes).c_str(),
+            d.smClockKhz / 1000, d.smClockMaxKhz / 1000, d.memClockKhz / 1000, d.memBusWidthBits);
+    }
+
+    std::printf("\nProcesses\n");
+    if (h.processes.empty())
+        std::printf("  (none recorded)\n");
+    for (const auto& p : h.processes) {
+        int threads = 0;
+        for (const auto& t : h.threads)
+            threads += t.pid == p.pid ? 1 : 0;
+        std::printf("  pid %-8" PRId64 " %-24s %s, %d thread%s  %s\n", p.pid, p.name.c_str(), exitStatus(p).c_str(),
+            threads, threads == 1 ? "" : "s", p.commandLine.c_str());
+    }
+
+    std::printf("\nTables (rows)\n");
+    for (const auto& [table, rows] : counts)
+        std::printf("  %-16s %14s\n", table.c_str(), grouped(rows).c_str());
+}
+
+ws::cli::CommandRegistrar registrar({"40-info", [](CLI::App& app, int&) {
+                                         auto* cmd = app.add_subcommand("info",
+                                             "Describe a session: environment, devices, processes and their "
+                                             "exit status, rows per table, time span");
+                                         auto file = std::make_shared<std::string>();
+                                         cmd->add_option("FILE", *file, "Session file (.wscope)")->required();
+                                         cmd->callback([file] { printInfo(*file); });
+                                     }});
+
+} // namespace
