@@ -302,19 +302,25 @@ template <> struct Codec<WarpEvent> {
     }
 };
 
-template <class R> std::string insertSql()
+template <class R> std::string insertSql(size_t rows)
 {
     // Built from the compile-time column lists above, never from data.
+    std::string tuple = "(?";
+    for (const char c : Codec<R>::columns) {
+        if (c == ',')
+            tuple += ",?";
+    }
+    tuple += ')';
     std::string sql = "INSERT INTO ";
     sql += Codec<R>::table;
     sql += '(';
     sql += Codec<R>::columns;
-    sql += ") VALUES(?";
-    for (const char c : Codec<R>::columns) {
-        if (c == ',')
-            sql += ",?";
+    sql += ") VALUES";
+    for (size_t i = 0; i < rows; ++i) {
+        if (i)
+            sql += ',';
+        sql += tuple;
     }
-    sql += ')';
     return sql;
 }
 

@@ -243,7 +243,7 @@ SessionReader::SessionReader(const std::string& path)
 
     try {
         d->db = std::make_unique<sqlite::Database>(sqlite::fileUri(path, "mode=ro&immutable=1"),
-            SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE);
+            SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX);
         std::set<std::string, std::less<>> present;
         sqlite::Statement tables = d->db->prepare("SELECT name FROM sqlite_schema WHERE type = 'table'");
         while (tables.step())
@@ -387,7 +387,7 @@ SessionData SessionReader::readAll(const ProgressCallback& progress, const Cance
     return data;
 }
 
-sqlite3* SessionReader::handle() const
+::sqlite3* SessionReader::handle() const
 {
     return d->db->handle();
 }

@@ -21,7 +21,7 @@ namespace ws {
 // content checksums (table_check), see docs/session-format.md.
 class SessionWriter {
 public:
-    explicit SessionWriter(std::string path);  // throws SessionError(WriteFailed)
+    explicit SessionWriter(std::string path); // throws SessionError(WriteFailed)
     ~SessionWriter();
     SessionWriter(const SessionWriter&) = delete;
     SessionWriter& operator=(const SessionWriter&) = delete;
@@ -57,4 +57,4 @@ private:
     std::string m_path;
 };
 
-}  // namespace ws
+} // namespace ws

@@ -223,7 +223,10 @@ bool Database::hasTable(std::string_view name) const
 Transaction::Transaction(Database& db)
     : m_db(db)
 {
+    if (sqlite3_get_autocommit(m_db.handle()) == 0)
+        return; // nested: the enclosing transaction commits or rolls back
     m_db.exec("BEGIN");
+    m_open = true;
 }
 
 Transaction::~Transaction()
@@ -237,6 +240,8 @@ Transaction::~Transaction()
 
 void Transaction::commit()
 {
+    if (!m_open)
+        return;
     m_db.exec("COMMIT");
     m_open = false;
 }

@@ -99,7 +99,8 @@ private:
     sqlite3* m_db = nullptr;
 };
 
-// BEGIN on construction; ROLLBACK in the destructor unless commit() ran.
+// BEGIN on construction; ROLLBACK in the destructor unless commit() ran. Inside another
+// transaction it does nothing: the outermost one decides (SQLite has no nested BEGIN).
 class Transaction {
 public:
     explicit Transaction(Database& db);
@@ -110,7 +111,7 @@ public:
 
 private:
     Database& m_db;
-    bool m_open = true;
+    bool m_open = false;
 };
 
 // Percent-encodes a file name for use in a "file:" URI (SQLite treats '?', '#' and '%' specially).
