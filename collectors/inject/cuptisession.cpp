@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: MIT
+#include "cuptisession.h"
+
+#include "recorder.h"
+
+#include <cuda.h>
+#include <cupti.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <vector>
+
+// Functions newer than the oldest CUPTI we may meet. Inside PyTorch processes the program's
+// own libcupti (torch's wheel) is already loaded when this library is, and the dynamic loader
+// binds us to it by soname instead of to the toolkit's copy; weak references let us load
+// against an older copy and skip what it lacks instead of failing to load at all.
+#pragma weak cuptiActivityRegisterTimestampCallback
+#pragma weak cuptiActivityEnableDriverApi
+#pragma weak cuptiActivityEnableRuntimeApi
+#pragma weak cuptiActivityEnableAllSyncRecords
+#pragma weak cuptiSetThreadIdType
+
+namespace ws::inject::cupti {
+
+namespace {
+
+// Plain pointers and PODs only (see Recorder): CUPTI may call in after static destructors ran.
+Recorder* g_recorder = nullptr;
+CUpti_SubscriberHandle g_subscriber = nullptr;
+std::vector<uint8_t>* g_keepRuntime = nullptr; // per cbid: 1 = record
+std::vector<uint8_t>* g_keepDriver = nullptr;
+std::mutex* g_deviceMutex = nullptr;
+std::vector<std::pair<uint32_t, std::string>>* g_deviceUuids = nullptr; // devices seen, for NVML
+uint64_t g_devicesRecorded = 0; // bit per device ordinal < 64, under g_deviceMutex
+
+void check(CUptiResult r, const char* what)
+{
+    if (r == CUPTI_SUCCESS || !g_recorder)
+        return;
+    const char* text = nullptr;
+    cuptiGetResultString(r, &text);
+    g_recorder->message(raw::MessageLevel::Error,
+        std::string(what) + " failed: " + (text ? text : "unknown CUPTI error") + " ("
+            + std::to_string(static_cast<int>(r)) + ")");
+}
+
+uint64_t CUPTIAPI monotonicTimestamp()
+{
+    return static_cast<uint64_t>(monotonicNs());
+}
+
+// The API calls a timeline needs: launches, copies, memsets, allocations, synchronisation and
+// graph launches. Everything else (attribute queries, cuGetProcAddress, event records and
+// queries...) is dropped inside CUPTI, before a record is written. PyTorch makes about 8 API
+// calls per kernel; recording them all cost more than the whole of torch.profiler.
+bool keepRuntime(std::string_view name)
+{
+    static constexpr std::string_view keep[] = {
+        "cudaLaunch",
+        "cudaMemcpy",
+        "cudaMemset",
+        "cudaMalloc",
+        "cudaFree",
+        "cudaHostAlloc",
+        "cudaHostRegister",
+        "cudaHostUnregister",
+        "cudaMemPrefetch",
+        "cudaDeviceSynchronize",
+        "cudaThreadSynchronize",
+        "cudaStreamSynchronize",
+        "cudaEventSynchronize",
+        "cudaStreamWaitEvent",
+        "cudaGraphLaunch",
+        "cudaGraphUpload",
+        "cudaGraphInstantiate",
+        "cudaStreamBeginCapture",
+        "cudaStreamEndCapture",
+        "cudaProfilerStart",
+        "cudaProfilerStop",
+    };
+    for (const auto k : keep)
+        if (name.starts_with(k))
+            return true;
+    return false;
+}
+
+bool keepDriver(std::string_view name)
+{
+    static constexpr std::string_view keep[] = {
+        "cuLaunch",
+        "cuMemcpy",
+        "cuMemset",
+        "cuMemAlloc",
+        "cuMemFree",
+        "cuMemHostAlloc",
+        "cuMemHostRegister",
+        "cuMemHostUnregister",
+        "cuMemCreate",
+        "cuMemMap",
+        "cuMemUnmap",
+        "cuMemRelease",
+        "cuMemPrefetch",
+        "cuCtxSynchronize",
+        "cuStreamSynchronize",
+        "cuEventSynchronize",
+        "cuStreamWaitEvent",
+        "cuGraphLaunch",
+        "cuGraphUpload",
+        "cuGraphInstantiate",
+        "cuStreamBeginCapture",
+        "cuStreamEndCapture",
+        "cuProfilerStart",
+        "cuProfilerStop",
+    };
+    for (const auto k : keep)
+        if (name.starts_with(k))
+            return true;
+    return false;
+}
+
+std::vector<uint8_t>* buildKeepList(CUpti_CallbackDomain domain, uint32_t size, bool (*keep)(std::string_view))
+{
+    auto* list = new std::vector<uint8_t>(size, 0);
+    for (uint32_t cbid = 1; cbid < size; ++cbid) {
+        const char* name = nullptr;
+        if (cuptiGetCallbackName(domain, cbid, &name) == CUPTI_SUCCESS && name)
+            (*list)[cbid] = keep(name) ? 1 : 0;
+    }
+    return list;
+}
+
+void applyApiFilter()
+{
+    if (g_recorder->config().allApi)
+        return;
+    if (!&cuptiActivityEnableRuntimeApi || !&cuptiActivityEnableDriverApi) {
+        g_recorder->message(raw::MessageLevel::Warning,
+            "this CUPTI has no per-API activity filter: every runtime and driver call is recorded");
+        return;
+    }
+    for (uint32_t cbid = 1; cbid < g_keepRuntime->size(); ++cbid)
+        if (!(*g_keepRuntime)[cbid])
+            cuptiActivityEnableRuntimeApi(cbid, 0);
+    for (uint32_t cbid = 1; cbid < g_keepDriver->size(); ++cbid)
+        if (!(*g_keepDriver)[cbid])
+            cuptiActivityEnableDriverApi(cbid, 0);
+}
+
+std::string formatUuid(const CUuuid& u)
+{
+    // nvidia-smi's form, which NVML's GetHandleByUUID accepts: GPU-8-4-4-4-12 hex digits.
+    char out[64];
+    const auto* b = reinterpret_cast<const unsigned char*>(u.bytes);
+    std::snprintf(out, sizeof(out), "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+        b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    return out;
+}
+
+void recordEnvironment(const std::string& key, const std::string& value)
+{
+    auto& w = g_recorder->writer();
+    raw::EnvironmentRecord e {w.intern(key), w.intern(value)};
+    w.add(raw::RecordType::Environment, e);
+}
+
+// Device properties, once per device, at its first context creation (cuInit is complete then,
+// so driver queries are safe; inside InitializeInjection they are not).
+void recordDevice(CUcontext ctx)
+{
+    uint32_t ordinal = 0;
+    if (cuptiGetDeviceId(ctx, &ordinal) != CUPTI_SUCCESS)
+        return;
+    {
+        std::lock_guard lock(*g_deviceMutex);
+        if (ordinal < 64) {
+            if (g_devicesRecorded & (uint64_t {1} << ordinal))
+                return;
+            g_devicesRecorded |= uint64_t {1} << ordinal;
+        }
+    }
+    CUdevice dev = 0;
+    if (cuDeviceGet(&dev, static_cast<int>(ordinal)) != CUDA_SUCCESS)
+        return;
+    const auto attr = [dev](CUdevice_attribute a) {
+        int v = 0;
+        return cuDeviceGetAttribute(&v, a, dev) == CUDA_SUCCESS ? v : 0;
+    };
+    char name[256] = {};
+    cuDeviceGetName(name, sizeof(name) - 1, dev);
+    CUuuid uuid {};
+    std::string uuidText;
+    if (cuDeviceGetUuid(&uuid, dev) == CUDA_SUCCESS)
+        uuidText = formatUuid(uuid);
+    size_t totalMem = 0;
+    cuDeviceTotalMem(&totalMem, dev);
+
+    auto& w = g_recorder->writer();
+    raw::DeviceRecord d {};
+    d.id = ordinal;
+    d.name = w.intern(name);
+    d.uuid = w.intern(uuidText);
+    d.ccMajor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    d.ccMinor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    d.smCount = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    d.clockKhz = attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+    d.memClockKhz = attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+    d.memBusWidthBits = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+    d.l2Bytes = attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+    d.globalMemBytes = static_cast<int64_t>(totalMem);
+    d.regsPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+    d.regsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+    d.smemPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+    d.smemPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    d.smemPerBlockOptin = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    d.smemReservedPerBlock = attr(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
+    d.maxThreadsPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+    d.maxBlocksPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+    d.maxThreadsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    d.warpSize = attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+    w.add(raw::RecordType::Device, d);
+
+    int driverVersion = 0;
+    if (cuDriverGetVersion(&driverVersion) == CUDA_SUCCESS)
+        recordEnvironment("cuda_driver_api_version", std::to_string(driverVersion));
+    {
+        std::lock_guard lock(*g_deviceMutex);
+        g_deviceUuids->emplace_back(ordinal, uuidText);
+    }
+    g_recorder->requestDeferredQueries();
+}
+
+void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data)
+{
+    if (!g_recorder || g_recorder->closed())
+        return;
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+        recordDevice(static_cast<const CUpti_ResourceData*>(data)->context);
+    } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+        const auto* cb = static_cast<const CUpti_CallbackData*>(data);
+        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart && cb->callbackSite == CUPTI_API_EXIT)
+            g_recorder->startCapture();
+        else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop && cb->callbackSite == CUPTI_API_ENTER)
+            g_recorder->stopCapture();
+    }
+}
+
+void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords)
+{
+    const size_t bytes = g_recorder ? g_recorder->config().cuptiBufferBytes : (4u << 20);
+    uint8_t* b = g_recorder ? g_recorder->takeFreeBuffer() : nullptr;
+    if (!b)
+        b = static_cast<uint8_t*>(std::aligned_alloc(8, bytes));
+    *buffer = b;
+    *size = b ? bytes : 0;
+    *maxNumRecords = 0;
+}
+
+void CUPTIAPI bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t, size_t validSize)
+{
+    size_t dropped = 0;
+    cuptiActivityGetNumDroppedRecords(ctx, streamId, &dropped);
+    if (!g_recorder || g_recorder->closed()) {
+        std::free(buffer);
+        return;
+    }
+    if (dropped > 0) {
+        g_recorder->addDropped(dropped);
+        raw::DroppedRecord d {dropped, 0, streamId};
+        g_recorder->writer().add(raw::RecordType::Dropped, d);
+    }
+    if (validSize > 0)
+        g_recorder->queueBuffer(buffer, validSize);
+    else
+        std::free(buffer);
+}
+
+const char* overheadName(CUpti_ActivityOverheadKind k)
+{
+    switch (k) {
+    case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
+        return "driver JIT compiler";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH:
+        return "CUPTI buffer flush";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION:
+        return "CUPTI instrumentation";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE:
+        return "CUPTI resource creation";
+    case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
+        return "module loading";
+    case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
+        return "lazy function loading";
+    case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
+        return "command buffer full";
+    case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
+        return "activity buffer request";
+    case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT:
+        return "UVM activity init";
+    default:
+        return "unknown overhead";
+    }
+}
+
+uint32_t cachedName(ConverterCache& cache, RawWriter& w, const char* name)
+{
+    if (!name || !*name)
+        return 0;
+    auto it = cache.names.find(name);
+    if (it == cache.names.end())
+        it = cache.names.emplace(name, w.intern(name)).first;
+    return it->second;
+}
+
+void nameThread(ConverterCache& cache, RawWriter& w, int64_t tid)
+{
+    if (!cache.threadsNamed.emplace(tid, true).second)
+        return;
+    std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/comm");
+    std::string name;
+    if (!std::getline(in, name) || name.empty())
+        return;
+    raw::ThreadNameRecord t {};
+    t.tid = tid;
+    t.name = w.intern(name);
+    w.add(raw::RecordType::ThreadName, t);
+}
+
+} // namespace
+
+bool initialize(Recorder& recorder)
+{
+    g_recorder = &recorder;
+    g_deviceMutex = new std::mutex;
+    g_deviceUuids = new std::vector<std::pair<uint32_t, std::string>>;
+
+    uint32_t version = 0;
+    cuptiGetVersion(&version);
+    recordEnvironment("cupti_version", std::to_string(version));
+    Dl_info info {};
+    if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) && info.dli_fname)
+        recordEnvironment("cupti_library", info.dli_fname);
+
+    // Thread ids as the kernel knows them (gettid), the same ids the NVTX records carry.
+    if (&cuptiSetThreadIdType)
+        check(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM), "cuptiSetThreadIdType");
+
+    CUptiResult r = cuptiSubscribe(&g_subscriber, &onCallback, nullptr);
+    if (r == CUPTI_SUCCESS) {
+        check(cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED),
+            "cuptiEnableCallback(CONTEXT_CREATED)");
+        if (recorder.config().capture == CaptureMode::CudaProfilerApi) {
+            check(cuptiEnableCallback(
+                      1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart),
+                "cuptiEnableCallback(cuProfilerStart)");
+            check(cuptiEnableCallback(
+                      1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop),
+                "cuptiEnableCallback(cuProfilerStop)");
+        }
+    } else {
+        // Another CUPTI client (a profiler inside the program) holds the only subscriber slot:
+        // activity tracing still works, device properties and profiler-API ranges do not.
+        check(r, "cuptiSubscribe");
+        g_subscriber = nullptr;
+    }
+
+    if (!recorder.config().traceCuda)
+        return true;
+
+    // CLOCK_MONOTONIC for every record, so NTP steps cannot bend the timeline. Must precede
+    // enabling any activity kind.
+    if (&cuptiActivityRegisterTimestampCallback)
+        check(cuptiActivityRegisterTimestampCallback(&monotonicTimestamp), "cuptiActivityRegisterTimestampCallback");
+    else
+        recorder.message(raw::MessageLevel::Error,
+            "this CUPTI cannot use CLOCK_MONOTONIC timestamps; GPU and NVTX times will not line up");
+
+    r = cuptiActivityRegisterCallbacks(&bufferRequested, &bufferCompleted);
+    if (r != CUPTI_SUCCESS) {
+        check(r, "cuptiActivityRegisterCallbacks");
+        return false;
+    }
+    g_keepRuntime = buildKeepList(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE, &keepRuntime);
+    g_keepDriver = buildKeepList(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE, &keepDriver);
+    if (!recorder.config().allApi && &cuptiActivityEnableAllSyncRecords)
+        cuptiActivityEnableAllSyncRecords(0);
+    recorder.setCuptiReady();
+    if (recorder.capturing())
+        enableActivity();
+    return true;
+}
+
+void enableActivity()
+{
+    static constexpr CUpti_ActivityKind kinds[] = {
+        CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+        CUPTI_ACTIVITY_KIND_MEMCPY,
+        CUPTI_ACTIVITY_KIND_MEMSET,
+        CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+        CUPTI_ACTIVITY_KIND_OVERHEAD,
+        CUPTI_ACTIVITY_KIND_RUNTIME,
+        CUPTI_ACTIVITY_KIND_DRIVER,
+    };
+    for (const auto k : kinds)
+        check(cuptiActivityEnable(k), "cuptiActivityEnable");
+    // Enabling RUNTIME/DRIVER resets per-API settings, so the filter goes on afterwards.
+    applyApiFilter();
+}
+
+void disableActivity()
+{
+    static constexpr CUpti_ActivityKind kinds[] = {
+        CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+        CUPTI_ACTIVITY_KIND_MEMCPY,
+        CUPTI_ACTIVITY_KIND_MEMSET,
+        CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+        CUPTI_ACTIVITY_KIND_OVERHEAD,
+        CUPTI_ACTIVITY_KIND_RUNTIME,
+        CUPTI_ACTIVITY_KIND_DRIVER,
+    };
+    for (const auto k : kinds)
+        cuptiActivityDisable(k);
+}
+
+void flush(bool forced)
+{
+    cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
+}
+
+void convertBuffer(uint8_t* buffer, size_t validBytes, RawWriter& w, ConverterCache& cache)
+{
+    std::string out;
+    out.reserve(validBytes);
+    uint64_t count = 0;
+    CUpti_Activity* rec = nullptr;
+    while (cuptiActivityGetNextRecord(buffer, validBytes, &rec) == CUPTI_SUCCESS) {
+        switch (rec->kind) {
+        case CUPTI_ACTIVITY_KIND_KERNEL:
+        case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+            const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(rec);
+            raw::KernelRecord r {};
+            r.start = static_cast<int64_t>(k->start);
+            r.end = static_cast<int64_t>(k->end);
+            r.queued = static_cast<int64_t>(k->queued == CUPTI_TIMESTAMP_UNKNOWN ? 0 : k->queued);
+            r.submitted = static_cast<int64_t>(k->submitted == CUPTI_TIMESTAMP_UNKNOWN ? 0 : k->submitted);
+            r.graphNodeId = k->graphNodeId;
+            r.deviceId = k->deviceId;
+            r.contextId = k->contextId;
+            r.streamId = k->streamId;
+            r.correlationId = k->correlationId;
+            r.name = cachedName(cache, w, k->name);
+            r.graphId = k->graphId;
+            r.grid[0] = k->gridX;
+            r.grid[1] = k->gridY;
+            r.grid[2] = k->gridZ;
+            r.block[0] = k->blockX;
+            r.block[1] = k->blockY;
+            r.block[2] = k->blockZ;
+            r.cluster[0] = static_cast<int32_t>(k->clusterX);
+            r.cluster[1] = static_cast<int32_t>(k->clusterY);
+            r.cluster[2] = static_cast<int32_t>(k->clusterZ);
+            r.registersPerThread = k->registersPerThread;
+            r.staticSmem = k->staticSharedMemory;
+            r.dynamicSmem = k->dynamicSharedMemory;
+            r.localMemPerThread = static_cast<int32_t>(k->localMemoryPerThread);
+            raw::appendFrame(out, raw::RecordType::Kernel, r);
+            ++count;
+            break;
+        }
+        case CUPTI_ACTIVITY_KIND_MEMCPY: {
+            const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(rec);
+            raw::MemcpyRecord r {};
+            r.start = static_cast<int64_t>(m->start);
+            r.end = static_cast<int64_t>(m->end);
+            r.bytes = static_cast<int64_t>(m->bytes);
+            r.deviceId = m->deviceId;
+            r.contextId = m->contextId;
+            r.streamId = m->streamId;
+            r.correlationId = m->correlationId;
+            r.graphId = m->graphId;
+            r.copyKind = m->copyKind;
+            r.srcKind = m->srcKind;
+            r.dstKind = m->dstKind;
+            raw::appendFrame(out, raw::RecordType::Memcpy, r);
+            ++count;
+            break;
+        }
+        case CUPTI_ACTIVITY_KIND_MEMSET: {
+            const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(rec);
+            raw::MemsetRecord r {};
+            r.start = static_cast<int64_t>(m->start);
+            r.end = static_cast<int64_t>(m->end);
+            r.bytes = static_cast<int64_t>(m->bytes);
+            r.deviceId = m->deviceId;
+            r.contextId = m->contextId;
+            r.streamId = m->streamId;
+            r.correlationId = m->correlationId;
+            r.graphId = m->graphId;
+            r.value = m->value;
+            raw::appendFrame(out, raw::RecordType::Memset, r);
+            ++count;
+            break;
+        }
+        case CUPTI_ACTIVITY_KIND_RUNTIME:
+        case CUPTI_ACTIVITY_KIND_DRIVER: {
+            const auto* a = reinterpret_cast<const CUpti_ActivityAPI*>(rec);
+            const bool driver = rec->kind == CUPTI_ACTIVITY_KIND_DRIVER;
+            raw::ApiRecord r {};
+            r.start = static_cast<int64_t>(a->start);
+            r.end = static_cast<int64_t>(a->end);
+            r.tid = a->threadId;
+            r.correlationId = a->correlationId;
+            r.cbid = a->cbid;
+            r.returnValue = static_cast<int32_t>(a->returnValue);
+            r.domain = static_cast<uint8_t>(driver ? raw::ApiDomain::Driver : raw::ApiDomain::Runtime);
+            const uint64_t key = (uint64_t {driver} << 32) | a->cbid;
+            auto it = cache.apiNames.find(key);
+            if (it == cache.apiNames.end()) {
+                const char* name = nullptr;
+                cuptiGetCallbackName(driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API, a->cbid, &name);
+                it = cache.apiNames.emplace(key, w.intern(name ? name : "unknown API")).first;
+            }
+            r.name = it->second;
+            nameThread(cache, w, r.tid);
+            raw::appendFrame(out, raw::RecordType::Api, r);
+            ++count;
+            break;
+        }
+        case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
+            const auto* y = reinterpret_cast<const CUpti_ActivitySynchronization2*>(rec);
+            raw::SyncRecord r {};
+            r.start = static_cast<int64_t>(y->start);
+            r.end = static_cast<int64_t>(y->end);
+            r.correlationId = y->correlationId;
+            r.contextId = y->contextId;
+            r.streamId = y->streamId;
+            r.eventId = y->cudaEventId;
+            r.type = static_cast<uint32_t>(y->type);
+            raw::appendFrame(out, raw::RecordType::Sync, r);
+            ++count;
+            break;
+        }
+        case CUPTI_ACTIVITY_KIND_OVERHEAD: {
+            const auto* o = reinterpret_cast<const CUpti_ActivityOverhead3*>(rec);
+            raw::OverheadRecord r {};
+            r.start = static_cast<int64_t>(o->start);
+            r.end = static_cast<int64_t>(o->end);
+            r.tid = o->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? o->objectId.pt.threadId : 0;
+            r.kind = cachedName(cache, w, overheadName(o->overheadKind));
+            raw::appendFrame(out, raw::RecordType::Overhead, r);
+            ++count;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    w.addPrepared(out, count);
+}
+
+void runDeferredQueries(Recorder& recorder)
+{
+    // CUDA runtime version: exported by a shared libcudart; a static one is invisible to dlsym,
+    // so fall back to the library file name in the process's mappings.
+    using RuntimeVersionFn = int (*)(int*);
+    std::string runtime;
+    if (auto* fn = reinterpret_cast<RuntimeVersionFn>(dlsym(RTLD_DEFAULT, "cudaRuntimeGetVersion"))) {
+        int v = 0;
+        if (fn(&v) == 0)
+            runtime = std::to_string(v);
+    }
+    if (runtime.empty()) {
+        std::ifstream maps("/proc/self/maps");
+        std::string line;
+        while (std::getline(maps, line)) {
+            const auto pos = line.find("libcudart.so.");
+            if (pos != std::string::npos) {
+                runtime = line.substr(pos + 13);
+                break;
+            }
+        }
+    }
+    recordEnvironment("cuda_runtime_version", runtime.empty() ? "statically linked (version not visible)" : runtime);
+
+    // Clocks through NVML, best effort: current and maximum SM clock, current memory clock.
+    void* nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!nvml)
+        return;
+    using InitFn = int (*)();
+    using HandleFn = int (*)(const char*, void**);
+    using ClockFn = int (*)(void*, int, unsigned*);
+    using DriverFn = int (*)(char*, unsigned);
+    auto init = reinterpret_cast<InitFn>(dlsym(nvml, "nvmlInit_v2"));
+    auto shutdownFn = reinterpret_cast<InitFn>(dlsym(nvml, "nvmlShutdown"));
+    auto byUuid = reinterpret_cast<HandleFn>(dlsym(nvml, "nvmlDeviceGetHandleByUUID"));
+    auto clock = reinterpret_cast<ClockFn>(dlsym(nvml, "nvmlDeviceGetClockInfo"));
+    auto maxClock = reinterpret_cast<ClockFn>(dlsym(nvml, "nvmlDeviceGetMaxClockInfo"));
+    auto driver = reinterpret_cast<DriverFn>(dlsym(nvml, "nvmlSystemGetDriverVersion"));
+    if (!init || !byUuid || !clock || !maxClock || init() != 0)
+        return; // the library stays loaded: unloading NVML under a running program is not worth the risk
+    if (driver) {
+        char v[96] = {};
+        if (driver(v, sizeof(v)) == 0)
+            recordEnvironment("driver_version", v);
+    }
+    std::vector<std::pair<uint32_t, std::string>> devices;
+    {
+        std::lock_guard lock(*g_deviceMutex);
+        devices = *g_deviceUuids;
+    }
+    constexpr int kSm = 1;  // NVML_CLOCK_SM
+    constexpr int kMem = 2; // NVML_CLOCK_MEM
+    for (const auto& [ordinal, uuid] : devices) {
+        void* h = nullptr;
+        if (uuid.empty() || byUuid(uuid.c_str(), &h) != 0)
+            continue;
+        unsigned sm = 0, smMax = 0, mem = 0;
+        clock(h, kSm, &sm);
+        maxClock(h, kSm, &smMax);
+        clock(h, kMem, &mem);
+        raw::DeviceClocksRecord c {ordinal, static_cast<int32_t>(sm * 1000), static_cast<int32_t>(smMax * 1000),
+            static_cast<int32_t>(mem * 1000)};
+        recorder.writer().add(raw::RecordType::DeviceClocks, c);
+    }
+    if (shutdownFn)
+        shutdownFn();
+}
+
+} // namespace ws::inject::cupti

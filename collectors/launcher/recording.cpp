@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+#include "launcher/recording.h"
+
+#include "ingest/rawingest.h"
+#include "launcher/gpuprobe.h"
+#include "raw/rawformat.h"
+#include "store/sessionerror.h"
+#include "store/sessionwriter.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace ws {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int64_t clockNs(clockid_t clock)
+{
+    timespec ts {};
+    clock_gettime(clock, &ts);
+    return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+std::string isoUtc(int64_t realtimeNs)
+{
+    const time_t secs = static_cast<time_t>(realtimeNs / 1000000000);
+    tm utc {};
+    gmtime_r(&secs, &utc);
+    char buf[64];
+    std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return buf;
+}
+
+std::string joinCommand(const std::vector<std::string>& cmd)
+{
+    std::string out;
+    for (const auto& a : cmd) {
+        if (!out.empty())
+            out += ' ';
+        // Quote what a shell would split, so the stored line can be pasted back.
+        if (a.empty() || a.find_first_of(" \t\"'\\$") != std::string::npos) {
+            out += '\'';
+            for (const char c : a)
+                out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+            out += '\'';
+        } else {
+            out += a;
+        }
+    }
+    return out;
+}
+
+std::string joinList(const std::vector<std::string>& v)
+{
+    std::string out;
+    for (const auto& s : v)
+        out += (out.empty() ? "" : ",") + s;
+    return out;
+}
+
+// Environment variables that change how CUDA programs behave, kept in the session.
+bool relevantVariable(std::string_view name)
+{
+    static constexpr std::string_view prefixes[] = {"CUDA_", "NVIDIA_", "NVTX_", "CUPTI", "CUBLAS", "CUDNN_", "NCCL_",
+        "TORCH_", "PYTORCH_", "WS_", "OMP_NUM_THREADS", "LD_LIBRARY_PATH"};
+    return std::any_of(
+        std::begin(prefixes), std::end(prefixes), [&](std::string_view p) { return name.starts_with(p); });
+}
+
+// Variables the launcher owns: whatever the caller's environment had for them is replaced.
+bool launcherOwned(std::string_view name)
+{
+    return name == "CUDA_INJECTION64_PATH" || name == "NVTX_INJECTION64_PATH" || name.starts_with("WS_RAW_DIR")
+        || name.starts_with("WS_TRACE") || name.starts_with("WS_ALL_API") || name.starts_with("WS_CAPTURE_RANGE")
+        || name.starts_with("WS_DURATION_S");
+}
+
+std::string variableName(std::string_view entry)
+{
+    return std::string(entry.substr(0, entry.find('=')));
+}
+
+} // namespace
+
+void validateTraceList(const std::vector<std::string>& trace)
+{
+    if (trace.empty())
+        throw std::invalid_argument("--trace needs at least one of: cuda, nvtx");
+    for (const auto& t : trace)
+        if (t != "cuda" && t != "nvtx")
+            throw std::invalid_argument("--trace: unknown kind '" + t + "' (known: cuda, nvtx)");
+}
+
+void validateCaptureRange(const std::string& range)
+{
+    if (range.empty() || range == "none" || range == "cudaProfilerApi")
+        return;
+    if (range.rfind("nvtx:", 0) == 0 && range.size() > 5)
+        return;
+    throw std::invalid_argument("--capture-range: '" + range + "' is not cudaProfilerApi or nvtx:NAME");
+}
+
+Recording::Recording(RecordOptions options)
+    : m_options(std::move(options))
+{
+}
+
+RecordResult Recording::run(const std::function<void(const std::string&)>& note)
+{
+    const auto say = [&](const std::string& line) {
+        if (note)
+            note(line);
+    };
+    const RecordOptions& o = m_options;
+    if (o.output.empty())
+        throw std::runtime_error("no output file given (-o FILE)");
+    if (o.command.empty())
+        throw std::runtime_error("no program given: warpscope-cli record -o FILE -- program [args...]");
+    validateTraceList(o.trace);
+    validateCaptureRange(o.captureRange);
+    if (o.durationS < 0)
+        throw std::runtime_error("--duration must not be negative");
+
+    // Output: its directory must exist and be writable, and it must not be a directory.
+    std::error_code ec;
+    const fs::path output = fs::absolute(o.output, ec).lexically_normal();
+    const fs::path outDir = output.parent_path();
+    if (fs::is_directory(output, ec))
+        throw std::runtime_error(output.string() + ": is a directory, not a session file");
+    if (!fs::is_directory(outDir, ec))
+        throw std::runtime_error(output.string() + ": cannot write: directory " + outDir.string() + " does not exist");
+    if (::access(outDir.c_str(), W_OK | X_OK) != 0)
+        throw std::runtime_error(
+            output.string() + ": cannot write to " + outDir.string() + ": " + std::strerror(errno));
+
+    const std::string program = TargetProcess::resolve(o.command.front());
+
+    RecordResult result;
+    std::string searched;
+    const std::string injection = findInjectionLibrary(&searched);
+    const GpuProbe probe = GpuProbe::run(injection);
+    if (!probe.driverUsable) {
+        result.hostOnly = true;
+        say("no CUDA driver/GPU (" + probe.driverStatus + "): recording the host side only");
+    } else if (injection.empty()) {
+        throw std::runtime_error(
+            "cannot record CUDA: the injection library libwarpscope-inject.so was not found (looked at " + searched
+            + "; set WS_INJECT_LIB to its path)");
+    } else if (!probe.injectionLoadable) {
+        throw std::runtime_error("cannot record CUDA: CUPTI unavailable: " + probe.injectionStatus);
+    }
+
+    // Raw record files go into a private directory beside the session.
+    const fs::path rawDir = output.string() + ".raw-" + std::to_string(::getpid());
+    fs::remove_all(rawDir, ec);
+    if (::mkdir(rawDir.c_str(), 0700) != 0)
+        throw std::runtime_error(
+            output.string() + ": cannot write next to it (" + rawDir.string() + "): " + std::strerror(errno));
+
+    std::vector<std::string> env;
+    for (char** e = environ; e && *e; ++e)
+        if (!launcherOwned(variableName(*e)))
+            env.emplace_back(*e);
+    const bool nvtx
+        = std::find(o.trace.begin(), o.trace.end(), "nvtx") != o.trace.end() || o.captureRange.rfind("nvtx:", 0) == 0;
+    if (!result.hostOnly) {
+        env.push_back("CUDA_INJECTION64_PATH=" + injection);
+        // NVTX goes to our library too, not to libcupti (see collectors/inject/nvtxinjection.cpp).
+        if (nvtx)
+            env.push_back("NVTX_INJECTION64_PATH=" + injection);
+        env.push_back(std::string(raw::kEnvRawDir) + "=" + rawDir.string());
+        env.push_back(std::string(raw::kEnvTrace) + "=" + joinList(o.trace));
+        if (o.allApi)
+            env.push_back(std::string(raw::kEnvAllApi) + "=1");
+        if (!o.captureRange.empty() && o.captureRange != "none")
+            env.push_back(std::string(raw::kEnvCaptureRange) + "=" + o.captureRange);
+        if (o.durationS > 0) {
+            std::ostringstream d;
+            d << o.durationS;
+            env.push_back(std::string(raw::kEnvDuration) + "=" + d.str());
+        }
+    }
+
+    RawIngest::LaunchedProcess root;
+    root.parentPid = ::getpid();
+    root.name = fs::path(program).filename().string();
+    root.commandLine = joinCommand(o.command);
+    root.anchorMonotonicNs = clockNs(CLOCK_MONOTONIC);
+    root.anchorRealtimeNs = clockNs(CLOCK_REALTIME);
+
+    TargetProcess target;
+    std::vector<std::string> argv = o.command;
+    try {
+        target.start(program, argv, env);
+    } catch (...) {
+        fs::remove_all(rawDir, ec);
+        throw;
+    }
+    root.pid = target.pid();
+    result.target = target.wait();
+    root.exitCode = result.target.exitCode;
+    root.exitSignal = result.target.exitSignal;
+
+    RawIngest ingest;
+    const size_t files = ingest.addDirectory(rawDir.string());
+    ingest.addLaunchedProcess(root);
+    SessionData data = ingest.finish();
+    result.warnings = ingest.warnings();
+
+    utsname un {};
+    ::uname(&un);
+    char host[256] = {};
+    ::gethostname(host, sizeof(host) - 1);
+    data.environment["host"] = host;
+    data.environment["os"] = std::string(un.sysname) + " " + un.release + " " + un.machine;
+    data.environment["command_line"] = root.commandLine;
+    data.environment["start_time"] = isoUtc(root.anchorRealtimeNs);
+    data.environment["start_time_unix_ns"] = std::to_string(root.anchorRealtimeNs);
+    for (const auto& e : env) {
+        const std::string name = variableName(e);
+        if (relevantVariable(name))
+            data.environment["env." + name] = e.substr(name.size() + 1);
+    }
+    data.meta["recorder"] = "warpscope-cli record";
+    data.meta["record.trace"] = joinList(o.trace);
+    data.meta["record.capture_range"] = o.captureRange.empty() ? "none" : o.captureRange;
+    data.meta["record.duration_s"] = std::to_string(o.durationS);
+    data.meta["record.all_api"] = o.allApi ? "1" : "0";
+    data.meta["record.injection_library"] = injection;
+    data.meta["gpu_status"] = probe.driverStatus;
+    data.meta["host_only"] = result.hostOnly ? "1" : "0";
+    data.meta["target_exit"] = result.target.describe();
+    if (!result.hostOnly && files == 0) {
+        const std::string why = "the program never initialised CUDA or NVTX: no process wrote a raw record file";
+        data.meta["cuda_status"] = why;
+        result.warnings.push_back(why);
+    }
+
+    try {
+        SessionWriter writer(output.string());
+        writer.write(data);
+        writer.commit();
+    } catch (const SessionError& e) {
+        throw std::runtime_error(std::string(e.what()) + " (raw records kept in " + rawDir.string() + ")");
+    }
+    if (!o.keepRaw)
+        fs::remove_all(rawDir, ec);
+
+    result.sessionPath = output.string();
+    result.kernels = data.kernels.size();
+    result.apiCalls = data.apiCalls.size();
+    result.nvtxRanges = data.nvtxRanges.size();
+    result.processes = data.processes.size();
+    result.droppedRecords = std::stoull(data.meta["dropped_records"]);
+    return result;
+}
+
+} // namespace ws

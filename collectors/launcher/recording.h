@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "launcher/targetprocess.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+struct RecordOptions {
+    std::string output;               // session file to write
+    std::vector<std::string> command; // program and its arguments
+    std::vector<std::string> trace {"cuda", "nvtx"};
+    std::string captureRange; // "", "cudaProfilerApi" or "nvtx:NAME"
+    double durationS = 0;     // stop collecting after this many seconds (0: until exit)
+    bool allApi = false;      // keep every runtime/driver API call, not only the timeline's
+    bool keepRaw = false;     // keep the raw record directory after ingest
+};
+
+struct RecordResult {
+    ExitStatus target;
+    std::string sessionPath;
+    bool hostOnly = false; // no usable CUDA driver/GPU: only the host side was recorded
+    std::vector<std::string> warnings;
+    size_t kernels = 0;
+    size_t apiCalls = 0;
+    size_t nvtxRanges = 0;
+    size_t processes = 0;
+    uint64_t droppedRecords = 0;
+};
+
+// One `warpscope-cli record`: validates the options, starts the program with the injection
+// library, waits for it (and so for every child that inherited the environment to write its
+// raw file), ingests the raw files and writes the session. Throws std::runtime_error with a
+// one-line reason when recording is impossible or failed (the program's own failure is not a
+// recording failure: it is reported in the result and stored in the session). `note` receives
+// progress lines for stderr.
+class Recording {
+public:
+    explicit Recording(RecordOptions options);
+    RecordResult run(const std::function<void(const std::string&)>& note = {});
+
+private:
+    RecordOptions m_options;
+};
+
+// Validates a --trace list and a --capture-range value; throws std::invalid_argument.
+void validateTraceList(const std::vector<std::string>& trace);
+void validateCaptureRange(const std::string& range);
+
+} // namespace ws

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/sessiondata.h"
+#include "raw/rawreader.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// Turns the raw record files of one recording (one file per traced process) into a SessionData:
+// strings re-interned into one table, GPU work and API calls sorted by start and numbered,
+// NVTX push/pop and start/end events paired into ranges with their nesting depth, threads,
+// streams and devices collected, device peaks derived, and process exit statuses attached.
+//
+// Files may be incomplete: a process that was killed leaves a truncated last frame and no End
+// record; everything before the cut is kept and the session's meta says what was missing.
+class RawIngest {
+public:
+    // Adds one process's raw file.
+    void addFile(raw::RawFile file);
+    // Adds every ws-<pid>.raw file in `dir`; files that cannot be read at all are skipped with a
+    // warning. Returns the number of files added.
+    size_t addDirectory(const std::string& dir);
+    // A process the launcher started and waited for. It appears in the session even when it
+    // wrote no raw file (it never initialised CUDA), with the exit status waitpid() reported.
+    struct LaunchedProcess {
+        int64_t pid = 0;
+        int64_t parentPid = 0;
+        std::string name;
+        std::string commandLine;
+        int exitCode = -1;
+        int exitSignal = 0;
+        TimeNs anchorRealtimeNs = 0;
+        TimeNs anchorMonotonicNs = 0;
+    };
+    void addLaunchedProcess(const LaunchedProcess& p);
+
+    // Builds the session from everything added. Call once.
+    SessionData finish();
+
+    // Problems found along the way, one line each, for the CLI to print; also in meta.
+    const std::vector<std::string>& warnings() const { return m_warnings; }
+
+private:
+    std::vector<raw::RawFile> m_files;
+    std::map<int64_t, LaunchedProcess> m_launched;
+    std::vector<std::string> m_warnings;
+};
+
+} // namespace ws
