@@ -237,9 +237,10 @@ SessionWriter::SessionWriter(std::string path)
                 | SQLITE_OPEN_NOMUTEX);
         // The temp file is renamed into place only after a successful commit, so a crash
         // mid-write can cost nothing but the temp file: no journal, no syncs until the end.
-        // 64 KiB pages keep b-tree depth and per-page overhead low for tables of many
-        // millions of rows and make the lane cache's overflow chains short.
-        d->db->exec("PRAGMA page_size = 65536;"
+        // 16 KiB pages: measured on 1M synthetic events, 4x larger pages wrote and scanned
+        // no faster but made files 4 % larger, and every table's first page (25 tables)
+        // would cost 64 KiB even in a tiny session.
+        d->db->exec("PRAGMA page_size = 16384;"
                     "PRAGMA journal_mode = OFF;"
                     "PRAGMA synchronous = OFF;"
                     "PRAGMA locking_mode = EXCLUSIVE;"
