@@ -5,6 +5,7 @@
 #include "analysis/nsysreports.h"
 #include "report/textescape.h"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -113,8 +114,8 @@ public:
     void flow(int64_t fromPid, int64_t fromTid, TimeNs fromTs, int64_t toPid, int64_t toTid, TimeNs toTs)
     {
         const int64_t id = ++m_summary.flows;
-        // "s" binds to the slice open on its track at fromTs, "f" with bp "e" to the slice
-        // enclosing toTs: both timestamps are slice midpoints, never an edge.
+        // "s" binds to the innermost slice open on its track at fromTs, "f" with bp "e" to the
+        // slice enclosing toTs; callers pass timestamps strictly inside those slices.
         open('s', fromPid, fromTid, fromTs);
         m_buf += ",\"cat\":\"flow\",\"name\":\"launch\",\"id\":" + std::to_string(id);
         close();
@@ -301,8 +302,11 @@ ChromeTraceSummary writeChromeTrace(const RecordSource& source, std::ostream& ou
     const LaunchIndex launches(source);
     const auto linkLaunch = [&](int64_t pid, uint32_t correlationId, int64_t gpuTid, TimeNs start, TimeNs end) {
         if (const LaunchIndex::Launch* api = launches.find(pid, correlationId)) {
-            w.flow(
-                pid, w.threadTrack(pid, api->tid), midpoint(api->start, api->end), pid, gpuTid, midpoint(start, end));
+            // The arrow leaves 1 ns after the launch call starts: the slice open there is the
+            // call itself, not a driver call nested inside it (cudaLaunchKernel -> cuLaunchKernel),
+            // and GPU work is entered at its midpoint, safely inside the slice.
+            const TimeNs from = api->start + std::min<TimeNs>(1, (api->end - api->start) / 2);
+            w.flow(pid, w.threadTrack(pid, api->tid), from, pid, gpuTid, midpoint(start, end));
         }
     };
     KernelNameCache namer(strings);

@@ -25,8 +25,9 @@ struct ChromeTraceSummary {
 //   tid = 2^30 + n        "GPU <dev> stream <id>": kernels, memcpy, memset as X events
 // Synthetic tids start at 2^30, far above Linux thread ids (pid_max <= 2^22). Every track
 // gets process_name/thread_name metadata before its first event. Each GPU operation whose
-// launch call is recorded gets a v1 flow: "s" inside the API slice, "f" (bp "e") inside the
-// GPU slice, with a unique id, so one API call may fan out to many kernels (graph launches).
+// launch call is recorded gets a v1 flow: "s" 1 ns into the API slice (so that a driver call
+// nested in the runtime call is not the one picked), "f" (bp "e") at the GPU slice's midpoint,
+// each with its own id, so one API call may fan out to many kernels (graph launches).
 // ts/dur are microseconds with 3 decimals (exact ns), relative to the session's first
 // event; the origin in ns is kept in otherData.time_origin_ns. Syncs are not exported.
 //

@@ -48,6 +48,8 @@ struct ExportSession {
         d.streams.push_back({10, 0, 1, 8, 0, ""});
 
         api(11, 1, 1000, 1100, "cudaLaunchKernel_v7000");
+        // The runtime's own driver call, nested, with the same correlation id.
+        api(11, 1, 1010, 1090, "cuLaunchKernel", ApiDomain::Driver);
         kernel(10, 7, 1, 1200, 1300, kNastyName);
         // One graph launch fans out to two kernels: two flows from one API slice.
         api(11, 2, 2000, 2100, "cudaGraphLaunch_v10000");
@@ -103,7 +105,7 @@ struct ExportSession {
     }
     // Expected from the session above.
     static constexpr int kFlows = 6;   // 4 kernels + memcpy + memset with a launch record
-    static constexpr int kSlices = 16; // 6 API + 6 kernels + memcpy + memset + 2 push/pop
+    static constexpr int kSlices = 17; // 7 API + 6 kernels + memcpy + memset + 2 push/pop
     static constexpr TimeNs kOrigin = 500;
 
     void api(
@@ -318,6 +320,17 @@ private slots:
                 inside = inside || (b <= t && t <= en);
             QVERIFY2(inside, "flow endpoint outside every slice of its track");
         }
+        // The flow of the first launch must start in the runtime call [1000, 1100], not in the
+        // driver call nested in it [1010, 1090]: its ts must lie before the driver call.
+        bool firstLaunch = false;
+        for (const QJsonObject& e : std::as_const(starts)) {
+            const qint64 t = nanos(e.value(QLatin1String("ts"))) + ExportSession::kOrigin;
+            if (t >= 1000 && t <= 1100) {
+                QVERIFY2(t < 1010, "flow starts inside the nested driver call");
+                firstLaunch = true;
+            }
+        }
+        QVERIFY(firstLaunch);
         // The graph launch (API on tid 11 at 2000..2100) fans out to two kernels.
         int fromGraph = 0;
         for (const QJsonObject& e : std::as_const(starts)) {
@@ -461,7 +474,7 @@ private slots:
             {"kernel", 6},
             {"memcpy", 1},
             {"memset", 1},
-            {"api_call", 6},
+            {"api_call", 7},
             {"nvtx_range", 3},
             {"nvtx_mark", 1},
             {"sync", 1},
