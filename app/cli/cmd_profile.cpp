@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: MIT
+// warpscope-cli profile: per-kernel metrics (Nsight Compute sections) through the CUPTI range
+// profiler, in a run of its own: the program is started with libwarpscope-profiler.so as its
+// CUDA injection library, which replays every selected kernel once per counter pass and writes
+// one result file per process; those become kernel, metric_def and kernel_metric rows.
+#include "command.h"
+
+#include "launcher/targetprocess.h"
+#include "metrics/profileconfig.h"
+#include "metrics/profileingest.h"
+#include "metrics/profileresult.h"
+#include "metrics/sectioncatalog.h"
+#include "store/sessionwriter.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ProfileArgs {
+    std::string output;
+    std::string kernelName;
+    int64_t launchSkip = 0;
+    int64_t launchCount = -1;
+    std::vector<std::string> sections;
+    std::string set;
+    std::string metrics;
+    std::string sectionsDir;
+    bool listMetrics = false;
+    bool listSections = false;
+    bool keepRaw = false;
+    bool verbose = false;
+    std::vector<std::string> command;
+};
+
+std::string executablePath()
+{
+    std::error_code ec;
+    const auto p = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : p.string();
+}
+
+// $WS_PROFILER_LIB, else ../lib beside the executable (build and install trees), else beside it.
+std::string findProfilerLibrary(std::string& searched)
+{
+    constexpr const char* kName = "libwarpscope-profiler.so";
+    std::vector<fs::path> candidates;
+    if (const char* env = std::getenv("WS_PROFILER_LIB"); env && *env)
+        candidates.emplace_back(env);
+    const fs::path exe = executablePath();
+    if (!exe.empty()) {
+        candidates.push_back(exe.parent_path().parent_path() / "lib" / kName);
+        candidates.push_back(exe.parent_path() / kName);
+    }
+    std::error_code ec;
+    for (const auto& c : candidates) {
+        searched += (searched.empty() ? "" : ", ") + c.string();
+        if (fs::is_regular_file(c, ec))
+            return fs::absolute(c, ec).lexically_normal().string();
+    }
+    return {};
+}
+
+std::vector<std::string> splitList(const std::string& s)
+{
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        item.erase(0, item.find_first_not_of(" \t"));
+        item.erase(item.find_last_not_of(" \t") + 1);
+        if (!item.empty())
+            out.push_back(item);
+    }
+    return out;
+}
+
+// ncu's --kernel-name: "regex:<R>" searches R in the function name, anything else must equal
+// the function's base name.
+std::string kernelRegex(const std::string& spec)
+{
+    if (spec.empty())
+        return {};
+    if (spec.rfind("regex:", 0) == 0)
+        return spec.substr(6);
+    std::string escaped = "^";
+    for (char c : spec) {
+        if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos)
+            escaped += '\\';
+        escaped += c;
+    }
+    return escaped + "$";
+}
+
+std::string joinCommand(const std::vector<std::string>& argv)
+{
+    std::string out;
+    for (const auto& a : argv) {
+        if (!out.empty())
+            out += ' ';
+        const bool quote = a.empty() || a.find_first_of(" \t\"'\\$") != std::string::npos;
+        out += quote ? "'" + a + "'" : a;
+    }
+    return out;
+}
+
+int runProfile(const ProfileArgs& a)
+{
+    const std::string sectionsDir
+        = a.sectionsDir.empty() ? ws::SectionCatalog::defaultDirectory(executablePath()) : a.sectionsDir;
+    const auto catalog = ws::SectionCatalog::loadDirectory(sectionsDir);
+
+    if (a.listSections) {
+        for (const auto& s : catalog.sections()) {
+            std::string sets;
+            for (const auto& x : s.sets)
+                sets += (sets.empty() ? "" : ",") + x;
+            std::printf("%-26s %-40s sets: %s\n", s.id.c_str(), s.title.c_str(), sets.c_str());
+        }
+        return 0;
+    }
+
+    std::vector<std::string> sets;
+    if (!a.set.empty())
+        sets.push_back(a.set);
+    const auto extra = splitList(a.metrics);
+    // ncu's default: the basic set, unless sections or metrics were named.
+    if (sets.empty() && a.sections.empty() && extra.empty())
+        sets.push_back("basic");
+    const auto selected = catalog.select(a.sections, sets);
+    auto request = catalog.request(selected, extra);
+    // Kernel rows take their duration from it: there is no activity trace in a profile run.
+    if (std::none_of(request.counters.begin(), request.counters.end(),
+            [](const auto& c) { return !c.breakdown && c.name == "gpu__time_duration.sum"; }))
+        request.counters.push_back({"gpu__time_duration.sum", {}, false});
+
+    if (a.listMetrics) {
+        for (const auto& c : request.counters)
+            std::printf("%s%s\t%s\n", c.breakdown ? "breakdown:" : "", c.name.c_str(), c.arch.toString().c_str());
+        for (const auto& l : request.launchMetrics)
+            std::printf("%s\tcomputed from the launch configuration\n", l.name.c_str());
+        for (const auto& d : request.derivedMetrics)
+            std::printf("%s\t= %s\n", d.name.c_str(), d.expression.text().c_str());
+        return 0;
+    }
+
+    if (a.output.empty())
+        throw std::runtime_error("no output file: use -o FILE");
+    if (a.command.empty())
+        throw std::runtime_error("no program to profile: warpscope-cli profile -o FILE [options] -- program args...");
+    std::error_code ec;
+    const fs::path output = fs::absolute(a.output, ec);
+    if (fs::is_directory(output, ec))
+        throw std::runtime_error(output.string() + ": is a directory, not a session file");
+    if (!fs::is_directory(output.parent_path(), ec))
+        throw std::runtime_error(output.string() + ": directory " + output.parent_path().string() + " does not exist");
+
+    std::string searched;
+    const std::string library = findProfilerLibrary(searched);
+    if (library.empty())
+        throw std::runtime_error("the profiler library libwarpscope-profiler.so was not found (looked at " + searched
+            + "; set WS_PROFILER_LIB to its path)");
+    const std::string program = ws::TargetProcess::resolve(a.command.front());
+
+    const fs::path work = output.string() + ".profile-" + std::to_string(::getpid());
+    fs::remove_all(work, ec);
+    if (!fs::create_directory(work, ec))
+        throw std::runtime_error(
+            output.string() + ": cannot create the work directory " + work.string() + ": " + ec.message());
+
+    ws::ProfileConfig cfg;
+    cfg.outputDir = work.string();
+    cfg.kernelRegex = kernelRegex(a.kernelName);
+    cfg.launchSkip = a.launchSkip;
+    cfg.launchCount = a.launchCount;
+    cfg.counters = request.counters;
+    cfg.verbose = a.verbose;
+    const std::string cfgPath = (work / "config.txt").string();
+    cfg.writeFile(cfgPath);
+
+    std::vector<std::string> env;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string_view v(*e);
+        if (v.rfind("CUDA_INJECTION64_PATH=", 0) == 0 || v.rfind("WS_PROFILE_CONFIG=", 0) == 0)
+            continue;
+        env.emplace_back(v);
+    }
+    env.push_back("CUDA_INJECTION64_PATH=" + library);
+    env.push_back("WS_PROFILE_CONFIG=" + cfgPath);
+
+    std::fprintf(
+        stderr, "warpscope-cli profile: sections %s; %zu counter request(s), %zu launch metric(s), %zu derived\n",
+        [&] {
+            std::string s;
+            for (const auto& id : request.sectionIds)
+                s += (s.empty() ? "" : ",") + id;
+            return s.empty() ? std::string("(none)") : s;
+        }()
+            .c_str(),
+        request.counters.size(), request.launchMetrics.size(), request.derivedMetrics.size());
+
+    const auto t0 = std::chrono::steady_clock::now();
+    ws::TargetProcess target;
+    target.start(program, a.command, env);
+    const ws::ExitStatus status = target.wait();
+    const double targetS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    std::vector<ws::ProfileResult> results;
+    for (const auto& e : fs::directory_iterator(work, ec)) {
+        const auto name = e.path().filename().string();
+        if (name.rfind("profile-", 0) == 0 && e.path().extension() == ".txt")
+            results.push_back(ws::ProfileResultReader::read(e.path().string()));
+    }
+    std::sort(results.begin(), results.end(), [](const auto& x, const auto& y) { return x.pid < y.pid; });
+
+    size_t launches = 0;
+    std::string errors;
+    for (const auto& r : results) {
+        launches += r.launches.size();
+        if (auto it = r.info.find("error"); it != r.info.end())
+            errors += (errors.empty() ? "" : "; ") + it->second;
+        if (!r.complete)
+            std::fprintf(stderr,
+                "warpscope-cli profile: warning: process %lld ended before the profiler's exit "
+                "handler ran (crash or _exit): only kernels decoded before that are kept\n",
+                static_cast<long long>(r.pid));
+    }
+    if (status.exitCode != 0)
+        std::fprintf(stderr, "warpscope-cli profile: warning: the program %s\n", status.describe().c_str());
+
+    if (launches == 0) {
+        if (!a.keepRaw)
+            fs::remove_all(work, ec);
+        if (!errors.empty())
+            throw std::runtime_error(errors);
+        if (results.empty())
+            throw std::runtime_error("the program made no CUDA call that loaded the profiler (it " + status.describe()
+                + "); is it a CUDA program, and is a GPU usable here?");
+        throw std::runtime_error("no kernel was profiled (the program " + status.describe() + "; "
+            + (a.kernelName.empty() ? std::string("it launched no kernel")
+                                    : "no launch matched --kernel-name " + a.kernelName)
+            + ")");
+    }
+
+    ws::ProfileIngest ingest(catalog, request);
+    ws::ProfileIngest::ProcessExit root;
+    root.pid = target.pid();
+    root.commandLine = joinCommand(a.command);
+    root.exitCode = status.exitCode;
+    root.exitSignal = status.exitSignal;
+    ws::SessionData data = ingest.build(results, root);
+    data.environment["command_line"] = root.commandLine;
+    data.environment["tool"] = std::string("warpscope-cli ") + WS_VERSION + " profile";
+    data.environment["profile.kernel_filter"] = a.kernelName;
+    data.environment["profile.launch_skip"] = std::to_string(a.launchSkip);
+    data.environment["profile.launch_count"] = std::to_string(a.launchCount);
+    data.environment["profile.target_wall_s"] = std::to_string(targetS);
+    {
+        ws::SessionWriter writer(output.string());
+        writer.write(data);
+        writer.commit();
+    }
+    if (!a.keepRaw)
+        fs::remove_all(work, ec);
+    else
+        std::fprintf(stderr, "warpscope-cli profile: raw results kept in %s\n", work.string().c_str());
+
+    const std::string passes = data.meta.count("profile_passes") ? data.meta.at("profile_passes") : "?";
+    std::fprintf(stderr,
+        "warpscope-cli profile: %zu kernel launch(es), %zu metric(s), %s pass(es) per kernel, %.2f s; "
+        "wrote %s\n",
+        data.kernels.size(), data.metricDefs.size(), passes.c_str(), targetS, output.string().c_str());
+    std::fprintf(stderr,
+        "warpscope-cli profile: kernel durations are gpu__time_duration.sum under replay; start "
+        "times are host launch times (no activity trace in a profile run)\n");
+    if (!errors.empty())
+        std::fprintf(stderr, "warpscope-cli profile: warning: %s\n", errors.c_str());
+    return 0;
+}
+
+const ws::cli::CommandRegistrar registrar(
+    {"15-profile", [](CLI::App& app, int& exitCode) {
+         auto args = std::make_shared<ProfileArgs>();
+         auto* cmd = app.add_subcommand("profile",
+             "Collect per-kernel metrics (Nsight Compute sections) with the CUPTI range profiler and kernel "
+             "replay, in a run separate from tracing");
+         cmd->add_option("-o,--output", args->output, "Session file to write (.wscope)");
+         cmd->add_option("--kernel-name", args->kernelName,
+             "Profile only kernels whose function name is NAME, or matches regex:R (searched in the base, demangled "
+             "and mangled names)");
+         cmd->add_option("--launch-skip", args->launchSkip, "Matching launches to skip before profiling (default 0)")
+             ->check(CLI::NonNegativeNumber);
+         cmd->add_option("--launch-count", args->launchCount, "Matching launches to profile (default: all)")
+             ->check(CLI::PositiveNumber);
+         cmd->add_option("--section", args->sections, "Section to collect (repeatable; see --list-sections)");
+         cmd->add_option("--set", args->set, "Section set: basic (default), detailed, full or roofline");
+         cmd->add_option(
+             "--metrics", args->metrics, "Extra metrics, comma-separated (ncu names; breakdown:<name> allowed)");
+         cmd->add_option(
+             "--sections-dir", args->sectionsDir, "Directory of *.section files (default: the installed ones)");
+         cmd->add_flag("--list-sections", args->listSections, "List the sections and sets, then exit");
+         cmd->add_flag("--list-metrics", args->listMetrics, "List the metrics the options select, then exit");
+         cmd->add_flag("--keep-raw", args->keepRaw, "Keep the per-process result files next to the session");
+         cmd->add_flag("-v,--verbose", args->verbose, "Print every profiled launch");
+         cmd->add_option("command", args->command, "Program and its arguments (after --)");
+         cmd->callback([args, &exitCode] { exitCode = runProfile(*args); });
+     }});
+
+} // namespace

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "launchcapture.h"
+#include "metricconfiguration.h"
+#include "metrics/profileconfig.h"
+#include "metrics/profileresult.h"
+#include "rangeprofilersession.h"
+
+#include <cuda.h>
+#include <cupti_callbacks.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <regex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ws::profiler {
+
+// The profile-run agent inside the target: decides per kernel launch whether to profile it
+// (name filter, launch skip/count), drives one range-profiler session per context, maps range
+// i to the i-th profiled launch of that context, and appends launches with their metric values
+// to this process's result file.
+class KernelProfiler {
+public:
+    static KernelProfiler& instance();
+
+    // Reads $WS_PROFILE_CONFIG and subscribes to the driver's launch callbacks. False (after
+    // printing why) when the profiler cannot run; the program then runs unprofiled.
+    bool initialize();
+    void onDriverCallback(CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
+    void onContextDestroyStarting(CUcontext ctx);
+    // Exit handler: decodes what is pending, closes every session and ends the result file.
+    void finish();
+
+private:
+    struct DeviceConfig {
+        bool failed = false;
+        std::unique_ptr<MetricConfiguration> config;
+        std::vector<uint32_t> globalIndex; // metric position in config -> index in the result file
+    };
+    struct ContextState {
+        CUcontext ctx = nullptr;
+        uint32_t contextId = 0;
+        uint32_t deviceId = 0;
+        bool failed = false;
+        DeviceConfig* device = nullptr;
+        RangeProfilerSession session;
+        std::vector<ProfiledLaunch> pending; // launches in the image, in range order
+    };
+
+    KernelProfiler() = default;
+    bool wants(const std::string& mangledName);
+    ContextState* contextFor(CUcontext ctx);
+    bool setUp(ContextState& state);
+    DeviceConfig* deviceConfig(CUcontext ctx, uint32_t deviceId, std::string& error);
+    // Stops the session if started, decodes, evaluates and writes the pending launches.
+    void flush(ContextState& state);
+    void fail(ContextState& state, const std::string& what, const std::string& remedy);
+    void warnOnce(const std::string& key, const std::string& text);
+    static int64_t monotonicNs();
+
+    std::mutex m_mutex;
+    ProfileConfig m_config;
+    bool m_active = false;
+    bool m_finished = false;
+    ProfileResultWriter m_writer;
+    std::string m_resultPath;
+    std::regex m_regex;
+    bool m_haveRegex = false;
+    std::unordered_map<std::string, bool> m_nameMatches;
+    std::map<CUcontext, std::unique_ptr<ContextState>> m_contexts;
+    std::map<uint32_t, std::unique_ptr<DeviceConfig>> m_devices;
+    std::map<std::string, bool> m_warned;
+    uint32_t m_metricCount = 0; // metric lines written
+    int64_t m_matched = 0;      // launches that passed the name filter
+    int64_t m_profiled = 0;     // launches handed to the range profiler
+    int64_t m_skippedGraphs = 0;
+    int64_t m_skippedCaptured = 0;
+    double m_replayMs = 0; // wall time spent inside profiled launch calls (replay included)
+    bool m_profilerInitialized = false;
+    bool m_announced = false;
+};
+
+} // namespace ws::profiler

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+#include "launchcapture.h"
+
+#include <cupti.h>
+
+#include <cstring>
+
+namespace ws::profiler {
+
+namespace {
+
+int funcAttribute(CUfunction f, CUfunction_attribute attr)
+{
+    int v = 0;
+    if (cuFuncGetAttribute(&v, attr, f) != CUDA_SUCCESS)
+        return 0;
+    return v;
+}
+
+// Launches through the CUDA 12+ runtime may pass a context-independent CUkernel cast to
+// CUfunction; cuFuncGetAttribute rejects those, cuKernelGetFunction resolves them.
+CUfunction resolve(CUfunction f)
+{
+    int probe = 0;
+    if (cuFuncGetAttribute(&probe, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS)
+        return f;
+    CUfunction resolved = nullptr;
+    if (cuKernelGetFunction(&resolved, reinterpret_cast<CUkernel>(f)) == CUDA_SUCCESS && resolved)
+        return resolved;
+    return f;
+}
+
+void fillFromFunction(CapturedLaunch& c, const CUpti_CallbackData* cb)
+{
+    auto& l = c.launch;
+    const CUfunction f = resolve(c.function);
+    l.registersPerThread = funcAttribute(f, CU_FUNC_ATTRIBUTE_NUM_REGS);
+    l.staticSmemBytes = funcAttribute(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    l.localMemPerThread = funcAttribute(f, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+    l.maxDynamicSmemBytes = funcAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+    int carveout = -1;
+    if (cuFuncGetAttribute(&carveout, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, f) != CUDA_SUCCESS)
+        carveout = -1;
+    l.carveoutPercent = carveout;
+    if (l.clusterX == 0) {
+        // Cluster dimensions compiled into the kernel (__cluster_dims__).
+        const int x = funcAttribute(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH);
+        if (x > 0) {
+            l.clusterX = x;
+            l.clusterY = std::max(1, funcAttribute(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT));
+            l.clusterZ = std::max(1, funcAttribute(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH));
+        }
+    }
+    if (cb->symbolName && *cb->symbolName) {
+        l.mangledName = cb->symbolName;
+    } else {
+        const char* name = nullptr;
+        if (cuFuncGetName(&name, f) == CUDA_SUCCESS && name)
+            l.mangledName = name;
+    }
+    if (c.stream) {
+        unsigned long long id = 0;
+        if (cuStreamGetId(c.stream, &id) == CUDA_SUCCESS)
+            l.streamId = static_cast<uint32_t>(id);
+    }
+}
+
+template <typename P> void fromClassic(CapturedLaunch& c, const P* p)
+{
+    c.function = p->f;
+    c.stream = p->hStream;
+    auto& l = c.launch;
+    l.gridX = static_cast<int32_t>(p->gridDimX);
+    l.gridY = static_cast<int32_t>(p->gridDimY);
+    l.gridZ = static_cast<int32_t>(p->gridDimZ);
+    l.blockX = static_cast<int32_t>(p->blockDimX);
+    l.blockY = static_cast<int32_t>(p->blockDimY);
+    l.blockZ = static_cast<int32_t>(p->blockDimZ);
+    l.dynamicSmemBytes = static_cast<int32_t>(p->sharedMemBytes);
+    c.isKernelLaunch = true;
+}
+
+} // namespace
+
+bool isGraphLaunch(CUpti_CallbackId cbid)
+{
+    return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+}
+
+bool isKernelLaunch(CUpti_CallbackId cbid)
+{
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunch:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        return true;
+    default:
+        return false;
+    }
+}
+
+CapturedLaunch captureLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb)
+{
+    CapturedLaunch c;
+    const void* params = cb->functionParams;
+    if (!params)
+        return c;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        fromClassic(c, static_cast<const cuLaunchKernel_params*>(params));
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        fromClassic(c, static_cast<const cuLaunchCooperativeKernel_params*>(params));
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+        const auto* p = static_cast<const cuLaunchKernelEx_params*>(params);
+        if (!p->config)
+            return c;
+        const CUlaunchConfig& cfg = *p->config;
+        c.function = p->f;
+        c.stream = cfg.hStream;
+        auto& l = c.launch;
+        l.gridX = static_cast<int32_t>(cfg.gridDimX);
+        l.gridY = static_cast<int32_t>(cfg.gridDimY);
+        l.gridZ = static_cast<int32_t>(cfg.gridDimZ);
+        l.blockX = static_cast<int32_t>(cfg.blockDimX);
+        l.blockY = static_cast<int32_t>(cfg.blockDimY);
+        l.blockZ = static_cast<int32_t>(cfg.blockDimZ);
+        l.dynamicSmemBytes = static_cast<int32_t>(cfg.sharedMemBytes);
+        for (unsigned i = 0; i < cfg.numAttrs && cfg.attrs; ++i) {
+            if (cfg.attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+                l.clusterX = static_cast<int32_t>(cfg.attrs[i].value.clusterDim.x);
+                l.clusterY = static_cast<int32_t>(cfg.attrs[i].value.clusterDim.y);
+                l.clusterZ = static_cast<int32_t>(cfg.attrs[i].value.clusterDim.z);
+            }
+        }
+        c.isKernelLaunch = true;
+        break;
+    }
+    default:
+        // cuLaunch / cuLaunchGrid*: pre-CUDA-4 launches without a configuration in the call.
+        c.isKernelLaunch = isKernelLaunch(cbid);
+        if (cb->symbolName)
+            c.launch.mangledName = cb->symbolName;
+        return c;
+    }
+    fillFromFunction(c, cb);
+    return c;
+}
+
+bool isCapturing(CUstream stream)
+{
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (cuStreamIsCapturing(stream, &status) != CUDA_SUCCESS)
+        return false;
+    return status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+DeviceInfo queryDevice(CUdevice device, uint32_t id)
+{
+    DeviceInfo d;
+    d.id = id;
+    auto attr = [&](CUdevice_attribute a) {
+        int v = 0;
+        cuDeviceGetAttribute(&v, a, device);
+        return v;
+    };
+    char name[256] = {};
+    if (cuDeviceGetName(name, sizeof(name) - 1, device) == CUDA_SUCCESS)
+        d.name = name;
+    CUuuid uuid {};
+    if (cuDeviceGetUuid(&uuid, device) == CUDA_SUCCESS) {
+        static const char* hex = "0123456789abcdef";
+        std::string s = "GPU-";
+        for (int i = 0; i < 16; ++i) {
+            const auto b = static_cast<unsigned char>(uuid.bytes[i]);
+            s += hex[b >> 4];
+            s += hex[b & 15];
+            if (i == 3 || i == 5 || i == 7 || i == 9)
+                s += '-';
+        }
+        d.uuid = s;
+    }
+    size_t total = 0;
+    if (cuDeviceTotalMem(&total, device) == CUDA_SUCCESS)
+        d.globalMemBytes = static_cast<int64_t>(total);
+    d.ccMajor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    d.ccMinor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    d.smCount = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    d.smClockKhz = attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+    d.smClockMaxKhz = d.smClockKhz;
+    d.memClockKhz = attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+    d.memBusWidthBits = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+    d.l2Bytes = attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+    d.regsPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+    d.regsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+    d.smemPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+    d.smemPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    d.smemPerBlockOptin = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    d.smemReservedPerBlock = attr(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
+    d.warpSize = attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+    d.maxWarpsPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR) / (d.warpSize > 0 ? d.warpSize : 32);
+    d.maxBlocksPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+    d.maxThreadsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    // Double data rate: two transfers per memory clock.
+    d.dramBandwidthBytesPerS = 2.0 * static_cast<double>(d.memClockKhz) * 1000.0 * d.memBusWidthBits / 8.0;
+    return d;
+}
+
+} // namespace ws::profiler

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "metrics/profileresult.h"
+#include "model/records.h"
+
+#include <cuda.h>
+#include <cupti_callbacks.h>
+
+#include <string>
+
+namespace ws::profiler {
+
+// What a driver launch callback tells about the launch: the function, its stream and its
+// launch configuration. No activity tracing runs in a profile run, so this is the only record
+// of grid, block, cluster, registers and shared memory.
+struct CapturedLaunch {
+    bool isKernelLaunch = false; // false for callbacks this does not understand
+    CUfunction function = nullptr;
+    CUstream stream = nullptr;
+    ProfiledLaunch launch; // configuration fields and name filled, values empty
+};
+
+CapturedLaunch captureLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
+
+// True for cuGraphLaunch and its per-thread-stream variant.
+bool isGraphLaunch(CUpti_CallbackId cbid);
+// True for the driver calls that launch one kernel (cuLaunchKernel, cuLaunchKernelEx, ...).
+bool isKernelLaunch(CUpti_CallbackId cbid);
+
+// Whether `stream` is being captured into a graph: a captured launch runs no kernel, so it
+// must neither start the profiler nor count as a range.
+bool isCapturing(CUstream stream);
+
+// Device properties for the session's device table (occupancy and roofline need them).
+DeviceInfo queryDevice(CUdevice device, uint32_t id);
+
+} // namespace ws::profiler

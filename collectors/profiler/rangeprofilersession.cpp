@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+#include "rangeprofilersession.h"
+
+#include "cuptistatus.h"
+#include "metricconfiguration.h"
+
+#include <algorithm>
+
+namespace ws::profiler {
+
+RangeProfilerSession::~RangeProfilerSession()
+{
+    close();
+}
+
+bool RangeProfilerSession::open(
+    CUcontext ctx, const MetricConfiguration& config, size_t maxRanges, size_t maxImageBytes, std::string& error)
+{
+    auto ep = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    ep.ctx = ctx;
+    CUptiResult st = cuptiRangeProfilerEnable(&ep);
+    if (st != CUPTI_SUCCESS) {
+        error = "cuptiRangeProfilerEnable: " + cuptiStatus(st);
+        return false;
+    }
+    m_object = ep.pRangeProfilerObject;
+
+    // The image grows with ranges x counters (tens of MB for 64 ranges of a large set), so
+    // measure one range and fit as many as the budget allows.
+    auto sizeFor = [&](size_t ranges, size_t& bytes) {
+        auto sp = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+            CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+        sp.pRangeProfilerObject = m_object;
+        sp.pMetricNames = const_cast<const char**>(config.metricNames().data());
+        sp.numMetrics = config.metricNames().size();
+        sp.maxNumOfRanges = ranges;
+        sp.maxNumRangeTreeNodes = static_cast<uint32_t>(ranges);
+        st = cuptiRangeProfilerGetCounterDataSize(&sp);
+        bytes = sp.counterDataSize;
+        return st == CUPTI_SUCCESS;
+    };
+    size_t one = 0, two = 0;
+    if (!sizeFor(1, one) || !sizeFor(2, two)) {
+        error = "cuptiRangeProfilerGetCounterDataSize: " + cuptiStatus(st);
+        return false;
+    }
+    const size_t perRange = std::max<size_t>(two > one ? two - one : one, 1);
+    const size_t fixed = one > perRange ? one - perRange : 0;
+    size_t ranges = maxImageBytes > fixed ? (maxImageBytes - fixed) / perRange : 1;
+    ranges = std::clamp<size_t>(ranges, 1, std::max<size_t>(maxRanges, 1));
+    size_t bytes = 0;
+    if (!sizeFor(ranges, bytes)) {
+        error = "cuptiRangeProfilerGetCounterDataSize: " + cuptiStatus(st);
+        return false;
+    }
+    m_maxRanges = ranges;
+    m_counterData.assign(bytes, 0);
+    if (!reset(error))
+        return false;
+
+    auto cp = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+    cp.pRangeProfilerObject = m_object;
+    cp.configSize = config.configImage().size();
+    cp.pConfig = config.configImage().data();
+    cp.counterDataImageSize = m_counterData.size();
+    cp.pCounterDataImage = m_counterData.data();
+    cp.range = CUPTI_AutoRange;
+    cp.replayMode = CUPTI_KernelReplay;
+    cp.maxRangesPerPass = m_maxRanges;
+    cp.numNestingLevels = 1;
+    cp.minNestingLevel = 1;
+    cp.passIndex = 0;
+    cp.targetNestingLevel = 1;
+    if ((st = cuptiRangeProfilerSetConfig(&cp)) != CUPTI_SUCCESS) {
+        error = "cuptiRangeProfilerSetConfig: " + cuptiStatus(st);
+        return false;
+    }
+    return true;
+}
+
+void RangeProfilerSession::close()
+{
+    if (!m_object)
+        return;
+    if (m_started) {
+        auto sp = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+        sp.pRangeProfilerObject = m_object;
+        cuptiRangeProfilerStop(&sp);
+        m_started = false;
+    }
+    auto dp = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    dp.pRangeProfilerObject = m_object;
+    cuptiRangeProfilerDisable(&dp);
+    m_object = nullptr;
+}
+
+bool RangeProfilerSession::start(std::string& error)
+{
+    if (m_started)
+        return true;
+    auto p = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+    p.pRangeProfilerObject = m_object;
+    const CUptiResult st = cuptiRangeProfilerStart(&p);
+    if (st != CUPTI_SUCCESS) {
+        error = "cuptiRangeProfilerStart: " + cuptiStatus(st);
+        return false;
+    }
+    m_started = true;
+    return true;
+}
+
+bool RangeProfilerSession::stopAndDecode(size_t& ranges, size_t& dropped, std::string& error)
+{
+    ranges = 0;
+    dropped = 0;
+    if (m_started) {
+        auto sp = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+        sp.pRangeProfilerObject = m_object;
+        const CUptiResult st = cuptiRangeProfilerStop(&sp);
+        m_started = false;
+        if (st != CUPTI_SUCCESS) {
+            error = "cuptiRangeProfilerStop: " + cuptiStatus(st);
+            return false;
+        }
+    }
+    auto dp = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+    dp.pRangeProfilerObject = m_object;
+    CUptiResult st = cuptiRangeProfilerDecodeData(&dp);
+    if (st != CUPTI_SUCCESS) {
+        error = "cuptiRangeProfilerDecodeData: " + cuptiStatus(st);
+        return false;
+    }
+    dropped = dp.numOfRangeDropped;
+    auto ip = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+    ip.pCounterDataImage = m_counterData.data();
+    ip.counterDataImageSize = m_counterData.size();
+    if ((st = cuptiRangeProfilerGetCounterDataInfo(&ip)) != CUPTI_SUCCESS) {
+        error = "cuptiRangeProfilerGetCounterDataInfo: " + cuptiStatus(st);
+        return false;
+    }
+    ranges = ip.numTotalRanges;
+    return true;
+}
+
+bool RangeProfilerSession::reset(std::string& error)
+{
+    auto ip = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    ip.pRangeProfilerObject = m_object;
+    ip.counterDataSize = m_counterData.size();
+    ip.pCounterData = m_counterData.data();
+    const CUptiResult st = cuptiRangeProfilerCounterDataImageInitialize(&ip);
+    if (st != CUPTI_SUCCESS) {
+        error = "cuptiRangeProfilerCounterDataImageInitialize: " + cuptiStatus(st);
+        return false;
+    }
+    return true;
+}
+
+} // namespace ws::profiler

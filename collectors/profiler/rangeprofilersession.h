@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cuda.h>
+#include <cupti_range_profiler.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ws::profiler {
+
+class MetricConfiguration;
+
+// The range profiler on one context, in AutoRange + KernelReplay mode: every kernel launched
+// while it is started becomes one range, replayed once per pass inside its launch call. The
+// session is started lazily before a launch to profile and stopped before one to let pass (or
+// a graph launch), and each stop decodes what was collected.
+class RangeProfilerSession {
+public:
+    RangeProfilerSession() = default;
+    ~RangeProfilerSession();
+    RangeProfilerSession(const RangeProfilerSession&) = delete;
+    RangeProfilerSession& operator=(const RangeProfilerSession&) = delete;
+
+    // Enables the profiler on `ctx` and sizes the counter-data image for up to `maxRanges`
+    // ranges (fewer when the image would exceed `maxImageBytes`). False with `error` set.
+    bool open(
+        CUcontext ctx, const MetricConfiguration& config, size_t maxRanges, size_t maxImageBytes, std::string& error);
+    void close();
+
+    bool isOpen() const { return m_object != nullptr; }
+    bool isStarted() const { return m_started; }
+    size_t capacity() const { return m_maxRanges; }
+    size_t imageBytes() const { return m_counterData.size(); }
+
+    bool start(std::string& error);
+    // Stops and decodes. `ranges` receives the number of ranges in the image, `dropped` the
+    // number CUPTI dropped.
+    bool stopAndDecode(size_t& ranges, size_t& dropped, std::string& error);
+    // Clears the image for the next ranges (after their values were evaluated).
+    bool reset(std::string& error);
+
+    const std::vector<uint8_t>& counterData() const { return m_counterData; }
+
+private:
+    CUpti_RangeProfiler_Object* m_object = nullptr;
+    std::vector<uint8_t> m_counterData;
+    size_t m_maxRanges = 0;
+    bool m_started = false;
+};
+
+} // namespace ws::profiler

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+// Workloads for checking `warpscope-cli profile` against ncu on a GPU (scripts/h200/metrics-*):
+//   gemm_relu  cuBLAS bf16 GEMM (4096^3) followed by an in-place ReLU of its output
+//   copy       memory-bound float4 copy, 128 MiB each way
+//   chase      latency-bound pointer chase: one warp per SM following random chains
+//   graph      a ReLU launched through a CUDA graph (the profiler must skip it, not crash)
+// Usage: warpscope-metrics-workload <mode> [--warmup N] [--iters N]
+// Every launch is checked; results are verified on the host so a broken replay is caught.
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#define CHECK(x)                                                                                                       \
+    do {                                                                                                               \
+        cudaError_t e_ = (x);                                                                                          \
+        if (e_ != cudaSuccess) {                                                                                       \
+            std::fprintf(stderr, "%s:%d %s -> %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));                  \
+            std::exit(1);                                                                                              \
+        }                                                                                                              \
+    } while (0)
+#define CHECK_BLAS(x)                                                                                                  \
+    do {                                                                                                               \
+        cublasStatus_t s_ = (x);                                                                                       \
+        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                                             \
+            std::fprintf(stderr, "%s:%d %s -> cuBLAS status %d\n", __FILE__, __LINE__, #x, static_cast<int>(s_));      \
+            std::exit(1);                                                                                              \
+        }                                                                                                              \
+    } while (0)
+
+__global__ void fill_bf16(__nv_bfloat16* p, size_t n, uint32_t seed)
+{
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+        uint32_t h = static_cast<uint32_t>(i) * 2654435761u ^ seed;
+        h ^= h >> 13;
+        h *= 0x5bd1e995u;
+        p[i] = __float2bfloat16((static_cast<float>(h & 0xffff) / 65535.0f) - 0.5f);
+    }
+}
+
+__global__ void relu_kernel(__nv_bfloat16* p, size_t n)
+{
+    const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+    if (i < n) {
+        const float v = __bfloat162float(p[i]);
+        p[i] = __float2bfloat16(v > 0.0f ? v : 0.0f);
+    }
+}
+
+__global__ void copy_kernel(const float4* __restrict__ src, float4* __restrict__ dst, size_t n)
+{
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+        dst[i] = src[i];
+}
+
+__global__ void chase_kernel(
+    const uint32_t* __restrict__ next, uint32_t* out, int steps, uint32_t entries, uint32_t stride)
+{
+    // Each thread starts at its own place in the one cycle, so no two threads share lines.
+    uint32_t p = (blockIdx.x * blockDim.x + threadIdx.x) * 7919u % entries * stride;
+    for (int s = 0; s < steps; ++s)
+        p = next[p];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = p;
+}
+
+static int gemmRelu(int warmup, int iters, bool graph)
+{
+    const int n = 4096;
+    const size_t elems = size_t(n) * n;
+    __nv_bfloat16 *a = nullptr, *b = nullptr, *c = nullptr;
+    CHECK(cudaMalloc(&a, elems * sizeof(*a)));
+    CHECK(cudaMalloc(&b, elems * sizeof(*b)));
+    CHECK(cudaMalloc(&c, elems * sizeof(*c)));
+    fill_bf16<<<1024, 256>>>(a, elems, 1u);
+    fill_bf16<<<1024, 256>>>(b, elems, 2u);
+    CHECK(cudaGetLastError());
+    cublasHandle_t h;
+    CHECK_BLAS(cublasCreate(&h));
+    const float alpha = 1.0f, beta = 0.0f;
+    const unsigned reluBlocks = static_cast<unsigned>((elems + 511) / 512);
+    cudaStream_t s;
+    CHECK(cudaStreamCreate(&s));
+    CHECK_BLAS(cublasSetStream(h, s));
+    cudaGraphExec_t exec = nullptr;
+    if (graph) {
+        cudaGraph_t g;
+        CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+        relu_kernel<<<reluBlocks, 512, 0, s>>>(c, elems);
+        CHECK(cudaStreamEndCapture(s, &g));
+        CHECK(cudaGraphInstantiate(&exec, g, 0));
+    }
+    for (int i = 0; i < warmup + iters; ++i) {
+        CHECK_BLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, CUDA_R_16BF, n, b, CUDA_R_16BF, n,
+            &beta, c, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+        if (graph) {
+            CHECK(cudaGraphLaunch(exec, s));
+        } else {
+            relu_kernel<<<reluBlocks, 512, 0, s>>>(c, elems);
+            CHECK(cudaGetLastError());
+        }
+    }
+    CHECK(cudaStreamSynchronize(s));
+    // C = relu(A * B): every element must be >= 0 and finite, and not all zero.
+    std::vector<__nv_bfloat16> host(elems);
+    CHECK(cudaMemcpy(host.data(), c, elems * sizeof(*c), cudaMemcpyDeviceToHost));
+    size_t positive = 0;
+    for (size_t i = 0; i < elems; i += 97) {
+        const float v = __bfloat162float(host[i]);
+        if (!(v >= 0.0f) || v > 1e6f) {
+            std::fprintf(stderr, "gemm_relu: bad output %g at %zu\n", static_cast<double>(v), i);
+            return 1;
+        }
+        positive += v > 0.0f;
+    }
+    if (positive == 0) {
+        std::fprintf(stderr, "gemm_relu: output is all zero\n");
+        return 1;
+    }
+    cublasDestroy(h);
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(c);
+    std::printf(
+        "gemm_relu: ok (%d launches of each kernel%s)\n", warmup + iters, graph ? ", ReLU through a graph" : "");
+    return 0;
+}
+
+static int copy(int warmup, int iters)
+{
+    const size_t bytes = size_t(128) << 20;
+    const size_t n = bytes / sizeof(float4);
+    float4 *src = nullptr, *dst = nullptr;
+    CHECK(cudaMalloc(&src, bytes));
+    CHECK(cudaMalloc(&dst, bytes));
+    std::vector<float> init(bytes / sizeof(float));
+    for (size_t i = 0; i < init.size(); ++i)
+        init[i] = static_cast<float>(i % 1000003);
+    CHECK(cudaMemcpy(src, init.data(), bytes, cudaMemcpyHostToDevice));
+    for (int i = 0; i < warmup + iters; ++i) {
+        copy_kernel<<<132 * 16, 256>>>(src, dst, n);
+        CHECK(cudaGetLastError());
+    }
+    CHECK(cudaDeviceSynchronize());
+    std::vector<float> back(init.size());
+    CHECK(cudaMemcpy(back.data(), dst, bytes, cudaMemcpyDeviceToHost));
+    if (std::memcmp(back.data(), init.data(), bytes) != 0) {
+        std::fprintf(stderr, "copy: destination differs from source\n");
+        return 1;
+    }
+    cudaFree(src);
+    cudaFree(dst);
+    std::printf("copy: ok (%d launches, %zu MiB each way)\n", warmup + iters, bytes >> 20);
+    return 0;
+}
+
+static int chase(int warmup, int iters)
+{
+    // One random cycle through 1 Mi entries (4 MiB) spread over a 64 MiB table so that every
+    // hop lands on a different 64-byte line, far apart: each load waits for DRAM.
+    const uint32_t entries = 1u << 20;
+    const uint32_t stride = 16;
+    std::vector<uint32_t> order(entries);
+    for (uint32_t i = 0; i < entries; ++i)
+        order[i] = i;
+    std::mt19937 rng(12345);
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<uint32_t> next(size_t(entries) * stride, 0);
+    for (uint32_t i = 0; i < entries; ++i)
+        next[size_t(order[i]) * stride] = order[(i + 1) % entries] * stride;
+    uint32_t *dNext = nullptr, *dOut = nullptr;
+    CHECK(cudaMalloc(&dNext, next.size() * sizeof(uint32_t)));
+    CHECK(cudaMalloc(&dOut, 132 * 32 * sizeof(uint32_t)));
+    CHECK(cudaMemcpy(dNext, next.data(), next.size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    const int steps = 400;
+    for (int i = 0; i < warmup + iters; ++i) {
+        chase_kernel<<<132, 32>>>(dNext, dOut, steps, entries, stride);
+        CHECK(cudaGetLastError());
+    }
+    CHECK(cudaDeviceSynchronize());
+    std::vector<uint32_t> out(132 * 32);
+    CHECK(cudaMemcpy(out.data(), dOut, out.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    // Follow the first thread's chain on the host.
+    uint32_t p = 0;
+    for (int s = 0; s < steps; ++s)
+        p = next[p];
+    if (out[0] != p) {
+        std::fprintf(stderr, "chase: thread 0 ended at %u, expected %u\n", out[0], p);
+        return 1;
+    }
+    cudaFree(dNext);
+    cudaFree(dOut);
+    std::printf("chase: ok (%d launches, %d dependent loads per thread)\n", warmup + iters, steps);
+    return 0;
+}
+
+int main(int argc, char** argv)
+{
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: %s gemm_relu|copy|chase|graph [--warmup N] [--iters N]\n", argv[0]);
+        return 2;
+    }
+    const std::string mode = argv[1];
+    int warmup = 2, iters = 5;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--warmup"))
+            warmup = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--iters"))
+            iters = std::atoi(argv[i + 1]);
+    }
+    if (mode == "gemm_relu")
+        return gemmRelu(warmup, iters, false);
+    if (mode == "graph")
+        return gemmRelu(warmup, iters, true);
+    if (mode == "copy")
+        return copy(warmup, iters);
+    if (mode == "chase")
+        return chase(warmup, iters);
+    std::fprintf(stderr, "unknown mode '%s'\n", mode.c_str());
+    return 2;
+}

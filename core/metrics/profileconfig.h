@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "metrics/sectioncatalog.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ws {
+
+// What `warpscope-cli profile` tells the profiler injection library inside the target. The
+// CLI writes it to a file named by $WS_PROFILE_CONFIG; every process of the target (children
+// inherit the environment) reads it and writes its own result file into `outputDir`.
+struct ProfileConfig {
+    std::string outputDir;
+    std::string kernelRegex;  // ECMAScript regex searched in the function name; empty = all
+    int64_t launchSkip = 0;   // matching launches to let pass before the first profiled one
+    int64_t launchCount = -1; // matching launches to profile; -1 = no limit
+    std::vector<MetricRequest::Counter> counters;
+    bool verbose = false;
+
+    // Text form, one statement per line (see profileconfig.cpp). Throws std::runtime_error
+    // naming `source` and the line on malformed input.
+    std::string serialize() const;
+    static ProfileConfig parse(const std::string& text, const std::string& source);
+    static ProfileConfig readFile(const std::string& path);
+    void writeFile(const std::string& path) const;
+};
+
+} // namespace ws

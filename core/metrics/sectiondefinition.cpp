@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+#include "metrics/sectiondefinition.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+namespace ws {
+
+namespace {
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+        s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+        s.remove_suffix(1);
+    return s;
+}
+
+std::vector<std::string_view> splitFields(std::string_view s)
+{
+    std::vector<std::string_view> out;
+    size_t pos = 0;
+    for (;;) {
+        const size_t bar = s.find('|', pos);
+        out.push_back(trim(s.substr(pos, bar == std::string_view::npos ? s.npos : bar - pos)));
+        if (bar == std::string_view::npos)
+            return out;
+        pos = bar + 1;
+    }
+}
+
+bool validMetricName(std::string_view n)
+{
+    if (n.empty() || !(std::isalpha(static_cast<unsigned char>(n.front())) || n.front() == '_'))
+        return false;
+    return std::all_of(
+        n.begin(), n.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; });
+}
+
+} // namespace
+
+bool SectionDefinition::inSet(std::string_view set) const
+{
+    return std::find(sets.begin(), sets.end(), set) != sets.end();
+}
+
+SectionDefinition SectionParser::parse(std::string_view text, const std::string& fileName)
+{
+    SectionDefinition def;
+    def.fileName = fileName;
+    int lineNo = 0;
+    auto fail = [&](const std::string& what) -> void {
+        throw SectionFileError(fileName + ":" + std::to_string(lineNo) + ": " + what);
+    };
+    size_t pos = 0;
+    while (pos < text.size()) {
+        const size_t nl = text.find('\n', pos);
+        std::string_view line = text.substr(pos, nl == std::string_view::npos ? text.npos : nl - pos);
+        pos = nl == std::string_view::npos ? text.size() : nl + 1;
+        ++lineNo;
+        line = trim(line);
+        if (line.empty() || line.front() == '#')
+            continue;
+        const size_t sp = line.find_first_of(" \t");
+        const std::string_view keyword = line.substr(0, sp);
+        const std::string_view rest = sp == std::string_view::npos ? std::string_view() : trim(line.substr(sp));
+
+        if (def.id.empty() && keyword != "section")
+            fail("the first statement must be 'section <Identifier>', found '" + std::string(keyword) + "'");
+        if (keyword == "section") {
+            if (!def.id.empty())
+                fail("a second 'section' statement; one section per file");
+            if (rest.empty() || rest.find_first_of(" \t|") != std::string_view::npos)
+                fail("'section' needs one identifier without spaces");
+            def.id = std::string(rest);
+        } else if (keyword == "title") {
+            def.title = std::string(rest);
+        } else if (keyword == "description") {
+            def.description = std::string(rest);
+        } else if (keyword == "order") {
+            int v = 0;
+            auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), v);
+            if (ec != std::errc() || p != rest.data() + rest.size())
+                fail("'order' needs an integer, found '" + std::string(rest) + "'");
+            def.order = v;
+        } else if (keyword == "sets") {
+            std::istringstream in {std::string(rest)};
+            std::string s;
+            while (in >> s)
+                def.sets.push_back(s);
+        } else if (keyword == "group") {
+            if (rest.empty())
+                fail("'group' needs a title");
+            def.groups.push_back({std::string(rest), {}});
+        } else if (keyword == "metric" || keyword == "breakdown" || keyword == "derived") {
+            if (def.groups.empty())
+                fail("'" + std::string(keyword) + "' before any 'group'");
+            const auto fields = splitFields(rest);
+            SectionItem item;
+            item.line = lineNo;
+            item.name = std::string(fields[0]);
+            if (!validMetricName(item.name))
+                fail("bad metric name '" + item.name + "'");
+            if (fields.size() < 2 || fields[1].empty())
+                fail("'" + item.name + "' needs a label: " + std::string(keyword) + " <name> | <label>");
+            item.label = std::string(fields[1]);
+            size_t firstOption = 2;
+            if (keyword == "breakdown") {
+                item.kind = SectionItem::Kind::Breakdown;
+            } else if (keyword == "derived") {
+                item.kind = SectionItem::Kind::Derived;
+                if (fields.size() < 3 || fields[2].empty())
+                    fail("derived metric '" + item.name + "' needs an expression: derived <name> | <label> | <expr>");
+                try {
+                    item.expression = MetricExpression::parse(fields[2]);
+                } catch (const std::invalid_argument& e) {
+                    fail(e.what());
+                }
+                firstOption = 3;
+            }
+            for (size_t i = firstOption; i < fields.size(); ++i) {
+                const auto f = fields[i];
+                const size_t eq = f.find('=');
+                if (eq == std::string_view::npos)
+                    fail("expected key=value, found '" + std::string(f) + "'");
+                const auto key = trim(f.substr(0, eq));
+                const auto value = trim(f.substr(eq + 1));
+                if (key == "arch") {
+                    try {
+                        item.arch = ArchFilter::parse(value);
+                    } catch (const std::invalid_argument& e) {
+                        fail(e.what());
+                    }
+                } else if (key == "unit") {
+                    item.unit = std::string(value);
+                } else if (key == "source") {
+                    if (value != "launch")
+                        fail("unknown source '" + std::string(value) + "' (only 'launch')");
+                    if (item.kind != SectionItem::Kind::Counter)
+                        fail("source=launch applies to 'metric' lines only");
+                    item.kind = SectionItem::Kind::Launch;
+                } else {
+                    fail("unknown key '" + std::string(key) + "' (arch, unit, source)");
+                }
+            }
+            def.groups.back().items.push_back(std::move(item));
+        } else {
+            fail("unknown statement '" + std::string(keyword) + "'");
+        }
+    }
+    if (def.id.empty())
+        throw SectionFileError(fileName + ": no 'section' statement");
+    if (def.title.empty())
+        def.title = def.id;
+    return def;
+}
+
+SectionDefinition SectionParser::parseFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw SectionFileError(path + ": cannot open section file");
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    return parse(buf.str(), path);
+}
+
+} // namespace ws
