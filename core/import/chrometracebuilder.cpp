@@ -12,7 +12,7 @@ namespace ws {
 namespace {
 
 // String pids / tids ("Spans", "PyTorch Profiler") get ids far above any real pid or tid.
-constexpr int64_t kNamedIdBase = int64_t(1) << 60;
+constexpr int64_t kNamedIdBase = int64_t(1) << 32;
 // Threads that carry Kineto's gpu_user_annotation ranges of one (device, stream).
 constexpr int64_t kGpuAnnotationTidBase = int64_t(1) << 40;
 
@@ -221,7 +221,7 @@ void ChromeTraceBuilder::add(const ChromeTraceEvent& e)
         return;
     }
     if (!e.hasTs) {
-        ++m_skipped["events without ts"];
+        ++m_skipped["eventsWithoutTs"];
         return;
     }
     const auto cpuSide = [&] {
@@ -244,7 +244,7 @@ void ChromeTraceBuilder::add(const ChromeTraceEvent& e)
         noteTime(e.ts);
         auto it = m_openBegins.find({pid, tid});
         if (it == m_openBegins.end() || it->second.empty()) {
-            ++m_skipped["E events without B"];
+            ++m_skipped["endsWithoutBegin"];
             return;
         }
         const OpenRange open = it->second.back();
@@ -261,7 +261,7 @@ void ChromeTraceBuilder::add(const ChromeTraceEvent& e)
         noteTime(e.ts);
         auto it = m_openAsync.find({pid, e.cat, e.id});
         if (it == m_openAsync.end() || it->second.empty()) {
-            ++m_skipped["async e events without b"];
+            ++m_skipped["asyncEndsWithoutBegin"];
             return;
         }
         const OpenRange open = it->second.back();
@@ -293,10 +293,10 @@ void ChromeTraceBuilder::add(const ChromeTraceEvent& e)
     case 't':
     case 'f':
         // Flows (Kineto's ac2g launch -> kernel arrows): the correlation ids already link both ends.
-        ++m_skipped["flow events"];
+        ++m_skipped["flowEvents"];
         return;
     default:
-        ++m_skipped[std::string("events of phase '") + (e.ph ? e.ph : '?') + "'"];
+        ++m_skipped[std::string("phase.") + (e.ph > ' ' && e.ph < 127 ? e.ph : '?')];
         return;
     }
 }
@@ -414,7 +414,7 @@ void ChromeTraceBuilder::addComplete(const ChromeTraceEvent& e, Category categor
         return;
     case Category::CpuOp:
         if (!m_options.cpuOps) {
-            ++m_skipped["cpu ops (left out by option)"];
+            ++m_skipped["cpuOps"];
             return;
         }
         cpuSide();
@@ -480,7 +480,7 @@ SessionData ChromeTraceBuilder::finish()
         for (const auto& open : stack)
             addRange(thread.first, thread.second, open.start, m_lastTime, open.name, open.domain);
         if (!stack.empty())
-            m_skipped["B events never ended (closed at the end of the trace)"] += static_cast<int64_t>(stack.size());
+            m_skipped["beginsNeverEnded"] += static_cast<int64_t>(stack.size());
     }
     for (auto& [key, stack] : m_openAsync) {
         for (const auto& open : stack)
