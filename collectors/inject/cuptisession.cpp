@@ -168,6 +168,39 @@ void recordEnvironment(const std::string& key, const std::string& value)
     w.add(raw::RecordType::Environment, e);
 }
 
+// The few driver entry points the recorder calls, looked up in the already loaded libcuda.
+struct DriverApi {
+    CUresult (*deviceGet)(CUdevice*, int) = nullptr;
+    CUresult (*getAttribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
+    CUresult (*getName)(char*, int, CUdevice) = nullptr;
+    CUresult (*getUuid)(CUuuid*, CUdevice) = nullptr;
+    CUresult (*totalMem)(size_t*, CUdevice) = nullptr;
+    CUresult (*driverVersion)(int*) = nullptr;
+};
+
+template <typename Fn> void resolve(void* lib, const char* name, Fn& fn)
+{
+    fn = reinterpret_cast<Fn>(dlsym(lib, name));
+}
+
+const DriverApi& driverApi()
+{
+    static const DriverApi* const api = [] {
+        auto* a = new DriverApi; // leaked, see Recorder
+        void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+        if (!lib)
+            return a;
+        resolve(lib, "cuDeviceGet", a->deviceGet);
+        resolve(lib, "cuDeviceGetAttribute", a->getAttribute);
+        resolve(lib, "cuDeviceGetName", a->getName);
+        resolve(lib, "cuDeviceGetUuid_v2", a->getUuid);
+        resolve(lib, "cuDeviceTotalMem_v2", a->totalMem);
+        resolve(lib, "cuDriverGetVersion", a->driverVersion);
+        return a;
+    }();
+    return *api;
+}
+
 // Device properties, once per device, at its first context creation (cuInit is complete then,
 // so driver queries are safe; inside InitializeInjection they are not).
 void recordDevice(CUcontext ctx)
@@ -183,21 +216,28 @@ void recordDevice(CUcontext ctx)
             g_devicesRecorded |= uint64_t {1} << ordinal;
         }
     }
-    CUdevice dev = 0;
-    if (cuDeviceGet(&dev, static_cast<int>(ordinal)) != CUDA_SUCCESS)
+    // The driver is not linked (so that this library also loads, for NVTX, where no driver is
+    // installed); it is always loaded by the time a context exists.
+    const DriverApi& cu = driverApi();
+    if (!cu.deviceGet || !cu.getAttribute)
         return;
-    const auto attr = [dev](CUdevice_attribute a) {
+    CUdevice dev = 0;
+    if (cu.deviceGet(&dev, static_cast<int>(ordinal)) != CUDA_SUCCESS)
+        return;
+    const auto attr = [&cu, dev](CUdevice_attribute a) {
         int v = 0;
-        return cuDeviceGetAttribute(&v, a, dev) == CUDA_SUCCESS ? v : 0;
+        return cu.getAttribute(&v, a, dev) == CUDA_SUCCESS ? v : 0;
     };
     char name[256] = {};
-    cuDeviceGetName(name, sizeof(name) - 1, dev);
+    if (cu.getName)
+        cu.getName(name, sizeof(name) - 1, dev);
     CUuuid uuid {};
     std::string uuidText;
-    if (cuDeviceGetUuid(&uuid, dev) == CUDA_SUCCESS)
+    if (cu.getUuid && cu.getUuid(&uuid, dev) == CUDA_SUCCESS)
         uuidText = formatUuid(uuid);
     size_t totalMem = 0;
-    cuDeviceTotalMem(&totalMem, dev);
+    if (cu.totalMem)
+        cu.totalMem(&totalMem, dev);
 
     auto& w = g_recorder->writer();
     raw::DeviceRecord d {};
@@ -225,7 +265,7 @@ void recordDevice(CUcontext ctx)
     w.add(raw::RecordType::Device, d);
 
     int driverVersion = 0;
-    if (cuDriverGetVersion(&driverVersion) == CUDA_SUCCESS)
+    if (cu.driverVersion && cu.driverVersion(&driverVersion) == CUDA_SUCCESS)
         recordEnvironment("cuda_driver_api_version", std::to_string(driverVersion));
     {
         std::lock_guard lock(*g_deviceMutex);

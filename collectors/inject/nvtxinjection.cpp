@@ -272,6 +272,7 @@ void nameOsThread(uint32_t tid, const std::string& name)
         raw::ThreadNameRecord t {};
         t.tid = tid;
         t.name = r->writer().intern(name);
+        t.source = static_cast<uint32_t>(raw::ThreadNameSource::Nvtx);
         r->writer().add(raw::RecordType::ThreadName, t);
     }
 }

@@ -108,6 +108,8 @@ GpuProbe GpuProbe::run(const std::string& injectionLibrary)
         const auto [ok, why] = split(inChild([&] { return probeInjection(injectionLibrary); }));
         p.injectionLoadable = ok == 1;
         p.injectionStatus = why;
+    } else {
+        p.injectionStatus = "libwarpscope-inject.so not found";
     }
     return p;
 }

@@ -151,14 +151,19 @@ RecordResult Recording::run(const std::function<void(const std::string&)>& note)
     std::string searched;
     const std::string injection = findInjectionLibrary(&searched);
     const GpuProbe probe = GpuProbe::run(injection);
+    // Without a usable driver the program still runs and its host side is recorded: process,
+    // exit status, environment, and NVTX ranges when the injection library loads (it needs
+    // libcupti, not the driver).
+    const bool inject = probe.injectionLoadable;
     if (!probe.driverUsable) {
         result.hostOnly = true;
-        say("no CUDA driver/GPU (" + probe.driverStatus + "): recording the host side only");
+        say("no CUDA driver/GPU (" + probe.driverStatus + "): recording the host side only"
+            + (inject ? std::string(" (NVTX included)") : std::string()));
     } else if (injection.empty()) {
         throw std::runtime_error(
             "cannot record CUDA: the injection library libwarpscope-inject.so was not found (looked at " + searched
             + "; set WS_INJECT_LIB to its path)");
-    } else if (!probe.injectionLoadable) {
+    } else if (!inject) {
         throw std::runtime_error("cannot record CUDA: CUPTI unavailable: " + probe.injectionStatus);
     }
 
@@ -175,7 +180,7 @@ RecordResult Recording::run(const std::function<void(const std::string&)>& note)
             env.emplace_back(*e);
     const bool nvtx
         = std::find(o.trace.begin(), o.trace.end(), "nvtx") != o.trace.end() || o.captureRange.rfind("nvtx:", 0) == 0;
-    if (!result.hostOnly) {
+    if (inject) {
         env.push_back("CUDA_INJECTION64_PATH=" + injection);
         // NVTX goes to our library too, not to libcupti (see collectors/inject/nvtxinjection.cpp).
         if (nvtx)
@@ -238,11 +243,11 @@ RecordResult Recording::run(const std::function<void(const std::string&)>& note)
     data.meta["record.capture_range"] = o.captureRange.empty() ? "none" : o.captureRange;
     data.meta["record.duration_s"] = std::to_string(o.durationS);
     data.meta["record.all_api"] = o.allApi ? "1" : "0";
-    data.meta["record.injection_library"] = injection;
+    data.meta["record.injection_library"] = inject ? injection : std::string("not used: ") + probe.injectionStatus;
     data.meta["gpu_status"] = probe.driverStatus;
     data.meta["host_only"] = result.hostOnly ? "1" : "0";
     data.meta["target_exit"] = result.target.describe();
-    if (!result.hostOnly && files == 0) {
+    if (inject && files == 0) {
         const std::string why = "the program never initialised CUDA or NVTX: no process wrote a raw record file";
         data.meta["cuda_status"] = why;
         result.warnings.push_back(why);

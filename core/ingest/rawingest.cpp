@@ -34,7 +34,7 @@ struct NvtxEvent {
 struct Builder {
     SessionData s;
     std::vector<NvtxEvent> nvtx;
-    std::map<std::pair<int64_t, int64_t>, std::string> threadNames;
+    std::map<std::pair<int64_t, int64_t>, std::pair<std::string, bool>> threadNames; // name, set through NVTX
     std::map<std::pair<int64_t, uint32_t>, DeviceInfo> devices;
     std::set<int64_t> pidsWithEnd;
     std::map<int64_t, size_t> processIndex;
@@ -329,7 +329,10 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
         }
         case RecordType::ThreadName: {
             const auto r = raw::readPayload<raw::ThreadNameRecord>(f.payload);
-            b.threadNames[{pid, r.tid}] = s.str(str(r.name));
+            const bool fromNvtx = r.source == static_cast<uint32_t>(raw::ThreadNameSource::Nvtx);
+            auto& slot = b.threadNames[{pid, r.tid}];
+            if (fromNvtx || !slot.second)
+                slot = {s.str(str(r.name)), fromNvtx};
             break;
         }
         case RecordType::Dropped: {
@@ -612,7 +615,7 @@ SessionData RawIngest::finish()
         t.pid = pid;
         t.tid = tid;
         if (const auto it = b.threadNames.find({pid, tid}); it != b.threadNames.end())
-            t.name = it->second;
+            t.name = it->second.first;
         else if (pid == tid && b.processIndex.count(pid))
             t.name = s.processes[b.processIndex[pid]].name;
         s.threads.push_back(t);

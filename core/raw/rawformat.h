@@ -231,10 +231,12 @@ struct NvtxCategoryRecord {
     uint32_t reserved;
 };
 
+enum class ThreadNameSource : uint32_t { Os = 0, Nvtx = 1 };
+
 struct ThreadNameRecord {
     int64_t tid;
-    uint32_t name; // string id
-    uint32_t reserved;
+    uint32_t name;   // string id
+    uint32_t source; // ThreadNameSource: a name the program gave through NVTX beats the OS one
 };
 
 struct DroppedRecord {
