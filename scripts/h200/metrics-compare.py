@@ -3,6 +3,7 @@
 """Compares `warpscope-cli profile` sessions with Nsight Compute CSV for the same kernels.
 
   metrics-compare.py names SESSION            counter metric names collected in SESSION (for ncu --metrics)
+  metrics-compare.py launch-names             the launch metrics both compute (ncu names)
   metrics-compare.py table [--warmup N] [--timings FILE] SESSION:NCU_CSV ...
                                                the agreement table (markdown) and the timing table
 
@@ -31,13 +32,13 @@ LAUNCH_METRICS = [
     "launch__shared_mem_per_block_driver", "launch__shared_mem_config_size", "launch__waves_per_multiprocessor",
     "launch__sm_count", "launch__occupancy_limit_registers", "launch__occupancy_limit_shared_mem",
     "launch__occupancy_limit_warps", "launch__occupancy_limit_blocks", "sm__maximum_warps_per_active_cycle_pct",
-    "sm__maximum_warps_avg_per_active_cycle", "smsp__maximum_warps_avg_per_active_cycle",
+    "sm__maximum_warps_avg_per_active_cycle", "smsp__maximum_warps_avg_per_active_cycle", "launch__cluster_size",
 ]
 
 
 def short_name(name):
     """Bare function name: no return type, parameters, template arguments or qualifiers."""
-    s = name.strip()
+    s = name.strip().replace("(anonymous namespace)", "anonymous_namespace")
     depth, cut = 0, len(s)
     for i, c in enumerate(s):  # parameters: the first '(' outside template brackets
         if c == "<":
@@ -171,6 +172,9 @@ def main():
     if not args:
         print(__doc__)
         return 2
+    if args[0] == "launch-names":
+        print(",".join(LAUNCH_METRICS))
+        return 0
     if args[0] == "names":
         db = sqlite3.connect(f"file:{args[1]}?mode=ro", uri=True)
         names = [n for (n,) in db.execute("SELECT name FROM metric_def ORDER BY id")]

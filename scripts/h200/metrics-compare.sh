@@ -30,9 +30,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 TIMINGS=$W/timings.txt
 : >"$TIMINGS"
-LAUNCH_METRICS=$(python3 -c "import sys; sys.path.insert(0, '$HERE'); import importlib.util as u; \
-s = u.spec_from_file_location('mc', '$HERE/metrics-compare.py'); m = u.module_from_spec(s); s.loader.exec_module(m); \
-print(','.join(m.LAUNCH_METRICS))")
+LAUNCH_METRICS=$(python3 "$HERE/metrics-compare.py" launch-names)
 
 now() { date +%s.%N; }
 elapsed() { python3 -c "print(f'{$2 - $1:.3f}')"; }
