@@ -33,6 +33,12 @@ TIMINGS=$W/timings.txt
 LAUNCH_METRICS=$(python3 "$HERE/metrics-compare.py" launch-names)
 
 now() { date +%s.%N; }
+# The whole run must fit a short GPU lease: later workloads are skipped once DEADLINE seconds
+# have passed, and every step's timeout is cut to what is left.
+DEADLINE=${DEADLINE:-210}
+T_START=$(date +%s)
+left() { echo $((DEADLINE - ($(date +%s) - T_START))); }
+cap() { local l; l=$(left); [ "$l" -lt "$1" ] && echo "$l" || echo "$1"; }
 elapsed() { python3 -c "print(f'{$2 - $1:.3f}')"; }
 
 {
@@ -55,16 +61,20 @@ run_pair() {
     kargs=(--kernel-name "$filter")
     nargs=(--kernel-name "$filter")
   fi
+  if [ "$(left)" -lt 25 ]; then
+    echo "== $name: skipped, $(left) s left of the ${DEADLINE} s budget"
+    return 0
+  fi
   echo "== $name: $*"
   local t0 t1
   t0=$(now)
-  timeout 60 "$@" >"$W/$name.base.log" 2>&1
+  timeout "$(cap 60)" "$@" >"$W/$name.base.log" 2>&1
   echo "   program alone rc=$?"
   t1=$(now)
   echo "$name base $(elapsed "$t0" "$t1")" >>"$TIMINGS"
 
   t0=$(now)
-  timeout 120 "$CLI" profile -o "$W/$name.wscope" --set "$SET" "${kargs[@]}" -- "$@" >"$W/$name.ours.log" 2>&1
+  timeout "$(cap 120)" "$CLI" profile -o "$W/$name.wscope" --set "$SET" --keep-raw "${kargs[@]}" -- "$@" >"$W/$name.ours.log" 2>&1
   local rc=$?
   t1=$(now)
   echo "$name ours $(elapsed "$t0" "$t1")" >>"$TIMINGS"
@@ -75,7 +85,7 @@ run_pair() {
   local metrics
   metrics=$(python3 "$HERE/metrics-compare.py" names "$W/$name.wscope")
   t0=$(now)
-  timeout 150 "$NCU" --metrics "$metrics,$LAUNCH_METRICS" --cache-control none --clock-control none \
+  timeout "$(cap 150)" "$NCU" --metrics "$metrics,$LAUNCH_METRICS" --cache-control none --clock-control none \
     "${nargs[@]}" -f -o "$W/$name" "$@" >"$W/$name.ncu.log" 2>&1
   rc=$?
   t1=$(now)
@@ -84,7 +94,7 @@ run_pair() {
     # Our launch-metric names are ncu's, but if this ncu lacks one, time it on the counters alone.
     grep -i "metric" "$W/$name.ncu.log" | head -3 | sed 's/^/   /'
     t0=$(now)
-    timeout 150 "$NCU" --metrics "$metrics" --cache-control none --clock-control none \
+    timeout "$(cap 150)" "$NCU" --metrics "$metrics" --cache-control none --clock-control none \
       "${nargs[@]}" -f -o "$W/$name" "$@" >"$W/$name.ncu.log" 2>&1
     rc=$?
     t1=$(now)
@@ -101,7 +111,7 @@ run_pair chase "" "$DEV/warpscope-metricsworkload" chase --warmup 2 --iters 4
 run_pair torch_softmax "regex:softmax" python3 "$HERE/metrics-torch.py"
 
 echo "== graph launch under the profiler (must be skipped with a warning, not crash)"
-timeout 60 "$CLI" profile -o "$W/graph.wscope" --section SpeedOfLight -- \
+timeout "$(cap 60)" "$CLI" profile -o "$W/graph.wscope" --section SpeedOfLight --keep-raw -- \
   "$DEV/warpscope-metricsworkload" graph --warmup 1 --iters 2 >"$W/graph.log" 2>&1
 echo "   rc=$?"
 grep -E 'graph|warpscope-cli profile:' "$W/graph.log" | head -5 | sed 's/^/   /'
