@@ -102,9 +102,11 @@ ProfileIngest::ProfileIngest(const SectionCatalog& catalog, MetricRequest reques
 {
 }
 
-std::string ProfileIngest::displayUnit(const std::string& cuptiUnit)
+std::string ProfileIngest::displayUnit(const std::string& metricName, const std::string& cuptiUnit)
 {
-    if (cuptiUnit == "percent")
+    const bool pct = metricName.find(".pct") != std::string::npos
+        || (metricName.size() > 4 && metricName.compare(metricName.size() - 4, 4, "_pct") == 0);
+    if (pct || cuptiUnit == "percent")
         return "%";
     return cuptiUnit;
 }
@@ -155,7 +157,7 @@ SessionData ProfileIngest::build(const std::vector<ProfileResult>& results, cons
         return d.id;
     };
     auto placeCounter = [&](const ProfiledMetric& m) {
-        std::string unit = displayUnit(m.unit);
+        std::string unit = displayUnit(m.name, m.unit);
         if (!m.breakdownOf.empty()) {
             std::string section = kExtraSection;
             for (const auto& sec : m_catalog.sections()) {

@@ -35,8 +35,9 @@ public:
     // Label for a breakdown constituent the way ncu shows it, "<unit>: <Counter Name>":
     //   "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_elapsed" -> "SM: Inst Executed Pipe Lsu".
     static std::string breakdownLabel(const std::string& metricName);
-    // CUPTI's dimension unit in the form ncu prints it ("percent" -> "%").
-    static std::string displayUnit(const std::string& cuptiUnit);
+    // The unit ncu prints for a metric, from CUPTI's dimension unit of its base metric: "%" for
+    // percentages (CUPTI reports the counter's own unit for `.pct_of_peak_*` submetrics).
+    static std::string displayUnit(const std::string& metricName, const std::string& cuptiUnit);
 
 private:
     const SectionCatalog& m_catalog;
