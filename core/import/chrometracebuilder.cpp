@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "import/chrometracebuilder.h"
 
+#include "import/numbertext.h"
 #include "util/demangle.h"
 
 #include <algorithm>
@@ -164,6 +165,7 @@ ChromeTraceBuilder::Category ChromeTraceBuilder::categoryOf(std::string_view cat
     }
     m_lastCat.assign(cat);
     m_lastCategory = category;
+    m_lastCatId = intern(cat);
     m_haveLastCat = true;
     return category;
 }
@@ -179,6 +181,16 @@ int64_t ChromeTraceBuilder::idOf(const TraceId& id, bool isPid)
             m_processNames.emplace(it->second, id.text);
     }
     return it->second;
+}
+
+void ChromeTraceBuilder::noteCpuPid(int64_t pid)
+{
+    if (m_haveLastCpuPid && pid == m_lastCpuPid)
+        return;
+    if (m_cpuPids.emplace(pid, true).second)
+        m_cpuPidsInOrder.push_back(pid);
+    m_lastCpuPid = pid;
+    m_haveLastCpuPid = true;
 }
 
 void ChromeTraceBuilder::noteTime(TimeNs t)
@@ -224,10 +236,7 @@ void ChromeTraceBuilder::add(const ChromeTraceEvent& e)
         ++m_skipped["eventsWithoutTs"];
         return;
     }
-    const auto cpuSide = [&] {
-        if (m_cpuPids.emplace(pid, true).second)
-            m_cpuPidsInOrder.push_back(pid);
-    };
+    const auto cpuSide = [&] { noteCpuPid(pid); };
     switch (e.ph) {
     case 'X': {
         noteTime(endOf(e.ts, e.dur));
@@ -305,10 +314,7 @@ void ChromeTraceBuilder::addComplete(const ChromeTraceEvent& e, Category categor
 {
     const auto& a = e.args;
     const TimeNs end = endOf(e.ts, e.dur);
-    const auto cpuSide = [&] {
-        if (m_cpuPids.emplace(pid, true).second)
-            m_cpuPidsInOrder.push_back(pid);
-    };
+    const auto cpuSide = [&] { noteCpuPid(pid); };
     switch (category) {
     case Category::Kernel: {
         m_gpuPids.emplace(pid, true);
@@ -418,7 +424,7 @@ void ChromeTraceBuilder::addComplete(const ChromeTraceEvent& e, Category categor
             return;
         }
         cpuSide();
-        addRange(pid, tid, e.ts, end, intern(e.name), intern(e.cat));
+        addRange(pid, tid, e.ts, end, intern(e.name), m_lastCatId);
         return;
     case Category::Overhead: {
         OverheadRecord o;
@@ -436,7 +442,7 @@ void ChromeTraceBuilder::addComplete(const ChromeTraceEvent& e, Category categor
     }
     case Category::Other:
         cpuSide();
-        addRange(pid, tid, e.ts, end, intern(e.name), intern(e.cat));
+        addRange(pid, tid, e.ts, end, intern(e.name), m_lastCatId); // categoryOf() just interned e.cat
         return;
     }
 }
@@ -444,7 +450,11 @@ void ChromeTraceBuilder::addComplete(const ChromeTraceEvent& e, Category categor
 void ChromeTraceBuilder::addCounter(const ChromeTraceEvent& e, int64_t pid)
 {
     for (size_t i = 0; i < e.args.numberCount; ++i) {
-        const auto& [key, value] = e.args.numbers[i];
+        const auto& [key, text] = e.args.numbers[i];
+        const auto parsed = parseNumber(text);
+        if (!parsed)
+            continue;
+        const double value = *parsed;
         std::string name = e.name;
         if (!e.id.empty())
             name += " id: " + e.id;

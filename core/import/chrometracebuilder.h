@@ -64,6 +64,7 @@ private:
         NvtxStyle style = NvtxStyle::PushPop, int64_t endTid = 0);
     void addCounter(const ChromeTraceEvent& e, int64_t pid);
     void noteTime(TimeNs t);
+    void noteCpuPid(int64_t pid);
 
     const ImportOptions& m_options;
     SessionData m_data;
@@ -71,6 +72,9 @@ private:
     std::unordered_map<StringId, StringId> m_shortNames;
     std::string m_lastCat;
     Category m_lastCategory = Category::Other;
+    StringId m_lastCatId = 0;
+    int64_t m_lastCpuPid = 0;
+    bool m_haveLastCpuPid = false;
     bool m_haveLastCat = false;
 
     std::unordered_map<std::string, int64_t> m_namedIds; // string pid/tid -> synthetic id

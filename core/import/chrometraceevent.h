@@ -49,12 +49,13 @@ struct ChromeTraceEvent {
         bool hasBlock = false;
         std::string name;     // "M" events: process_name / thread_name
         std::string syncKind; // cuda_sync: "Stream Sync", "Event Sync", ...
-        // Every numeric argument in order, for "C" (counter) events. Entries past numberCount
-        // are stale capacity.
-        std::vector<std::pair<std::string, double>> numbers;
+        // Every numeric argument in order, as text (parsed only for "C" counter events). Entries
+        // past numberCount are stale capacity.
+        std::vector<std::pair<std::string, std::string>> numbers;
         size_t numberCount = 0;
     } args;
 
+    // Resets every field but keeps string and vector capacity (called once per event).
     void clear()
     {
         name.clear();
@@ -63,13 +64,19 @@ struct ChromeTraceEvent {
         hasTs = false;
         ts = 0;
         dur = 0;
-        pid = {};
-        tid = {};
+        pid.present = pid.isString = false;
+        pid.number = 0;
+        tid.present = tid.isString = false;
+        tid.number = 0;
         id.clear();
         scope.clear();
-        auto numbers = std::move(args.numbers);
-        args = {};
-        args.numbers = std::move(numbers);
+        args.device = args.context = args.stream = args.correlation = -1;
+        args.registers = args.sharedMemory = args.bytes = args.cbid = args.eventId = -1;
+        args.hasGrid = args.hasBlock = false;
+        for (int i = 0; i < 3; ++i)
+            args.grid[i] = args.block[i] = 0;
+        args.name.clear();
+        args.syncKind.clear();
         args.numberCount = 0;
     }
 };

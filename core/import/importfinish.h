@@ -4,7 +4,9 @@
 #include "import/importer.h"
 #include "model/sessiondata.h"
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ws {
@@ -15,13 +17,41 @@ namespace ws {
 // records reference (a trace may never name them).
 void finishImport(SessionData& data, ImportFormat format, const std::string& source);
 
-// Depth of each range on its (pid, tid): 0 for the outermost. Ranges that only partly overlap
-// their predecessor are treated as nested under it, so no two ranges of one depth overlap
-// unless the source itself had crossing ranges.
-void assignNvtxDepths(std::vector<NvtxRangeRecord>& ranges);
+// Sorts ranges by start (an enclosing range before the ranges it encloses when both start
+// together), numbers them 1..n in that order and sets each one's depth on its (pid, tid): 0 for
+// the outermost. A range that only partly overlaps the one open before it counts as nested in
+// it (the timeline's lane builder does the same). Ranges of one thread that already come in
+// order, as tracers write them, cost no sort; the threads are then merged, not sorted.
+void orderNvtxRanges(std::vector<NvtxRangeRecord>& ranges);
 
 // Reads a whole (small) file: SessionError(NotFound) when it cannot be read, BadInput when it is
 // larger than `maxBytes`.
 std::string readWholeFile(const std::string& path, size_t maxBytes);
+
+// rows[i] becomes the old rows[order[i]], in place (for vectors too large to copy).
+template <typename Record> void applyPermutation(std::vector<Record>& rows, const std::vector<uint32_t>& order)
+{
+    // Follow each cycle of the permutation once, with one temporary per cycle.
+    std::vector<bool> done(rows.size(), false);
+    for (size_t start = 0; start < rows.size(); ++start) {
+        if (done[start])
+            continue;
+        done[start] = true;
+        if (order[start] == start)
+            continue;
+        Record first = std::move(rows[start]);
+        size_t i = start;
+        while (true) {
+            const size_t from = order[i];
+            if (from == start) {
+                rows[i] = std::move(first);
+                break;
+            }
+            rows[i] = std::move(rows[from]);
+            done[from] = true;
+            i = from;
+        }
+    }
+}
 
 } // namespace ws

@@ -3,6 +3,7 @@
 
 #include "import/chrometracebuilder.h"
 #include "import/importfinish.h"
+#include "import/mappedfile.h"
 #include "import/numbertext.h"
 #include "store/sessionerror.h"
 
@@ -15,7 +16,6 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <sys/stat.h>
 
 namespace ws {
 
@@ -168,11 +168,13 @@ int clampInt(int64_t v)
 // 16-digit microsecond timestamps convert to nanoseconds exactly.
 template <typename Stream> class TraceHandler {
 public:
-    TraceHandler(ChromeTraceBuilder& builder, const Stream& stream, size_t totalBytes, const ImportOptions& options)
+    TraceHandler(ChromeTraceBuilder& builder, Stream& stream, size_t totalBytes, const ImportOptions& options,
+        MappedFile* mapped)
         : m_builder(builder)
         , m_stream(stream)
         , m_totalBytes(totalBytes)
         , m_options(options)
+        , m_mapped(mapped)
     {
         m_stack.reserve(16);
     }
@@ -314,9 +316,12 @@ private:
             m_cancelled = true;
             return false; // stops the parser; the importer turns this into SessionError(Cancelled)
         }
+        const size_t position = m_stream.Tell();
+        if (m_mapped)
+            m_mapped->release(position);
         if (m_options.progress && m_totalBytes > 0)
             m_options.progress(
-                static_cast<double>(m_stream.Tell()) / static_cast<double>(m_totalBytes), "reading trace events");
+                static_cast<double>(position) / static_cast<double>(m_totalBytes), "reading trace events");
         return true;
     }
 
@@ -424,7 +429,7 @@ private:
                 a.numbers.emplace_back();
             auto& slot = a.numbers[a.numberCount++];
             slot.first.assign(m_key);
-            slot.second = parseNumber(text).value_or(0.0);
+            slot.second.assign(text);
         }
         switch (m_field) {
         case Field::ArgDevice:
@@ -526,9 +531,10 @@ private:
     }
 
     ChromeTraceBuilder& m_builder;
-    const Stream& m_stream;
+    Stream& m_stream;
     size_t m_totalBytes;
     const ImportOptions& m_options;
+    MappedFile* m_mapped;
     std::vector<Context> m_stack;
     Field m_field = Field::None;
     Field m_arrayField = Field::None;
@@ -542,14 +548,15 @@ private:
     bool m_sawEvents = false;
 };
 
-template <typename Stream>
-SessionData parse(Stream& stream, size_t totalBytes, const std::string& name, const ImportOptions& options)
+template <unsigned kExtraFlags, typename Stream>
+SessionData parse(Stream& stream, size_t totalBytes, const std::string& name, const ImportOptions& options,
+    MappedFile* mapped = nullptr)
 {
     ChromeTraceBuilder builder(options);
-    TraceHandler<Stream> handler(builder, stream, totalBytes, options);
+    TraceHandler<Stream> handler(builder, stream, totalBytes, options, mapped);
     rapidjson::Reader reader;
     // Iterative parsing: nesting depth costs heap, not stack, so hostile input cannot overflow it.
-    constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag;
+    constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag | kExtraFlags;
     const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, handler);
     if (handler.cancelled())
         throw SessionError(SessionError::Kind::Cancelled, name, "import cancelled");
@@ -562,7 +569,7 @@ SessionData parse(Stream& stream, size_t totalBytes, const std::string& name, co
         throw SessionError(SessionError::Kind::BadInput, name,
             "JSON without a traceEvents array: not a Chrome trace / PyTorch profiler file");
     if (options.progress)
-        options.progress(1.0, "reading trace events");
+        options.progress(1.0, "ordering records");
     SessionData data = builder.finish();
     finishImport(data, ImportFormat::Kineto, name);
     return data;
@@ -572,15 +579,20 @@ SessionData parse(Stream& stream, size_t totalBytes, const std::string& name, co
 
 SessionData KinetoImporter::importFile(const std::string& path, const ImportOptions& options) const
 {
+    // Fast path: parse the mapped file in place (no copy of any string or number), releasing
+    // the parsed-over pages as it goes.
+    MappedFile mapped(path);
+    if (mapped.isMapped()) {
+        rapidjson::InsituStringStream stream(mapped.data());
+        return parse<rapidjson::kParseInsituFlag>(stream, mapped.size(), path, options, &mapped);
+    }
+    // Pipes, devices, empty files: read through a buffer.
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!file)
         throw SessionError(SessionError::Kind::NotFound, path, std::string("cannot open: ") + std::strerror(errno));
-    struct stat st { };
-    const size_t total = ::fstat(fileno(file.get()), &st) == 0 ? static_cast<size_t>(st.st_size) : 0;
-    // 1 MiB chunks: large enough that the read syscalls do not show, small enough to be noise.
     std::vector<char> buffer(size_t(1) << 20);
     rapidjson::FileReadStream stream(file.get(), buffer.data(), buffer.size());
-    SessionData data = parse(stream, total, path, options);
+    SessionData data = parse<0>(stream, 0, path, options);
     if (std::ferror(file.get()))
         throw SessionError(SessionError::Kind::NotFound, path, "read error");
     return data;
@@ -590,7 +602,7 @@ SessionData KinetoImporter::importBytes(
     std::string_view bytes, const std::string& displayName, const ImportOptions& options) const
 {
     rapidjson::MemoryStream stream(bytes.data(), bytes.size());
-    return parse(stream, bytes.size(), displayName, options);
+    return parse<0>(stream, bytes.size(), displayName, options);
 }
 
 } // namespace ws

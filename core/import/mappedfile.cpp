@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#include "import/mappedfile.h"
+
+#include "store/sessionerror.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace ws {
+
+MappedFile::MappedFile(const std::string& path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        throw SessionError(SessionError::Kind::NotFound, path, std::string("cannot open: ") + std::strerror(errno));
+    struct stat st { };
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+        ::close(fd);
+        return;
+    }
+    const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    m_size = static_cast<size_t>(st.st_size);
+    // Reserve one page more than the file and map the file over the start: the reserved tail is
+    // anonymous zero memory, which terminates the text even when the size is a page multiple.
+    m_mapped = (m_size / page + 1) * page;
+    void* region = ::mmap(nullptr, m_mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (region == MAP_FAILED) {
+        ::close(fd);
+        m_size = m_mapped = 0;
+        return;
+    }
+    void* file = ::mmap(region, m_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0);
+    ::close(fd);
+    if (file == MAP_FAILED) {
+        ::munmap(region, m_mapped);
+        m_size = m_mapped = 0;
+        return;
+    }
+    ::madvise(file, m_size, MADV_SEQUENTIAL);
+    m_data = static_cast<char*>(file);
+}
+
+MappedFile::~MappedFile()
+{
+    if (m_data)
+        ::munmap(m_data, m_mapped);
+}
+
+void MappedFile::release(size_t offset)
+{
+    if (!m_data)
+        return;
+    const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    // Keep the page the parser is in; everything before it is done with.
+    const size_t end = offset > page ? (offset - page) / page * page : 0;
+    if (end <= m_released)
+        return;
+    ::madvise(m_data + m_released, end - m_released, MADV_DONTNEED);
+    m_released = end;
+}
+
+} // namespace ws
