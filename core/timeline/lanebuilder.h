@@ -13,6 +13,7 @@
 #include <functional>
 #include <span>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -69,7 +70,7 @@ private:
         int64_t a = 0;
         int64_t b = 0;
         bool operator==(const Key&) const = default;
-        auto operator<=>(const Key&) const = default;
+        bool operator<(const Key& o) const { return std::tie(kind, pid, a, b) < std::tie(o.kind, o.pid, o.a, o.b); }
     };
     struct KeyHash {
         size_t operator()(const Key& k) const;
