@@ -6,9 +6,11 @@
 #include <cuda.h>
 #include <cupti.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <dlfcn.h>
 #include <fstream>
 #include <mutex>
@@ -52,6 +54,23 @@ void check(CUptiResult r, const char* what)
 uint64_t CUPTIAPI monotonicTimestamp()
 {
     return static_cast<uint64_t>(monotonicNs());
+}
+
+int64_t realtimeMinusMonotonicNs()
+{
+    int64_t best = INT64_MAX, offset = 0;
+    for (int i = 0; i < 5; ++i) {
+        timespec a {}, r {}, b {};
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        clock_gettime(CLOCK_REALTIME, &r);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        const int64_t m0 = a.tv_sec * 1000000000LL + a.tv_nsec, m1 = b.tv_sec * 1000000000LL + b.tv_nsec;
+        if (m1 - m0 < best) {
+            best = m1 - m0;
+            offset = r.tv_sec * 1000000000LL + r.tv_nsec - (m0 + (m1 - m0) / 2);
+        }
+    }
+    return offset;
 }
 
 // The API calls a timeline needs: launches, copies, memsets, allocations, synchronisation and
@@ -134,15 +153,45 @@ std::vector<uint8_t>* buildKeepList(CUpti_CallbackDomain domain, uint32_t size, 
     return list;
 }
 
-void applyApiFilter()
+// Per-API activity settings. "select" enables only the kept cbids and never the whole
+// RUNTIME/DRIVER kinds, so CUPTI need not record (and, where it skips interception, not even
+// time) the calls a timeline does not show; "filter" enables the kinds, then disables the rest.
+bool g_selectApis = false;
+
+void setKeptApis(uint8_t enable)
 {
-    if (g_recorder->config().allApi)
-        return;
-    if (!&cuptiActivityEnableRuntimeApi || !&cuptiActivityEnableDriverApi) {
-        g_recorder->message(raw::MessageLevel::Warning,
-            "this CUPTI has no per-API activity filter: every runtime and driver call is recorded");
+    for (uint32_t cbid = 1; cbid < g_keepRuntime->size(); ++cbid)
+        if ((*g_keepRuntime)[cbid])
+            cuptiActivityEnableRuntimeApi(cbid, enable);
+    for (uint32_t cbid = 1; cbid < g_keepDriver->size(); ++cbid)
+        if ((*g_keepDriver)[cbid])
+            cuptiActivityEnableDriverApi(cbid, enable);
+}
+
+void enableApis()
+{
+    const bool perApi = &cuptiActivityEnableRuntimeApi && &cuptiActivityEnableDriverApi;
+    if (g_recorder->config().allApi || !perApi) {
+        if (!g_recorder->config().allApi)
+            g_recorder->message(raw::MessageLevel::Warning,
+                "this CUPTI has no per-API activity settings: every runtime and driver call is recorded");
+        check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), "cuptiActivityEnable(RUNTIME)");
+        check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER), "cuptiActivityEnable(DRIVER)");
         return;
     }
+    if (g_recorder->config().selectApis) {
+        const CUptiResult r = cuptiActivityEnableRuntimeApi(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 1);
+        if (r == CUPTI_SUCCESS) {
+            g_selectApis = true;
+            setKeptApis(1);
+            return;
+        }
+        check(r, "cuptiActivityEnableRuntimeApi (selecting APIs; falling back to filtering)");
+    }
+    g_selectApis = false;
+    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), "cuptiActivityEnable(RUNTIME)");
+    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER), "cuptiActivityEnable(DRIVER)");
+    // Enabling RUNTIME/DRIVER resets per-API settings, so the filter goes on afterwards.
     for (uint32_t cbid = 1; cbid < g_keepRuntime->size(); ++cbid)
         if (!(*g_keepRuntime)[cbid])
             cuptiActivityEnableRuntimeApi(cbid, 0);
@@ -279,6 +328,7 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
     if (!g_recorder || g_recorder->closed())
         return;
     if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+        g_recorder->mapCurrentThread();
         recordDevice(static_cast<const CUpti_ResourceData*>(data)->context);
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         const auto* cb = static_cast<const CUpti_CallbackData*>(data);
@@ -384,9 +434,11 @@ bool initialize(Recorder& recorder)
     if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) && info.dli_fname)
         recordEnvironment("cupti_library", info.dli_fname);
 
-    // Thread ids as the kernel knows them (gettid), the same ids the NVTX records carry.
-    if (&cuptiSetThreadIdType)
+    // Thread ids as the kernel knows them (gettid), the same ids the NVTX records carry; or
+    // CUPTI's default (pthread_self), which ingest maps back through ThreadMap records.
+    if (recorder.config().systemThreadIds && &cuptiSetThreadIdType)
         check(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM), "cuptiSetThreadIdType");
+    recorder.mapCurrentThread();
 
     CUptiResult r = cuptiSubscribe(&g_subscriber, &onCallback, nullptr);
     if (r == CUPTI_SUCCESS) {
@@ -412,11 +464,21 @@ bool initialize(Recorder& recorder)
 
     // CLOCK_MONOTONIC for every record, so NTP steps cannot bend the timeline. Must precede
     // enabling any activity kind.
-    if (&cuptiActivityRegisterTimestampCallback)
-        check(cuptiActivityRegisterTimestampCallback(&monotonicTimestamp), "cuptiActivityRegisterTimestampCallback");
-    else
-        recorder.message(raw::MessageLevel::Error,
-            "this CUPTI cannot use CLOCK_MONOTONIC timestamps; GPU and NVTX times will not line up");
+    bool monotonic = false;
+    if (recorder.config().monotonicTimestamps && &cuptiActivityRegisterTimestampCallback) {
+        monotonic = cuptiActivityRegisterTimestampCallback(&monotonicTimestamp) == CUPTI_SUCCESS;
+        if (!monotonic)
+            recorder.message(raw::MessageLevel::Warning,
+                "cuptiActivityRegisterTimestampCallback failed; using CUPTI's CLOCK_REALTIME");
+    }
+    if (!monotonic) {
+        // CUPTI's own clock is CLOCK_REALTIME: record its offset so ingest can shift every CUPTI
+        // time into CLOCK_MONOTONIC, where the NVTX times are.
+        raw::ClockDomainRecord c {};
+        c.realtime = 1;
+        c.realtimeMinusMonotonicNs = realtimeMinusMonotonicNs();
+        recorder.writer().add(raw::RecordType::ClockDomain, c);
+    }
 
     r = cuptiActivityRegisterCallbacks(&bufferRequested, &bufferCompleted);
     if (r != CUPTI_SUCCESS) {
@@ -435,19 +497,15 @@ bool initialize(Recorder& recorder)
 
 void enableActivity()
 {
-    static constexpr CUpti_ActivityKind kinds[] = {
-        CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-        CUPTI_ACTIVITY_KIND_MEMCPY,
-        CUPTI_ACTIVITY_KIND_MEMSET,
-        CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
-        CUPTI_ACTIVITY_KIND_OVERHEAD,
-        CUPTI_ACTIVITY_KIND_RUNTIME,
-        CUPTI_ACTIVITY_KIND_DRIVER,
-    };
-    for (const auto k : kinds)
-        check(cuptiActivityEnable(k), "cuptiActivityEnable");
-    // Enabling RUNTIME/DRIVER resets per-API settings, so the filter goes on afterwards.
-    applyApiFilter();
+    const auto& cfg = g_recorder->config();
+    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "cuptiActivityEnable(CONCURRENT_KERNEL)");
+    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable(MEMCPY)");
+    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), "cuptiActivityEnable(MEMSET)");
+    if (cfg.syncRecords)
+        check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION), "cuptiActivityEnable(SYNCHRONIZATION)");
+    if (cfg.overheadRecords)
+        check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_OVERHEAD), "cuptiActivityEnable(OVERHEAD)");
+    enableApis();
 }
 
 void disableActivity()
@@ -463,6 +521,8 @@ void disableActivity()
     };
     for (const auto k : kinds)
         cuptiActivityDisable(k);
+    if (g_selectApis)
+        setKeptApis(0);
 }
 
 void flush(bool forced)

@@ -77,6 +77,7 @@ int64_t currentTid(Recorder* r)
 {
     if (t_tid == 0) {
         t_tid = static_cast<int64_t>(syscall(SYS_gettid));
+        r->mapCurrentThread();
         // First NVTX call on this thread: record its name once.
         char name[64] = {};
         if (FILE* f = std::fopen("/proc/thread-self/comm", "r")) {

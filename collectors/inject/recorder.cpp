@@ -55,6 +55,16 @@ RecorderConfig RecorderConfig::fromEnvironment()
     }
     if (const char* d = std::getenv(raw::kEnvDuration))
         c.durationS = std::atof(d);
+    const auto knob = [](const char* name, const char* whenDefault) {
+        const char* v = std::getenv(name);
+        return v ? std::string(v) : std::string(whenDefault);
+    };
+    c.systemThreadIds = knob(raw::kEnvThreadIds, "system") != "default";
+    c.monotonicTimestamps = knob(raw::kEnvTimestamps, "monotonic") != "cupti";
+    c.selectApis = knob(raw::kEnvApiMode, "select") != "filter";
+    const std::string off = "," + knob(raw::kEnvKindsOff, "") + ",";
+    c.syncRecords = off.find(",sync,") == std::string::npos;
+    c.overheadRecords = off.find(",overhead,") == std::string::npos;
     if (const char* b = std::getenv(raw::kEnvBufferBytes)) {
         const long long v = std::atoll(b);
         if (v >= (64 << 10))
@@ -157,6 +167,19 @@ void Recorder::message(raw::MessageLevel level, const std::string& text)
     raw::MessageRecord m {};
     m.level = static_cast<uint32_t>(level);
     m_writer.add(raw::RecordType::Message, m, text);
+}
+
+void Recorder::mapCurrentThread()
+{
+    thread_local bool mapped = false;
+    if (mapped || m_config.systemThreadIds)
+        return;
+    mapped = true;
+    raw::ThreadMapRecord m {};
+    // CUPTI's default id on Linux: pthread_self(), as the 32 bits its records have room for.
+    m.cuptiThreadId = static_cast<uint32_t>(pthread_self());
+    m.tid = static_cast<int64_t>(gettid());
+    m_writer.add(raw::RecordType::ThreadMap, m);
 }
 
 void Recorder::startCapture()

@@ -25,6 +25,13 @@ struct RecorderConfig {
     std::string captureNvtxName;
     double durationS = 0; // 0: until exit
     size_t cuptiBufferBytes = 4u << 20;
+    // CUPTI settings (see raw/rawformat.h for the variables). Each costs host time per
+    // intercepted API call; scripts/h200/compare-and-overhead.py --tune measures them.
+    bool systemThreadIds = true;     // CUPTI reports gettid(); else pthread_self(), mapped by ingest
+    bool monotonicTimestamps = true; // CUPTI calls our CLOCK_MONOTONIC callback; else CLOCK_REALTIME, shifted by ingest
+    bool selectApis = true;          // enable only the kept API cbids; else enable all, then disable the rest
+    bool syncRecords = true;
+    bool overheadRecords = true;
     std::vector<std::string> errors; // unparseable settings, reported in the raw file
 
     static RecorderConfig fromEnvironment();
@@ -63,6 +70,8 @@ public:
     void requestDeferredQueries() { m_deferredPending.store(true); }
 
     void message(raw::MessageLevel level, const std::string& text);
+    // With CUPTI's default thread ids: once per thread, record which OS thread its id is.
+    void mapCurrentThread();
     void registerExitHandler();
     void shutdown(); // the exit path; idempotent
 

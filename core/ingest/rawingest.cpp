@@ -67,14 +67,28 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
     const int64_t pid = file.header().pid;
     auto& s = b.s;
 
-    // Pass 1: this file's string ids -> session string ids.
+    // Pass 1: this file's string ids -> session string ids; the clock CUPTI used; CUPTI thread
+    // ids -> OS thread ids.
     std::unordered_map<uint32_t, StringId> strings;
+    int64_t cuptiClockShift = 0; // subtracted from CUPTI times to reach CLOCK_MONOTONIC
+    std::unordered_map<uint64_t, int64_t> threadMap;
     for (const auto& f : file.frames()) {
-        if (f.type != RecordType::String)
-            continue;
-        const auto def = raw::readPayload<raw::StringDef>(f.payload);
-        strings[def.id] = s.strings.intern(text(raw::trailingBytes<raw::StringDef>(f.payload)));
+        if (f.type == RecordType::String) {
+            const auto def = raw::readPayload<raw::StringDef>(f.payload);
+            strings[def.id] = s.strings.intern(text(raw::trailingBytes<raw::StringDef>(f.payload)));
+        } else if (f.type == RecordType::ClockDomain) {
+            const auto c = raw::readPayload<raw::ClockDomainRecord>(f.payload);
+            cuptiClockShift = c.realtime ? c.realtimeMinusMonotonicNs : 0;
+        } else if (f.type == RecordType::ThreadMap) {
+            const auto m = raw::readPayload<raw::ThreadMapRecord>(f.payload);
+            threadMap[m.cuptiThreadId] = m.tid;
+        }
     }
+    const auto gpuTime = [cuptiClockShift](int64_t t) { return t > 0 ? t - cuptiClockShift : t; };
+    const auto osTid = [&threadMap](int64_t cuptiTid) {
+        const auto it = threadMap.find(static_cast<uint64_t>(cuptiTid));
+        return it == threadMap.end() ? cuptiTid : it->second;
+    };
     const auto str = [&](uint32_t id) -> StringId {
         if (id == 0)
             return 0;
@@ -108,6 +122,8 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
     for (const auto& f : file.frames()) {
         switch (f.type) {
         case RecordType::String:
+        case RecordType::ClockDomain:
+        case RecordType::ThreadMap:
             break;
         case RecordType::Process: {
             const auto r = raw::readPayload<raw::ProcessRecord>(f.payload);
@@ -186,10 +202,10 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             k.contextId = r.contextId;
             k.streamId = r.streamId;
             k.correlationId = r.correlationId;
-            k.start = r.start;
-            k.end = r.end;
-            k.queued = r.queued;
-            k.submitted = r.submitted;
+            k.start = gpuTime(r.start);
+            k.end = gpuTime(r.end);
+            k.queued = gpuTime(r.queued);
+            k.submitted = gpuTime(r.submitted);
             k.mangledName = str(r.name);
             k.gridX = r.grid[0];
             k.gridY = r.grid[1];
@@ -222,8 +238,8 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             m.contextId = r.contextId;
             m.streamId = r.streamId;
             m.correlationId = r.correlationId;
-            m.start = r.start;
-            m.end = r.end;
+            m.start = gpuTime(r.start);
+            m.end = gpuTime(r.end);
             m.bytes = r.bytes;
             m.copyKind = r.copyKind <= 10 ? static_cast<CopyKind>(r.copyKind) : CopyKind::Unknown;
             m.srcKind = r.srcKind;
@@ -245,8 +261,8 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             m.contextId = r.contextId;
             m.streamId = r.streamId;
             m.correlationId = r.correlationId;
-            m.start = r.start;
-            m.end = r.end;
+            m.start = gpuTime(r.start);
+            m.end = gpuTime(r.end);
             m.bytes = r.bytes;
             m.value = static_cast<int32_t>(r.value);
             m.graphId = r.graphId;
@@ -258,10 +274,10 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             const auto r = raw::readPayload<raw::ApiRecord>(f.payload);
             ApiCallRecord a;
             a.pid = pid;
-            a.tid = r.tid;
+            a.tid = osTid(r.tid);
             a.correlationId = r.correlationId;
-            a.start = r.start;
-            a.end = std::max(r.end, r.start);
+            a.start = gpuTime(r.start);
+            a.end = std::max(gpuTime(r.end), a.start);
             a.domain
                 = r.domain == static_cast<uint8_t>(raw::ApiDomain::Driver) ? ApiDomain::Driver : ApiDomain::Runtime;
             a.cbid = static_cast<int32_t>(r.cbid);
@@ -278,8 +294,8 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             y.contextId = r.contextId;
             y.streamId = r.streamId;
             y.correlationId = r.correlationId;
-            y.start = r.start;
-            y.end = std::max(r.end, r.start);
+            y.start = gpuTime(r.start);
+            y.end = std::max(gpuTime(r.end), y.start);
             y.kind = r.type <= 4 ? static_cast<SyncKind>(r.type) : SyncKind::Unknown;
             y.eventId = r.eventId;
             b.seen(y.end);
@@ -290,9 +306,9 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             const auto r = raw::readPayload<raw::OverheadRecord>(f.payload);
             OverheadRecord o;
             o.pid = pid;
-            o.tid = r.tid;
-            o.start = r.start;
-            o.end = std::max(r.end, r.start);
+            o.tid = osTid(r.tid);
+            o.start = gpuTime(r.start);
+            o.end = std::max(gpuTime(r.end), o.start);
             o.kind = str(r.kind);
             s.overheads.push_back(o);
             break;

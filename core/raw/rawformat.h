@@ -35,6 +35,11 @@ inline constexpr const char* kEnvAllApi = "WS_ALL_API";             // "1": keep
 inline constexpr const char* kEnvCaptureRange = "WS_CAPTURE_RANGE"; // cudaProfilerApi | nvtx:NAME
 inline constexpr const char* kEnvDuration = "WS_DURATION_S";        // stop collecting after S seconds
 inline constexpr const char* kEnvBufferBytes = "WS_CUPTI_BUFFER_BYTES";
+// CUPTI configuration knobs, for measuring what each setting costs (defaults in RecorderConfig):
+inline constexpr const char* kEnvThreadIds = "WS_CUPTI_THREAD_IDS";  // system (gettid) | default (pthread_self)
+inline constexpr const char* kEnvTimestamps = "WS_CUPTI_TIMESTAMPS"; // monotonic | cupti (CLOCK_REALTIME)
+inline constexpr const char* kEnvApiMode = "WS_CUPTI_API_MODE";      // select | filter
+inline constexpr const char* kEnvKindsOff = "WS_CUPTI_KINDS_OFF";    // comma list: sync,overhead,driver
 
 struct FileHeader {
     char magic[8];
@@ -63,8 +68,10 @@ enum class RecordType : uint16_t {
     NvtxCategory = 14,
     ThreadName = 15,
     Dropped = 16,
-    Message = 17, // MessageRecord + text: warnings and errors of the injection library
-    End = 18,     // written last by a clean exit; absent when the process died
+    Message = 17,     // MessageRecord + text: warnings and errors of the injection library
+    End = 18,         // written last by a clean exit; absent when the process died
+    ThreadMap = 19,   // ThreadMapRecord: CUPTI's thread id -> OS thread id
+    ClockDomain = 20, // ClockDomainRecord: which clock the CUPTI timestamps use
 };
 
 struct FrameHeader {
@@ -237,6 +244,22 @@ struct ThreadNameRecord {
     int64_t tid;
     uint32_t name;   // string id
     uint32_t source; // ThreadNameSource: a name the program gave through NVTX beats the OS one
+};
+
+// With CUPTI's default thread ids (pthread_self truncated to 32 bits) API records carry ids
+// that are not OS thread ids; threads that the recorder sees (the one that initialises CUDA,
+// every thread that calls NVTX) report both, and ingest maps API records through it.
+struct ThreadMapRecord {
+    uint64_t cuptiThreadId;
+    int64_t tid;
+};
+
+// CUPTI timestamps in CLOCK_REALTIME (no timestamp callback): ingest subtracts
+// realtimeMinusMonotonicNs from every CUPTI time to bring it into CLOCK_MONOTONIC.
+struct ClockDomainRecord {
+    uint32_t realtime; // 1 = CUPTI times are CLOCK_REALTIME
+    uint32_t reserved;
+    int64_t realtimeMinusMonotonicNs;
 };
 
 struct DroppedRecord {

@@ -146,6 +146,52 @@ def overhead(args, out):
     return {"samples": samples, "median": med, "errors": errors}
 
 
+TUNE_CONFIGS = {
+    # name: (environment for the recorder, measured on the PyTorch loop too)
+    "filter": ({"WS_CUPTI_API_MODE": "filter"}, False),  # enable RUNTIME/DRIVER, disable the rest
+    "select": ({}, True),  # the defaults: only the kept API cbids enabled
+    "select+pthread-ids": ({"WS_CUPTI_THREAD_IDS": "default"}, True),
+    "select+realtime": ({"WS_CUPTI_TIMESTAMPS": "cupti"}, True),
+    "select-sync-overhead": ({"WS_CUPTI_KINDS_OFF": "sync,overhead"}, True),
+    "minimal": ({"WS_CUPTI_THREAD_IDS": "default", "WS_CUPTI_TIMESTAMPS": "cupti",
+                 "WS_CUPTI_KINDS_OFF": "sync,overhead"}, True),
+}
+
+
+def tune(args, out):
+    """What each CUPTI setting costs: every configuration against the plain program, rotating
+    order, C++ launch loop x5 and PyTorch loop x3. Returns the per-configuration medians of the
+    paired differences and the cheapest configuration on the PyTorch loop."""
+    cpp = [os.path.join(args.bin, "ws-example-launch-bound"), "--launches", "20000"]
+    loop = [sys.executable, os.path.join(ROOT, "examples/python/torch_launch_loop.py")]
+    added = {w: {c: [] for c in TUNE_CONFIGS} for w in ("cpp", "torch")}
+    for w, cmd, reps in (("cpp", cpp, 5), ("torch", loop, 3)):
+        for rep in range(reps):
+            names = ["base"] + [c for c, (_, t) in TUNE_CONFIGS.items() if w == "cpp" or t]
+            names = names[rep % len(names):] + names[:rep % len(names)]
+            got = {}
+            for c in names:
+                env = dict(os.environ)
+                if c == "base":
+                    full = cmd
+                else:
+                    env.update(TUNE_CONFIGS[c][0])
+                    full = [args.cli, "record", "-o", os.path.join(out, "tune.wscope"), "--"] + cmd
+                rc, so, se, wall = run(full, env=env)
+                v = result_of(so, "host_us_per_launch")
+                if rc == 0 and v is not None:
+                    got[c] = v
+            print(f"  tune {w} rep {rep}: " + ", ".join(f"{c}={v:.3f}" for c, v in got.items()), flush=True)
+            if "base" in got:
+                for c, v in got.items():
+                    if c != "base":
+                        added[w][c].append(v - got["base"])
+    med = {w: {c: (statistics.median(v) if v else None) for c, v in cs.items()} for w, cs in added.items()}
+    candidates = [c for c in med["torch"] if med["torch"][c] is not None]
+    best = min(candidates, key=lambda c: (med["torch"][c], med["cpp"][c] or 0)) if candidates else "select"
+    return {"added_us_per_launch": added, "median_added": med, "best": best, "best_env": TUNE_CONFIGS[best][0]}
+
+
 def stress(args, out):
     res = {}
     cases = {
@@ -178,11 +224,26 @@ def main():
     ap.add_argument("--out", default="/tmp/ws-compare")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--skip", default="", help="comma list of: compare,overhead,stress")
+    ap.add_argument("--tune", action="store_true",
+                    help="only measure the CUPTI settings and write OUT/best.env with the cheapest")
     args = ap.parse_args()
     args.cli = args.cli or os.path.join(args.bin, "warpscope-cli")
     os.makedirs(args.out, exist_ok=True)
     skip = set(args.skip.split(","))
     report = {}
+    if args.tune:
+        t = tune(args, args.out)
+        with open(os.path.join(args.out, "tune.json"), "w") as f:
+            json.dump(t, f, indent=1)
+        with open(os.path.join(args.out, "best.env"), "w") as f:
+            f.write("".join(f"export {k}={v}\n" for k, v in t["best_env"].items()))
+        print("\n| CUPTI setting | C++ added us/launch (median of 5) | PyTorch added us/launch (median of 3) |")
+        print("|---|---|---|")
+        for c in TUNE_CONFIGS:
+            fmt = lambda v: "-" if v is None else f"{v:+.3f}"  # noqa: E731
+            print(f"| {c} | {fmt(t['median_added']['cpp'][c])} | {fmt(t['median_added']['torch'][c])} |")
+        print(f"best: {t['best']} {t['best_env']}")
+        return
     if "stress" not in skip:
         print("== stress", flush=True)
         report["stress"] = stress(args, args.out)
@@ -195,6 +256,8 @@ def main():
     with open(os.path.join(args.out, "compare.json"), "w") as f:
         json.dump(report, f, indent=1)
 
+    tuned = {k: v for k, v in os.environ.items() if k.startswith("WS_CUPTI_")}
+    print(f"\nrecorder settings: {tuned or 'defaults'}")
     print("\n| check | measured | goal |\n|---|---|---|")
     for name, e in report.get("stress", {}).items():
         print(f"| stress {name} | rc={e.get('rc')} kernels={e.get('kernels')} dropped={e.get('dropped')} "

@@ -7,6 +7,8 @@
 #   - sessions: (a) the GEMM+ReLU example, (b) the PyTorch NVTX program, (c) CUDA graphs,
 #     (d) 20,000 empty kernels (and a 2,000-kernel one small enough for a fixture), capture
 #     ranges, child processes, a target that segfaults and one that is SIGKILLed;
+#   - scripts/h200/compare-and-overhead.py --tune: what each CUPTI setting costs per launch; the
+#     cheapest (written to best.env) is used for everything after it;
 #   - scripts/h200/compare-and-overhead.py: torch.profiler agreement, overhead, stress runs.
 # Results land in $OUT/sessions.tgz (sessions, raw files, logs, summary.txt) and $OUT/compare/
 # (compare.txt with the table, compare.json, the torch.profiler trace).
@@ -63,6 +65,14 @@ EOF
     ls -la /usr/local/cuda/lib64/libcupti* 2>&1 | head
 } >"$R/env.txt" 2>&1
 cat "$R/env.txt"
+
+step "what each CUPTI setting costs; the cheapest is used from here on"
+mkdir -p "$OUT/compare"
+timeout 240 python3 scripts/h200/compare-and-overhead.py --tune --bin "$D/bin" --out "$OUT/compare" 2>&1 \
+    | tee "$OUT/compare/tune.txt"
+rm -f "$OUT"/compare/*.wscope
+[ -f "$OUT/compare/best.env" ] && . "$OUT/compare/best.env"
+env | grep '^WS_CUPTI_' || echo "recorder defaults"
 
 step "diagnosis: CUPTI's own NVTX path in a PyTorch process (the earlier setup)"
 mkdir -p /tmp/diagraw
@@ -122,7 +132,6 @@ du -sh "$R"/* | sort -h | tail -n 8
 (cd "$OUT" && tar czf sessions.tgz res && rm -rf res)
 
 step "comparison with torch.profiler, overhead, stress"
-mkdir -p "$OUT/compare"
 timeout 400 python3 scripts/h200/compare-and-overhead.py --bin "$D/bin" --out "$OUT/compare" --reps "$REPS" 2>&1 \
     | tee "$OUT/compare/compare.txt"
 rm -f "$OUT"/compare/*.wscope "$OUT"/compare/*.json.gz
