@@ -165,6 +165,7 @@ def tune(args, out):
     cpp = [os.path.join(args.bin, "ws-example-launch-bound"), "--launches", "20000"]
     loop = [sys.executable, os.path.join(ROOT, "examples/python/torch_launch_loop.py")]
     added = {w: {c: [] for c in TUNE_CONFIGS} for w in ("cpp", "torch")}
+    broken = set()
     for w, cmd, reps in (("cpp", cpp, 5), ("torch", loop, 3)):
         for rep in range(reps):
             names = ["base"] + [c for c, (_, t) in TUNE_CONFIGS.items() if w == "cpp" or t]
@@ -181,15 +182,25 @@ def tune(args, out):
                 v = result_of(so, "host_us_per_launch")
                 if rc == 0 and v is not None:
                     got[c] = v
+                if c != "base" and rc == 0:
+                    # A setting is only a candidate if the session still has the launches' API calls.
+                    db = sqlite3.connect(f"file:{os.path.join(out, 'tune.wscope')}?mode=ro", uri=True)
+                    apis = db.execute("select count(*) from api_call").fetchone()[0]
+                    kernels = db.execute("select count(*) from kernel").fetchone()[0]
+                    db.close()
+                    if apis < 20000 or kernels < 20000:
+                        broken.add(c)
+                        print(f"  tune {w} {c}: only {apis} API calls / {kernels} kernels recorded", flush=True)
             print(f"  tune {w} rep {rep}: " + ", ".join(f"{c}={v:.3f}" for c, v in got.items()), flush=True)
             if "base" in got:
                 for c, v in got.items():
                     if c != "base":
                         added[w][c].append(v - got["base"])
     med = {w: {c: (statistics.median(v) if v else None) for c, v in cs.items()} for w, cs in added.items()}
-    candidates = [c for c in med["torch"] if med["torch"][c] is not None]
+    candidates = [c for c in med["torch"] if med["torch"][c] is not None and c not in broken]
     best = min(candidates, key=lambda c: (med["torch"][c], med["cpp"][c] or 0)) if candidates else "select"
-    return {"added_us_per_launch": added, "median_added": med, "best": best, "best_env": TUNE_CONFIGS[best][0]}
+    return {"added_us_per_launch": added, "median_added": med, "best": best, "best_env": TUNE_CONFIGS[best][0],
+            "broken": sorted(broken)}
 
 
 def stress(args, out):
@@ -242,7 +253,7 @@ def main():
         for c in TUNE_CONFIGS:
             fmt = lambda v: "-" if v is None else f"{v:+.3f}"  # noqa: E731
             print(f"| {c} | {fmt(t['median_added']['cpp'][c])} | {fmt(t['median_added']['torch'][c])} |")
-        print(f"best: {t['best']} {t['best_env']}")
+        print(f"best: {t['best']} {t['best_env']}; incomplete sessions with: {t['broken']}")
         return
     if "stress" not in skip:
         print("== stress", flush=True)
