@@ -246,24 +246,28 @@ KernelProfiler::DeviceConfig* KernelProfiler::deviceConfig(CUcontext ctx, uint32
     m_writer.info("metrics", std::to_string(dc.config->metrics().size()));
     m_writer.info("validation_ms", std::to_string(dc.config->validationMs()));
 
-    // Kernel replay saves and restores the program's device memory around every pass after
-    // the first, so that is what a kernel costs on top of running `passes` times. The rate is
-    // an estimate from a measurement on an H200 (about 6.5 ms per pass with ~100 MB allocated).
-    size_t freeBytes = 0, totalBytes = 0;
-    cuMemGetInfo(&freeBytes, &totalBytes);
-    const double usedMb = static_cast<double>(totalBytes - freeBytes) / 1e6;
-    const double perPassMs = 0.5 + usedMb / 15.0; // ~15 GB/s effective save/restore
-    std::string limit
+    // Cost of kernel replay per kernel, fitted to H200 measurements (CUDA 13, 64-256 MB
+    // allocated): about 150 ms to set a kernel up plus 8 ms per pass (counter programming and the
+    // save/restore of device memory), plus the kernel itself once per pass.
+    constexpr double kFixedMs = 150.0;
+    constexpr double kPerPassMs = 8.0;
+    const double perKernelMs = kFixedMs + kPerPassMs * static_cast<double>(passes);
+    const std::string scope
         = m_config.launchCount >= 0 ? std::to_string(m_config.launchCount) + " kernel(s)" : "every kernel";
+    const std::string filter = m_haveRegex ? " matching /" + m_config.kernelRegex + "/" : std::string();
+    std::string total;
+    if (m_config.launchCount >= 0)
+        total = "; about "
+            + std::to_string(
+                static_cast<long long>(perKernelMs * static_cast<double>(m_config.launchCount) / 1000.0 + 0.5))
+            + " s for " + scope;
     std::fprintf(stderr,
         "warpscope-profile: %s (%s): %zu metrics (%zu left out) need %zu pass%s per kernel; profiling %s%s.\n"
-        "warpscope-profile: estimated cost per kernel: %zu x its duration + about %.0f ms of memory save/restore "
-        "(%zu passes after the first, %.0f MB in use on the device)\n",
+        "warpscope-profile: estimated cost: about %.0f ms per kernel (%zu x its duration + %.0f ms of replay "
+        "overhead)%s\n",
         info.name.c_str(), chip.c_str(), dc.config->metrics().size(), dc.config->rejected().size(), passes,
-        passes == 1 ? "" : "es", limit.c_str(), m_haveRegex ? (" matching /" + m_config.kernelRegex + "/").c_str() : "",
-        passes, static_cast<double>(passes > 0 ? passes - 1 : 0) * perPassMs, passes > 0 ? passes - 1 : 0, usedMb);
-    m_writer.info("estimated_ms_per_kernel_overhead",
-        std::to_string(static_cast<double>(passes > 0 ? passes - 1 : 0) * perPassMs));
+        passes == 1 ? "" : "es", scope.c_str(), filter.c_str(), perKernelMs, passes, perKernelMs, total.c_str());
+    m_writer.info("estimated_ms_per_kernel", std::to_string(perKernelMs));
     m_writer.flush();
     dc.failed = false;
     return &dc;
@@ -389,10 +393,13 @@ void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_Callbac
         return;
 
     CapturedLaunch captured = captureLaunch(cbid, cb);
-    if (captured.stream && isCapturing(captured.stream)) {
-        ++m_skippedCaptured; // recorded into a graph, not run now
+    // First, before any other driver call: a launch recorded into a graph runs nothing now, and
+    // a driver call that loads a function would invalidate the capture.
+    if (isCapturing(captured.stream)) {
+        ++m_skippedCaptured;
         return;
     }
+    captured.launch.mangledName = functionName(captured, cb);
     bool profile = wants(captured.launch.mangledName);
     if (profile) {
         ++m_matched;
@@ -417,6 +424,7 @@ void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_Callbac
         warnOnce("start", error);
         return;
     }
+    completeLaunch(captured);
     ProfiledLaunch l = std::move(captured.launch);
     l.index = m_profiled++;
     l.deviceId = state->deviceId;

@@ -3,6 +3,7 @@
 
 #include <cupti.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace ws::profiler {
@@ -28,41 +29,6 @@ CUfunction resolve(CUfunction f)
     if (cuKernelGetFunction(&resolved, reinterpret_cast<CUkernel>(f)) == CUDA_SUCCESS && resolved)
         return resolved;
     return f;
-}
-
-void fillFromFunction(CapturedLaunch& c, const CUpti_CallbackData* cb)
-{
-    auto& l = c.launch;
-    const CUfunction f = resolve(c.function);
-    l.registersPerThread = funcAttribute(f, CU_FUNC_ATTRIBUTE_NUM_REGS);
-    l.staticSmemBytes = funcAttribute(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
-    l.localMemPerThread = funcAttribute(f, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
-    l.maxDynamicSmemBytes = funcAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
-    int carveout = -1;
-    if (cuFuncGetAttribute(&carveout, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, f) != CUDA_SUCCESS)
-        carveout = -1;
-    l.carveoutPercent = carveout;
-    if (l.clusterX == 0) {
-        // Cluster dimensions compiled into the kernel (__cluster_dims__).
-        const int x = funcAttribute(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH);
-        if (x > 0) {
-            l.clusterX = x;
-            l.clusterY = std::max(1, funcAttribute(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT));
-            l.clusterZ = std::max(1, funcAttribute(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH));
-        }
-    }
-    if (cb->symbolName && *cb->symbolName) {
-        l.mangledName = cb->symbolName;
-    } else {
-        const char* name = nullptr;
-        if (cuFuncGetName(&name, f) == CUDA_SUCCESS && name)
-            l.mangledName = name;
-    }
-    if (c.stream) {
-        unsigned long long id = 0;
-        if (cuStreamGetId(c.stream, &id) == CUDA_SUCCESS)
-            l.streamId = static_cast<uint32_t>(id);
-    }
 }
 
 template <typename P> void fromClassic(CapturedLaunch& c, const P* p)
@@ -149,12 +115,49 @@ CapturedLaunch captureLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb
     default:
         // cuLaunch / cuLaunchGrid*: pre-CUDA-4 launches without a configuration in the call.
         c.isKernelLaunch = isKernelLaunch(cbid);
-        if (cb->symbolName)
-            c.launch.mangledName = cb->symbolName;
-        return c;
+        break;
     }
-    fillFromFunction(c, cb);
     return c;
+}
+
+std::string functionName(const CapturedLaunch& c, const CUpti_CallbackData* cb)
+{
+    if (cb->symbolName && *cb->symbolName)
+        return cb->symbolName;
+    const char* name = nullptr;
+    if (c.function && cuFuncGetName(&name, resolve(c.function)) == CUDA_SUCCESS && name)
+        return name;
+    return "(unknown kernel)";
+}
+
+void completeLaunch(CapturedLaunch& c)
+{
+    auto& l = c.launch;
+    if (c.function) {
+        const CUfunction f = resolve(c.function);
+        l.registersPerThread = funcAttribute(f, CU_FUNC_ATTRIBUTE_NUM_REGS);
+        l.staticSmemBytes = funcAttribute(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+        l.localMemPerThread = funcAttribute(f, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+        l.maxDynamicSmemBytes = funcAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+        int carveout = -1;
+        if (cuFuncGetAttribute(&carveout, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, f) != CUDA_SUCCESS)
+            carveout = -1;
+        l.carveoutPercent = carveout;
+        if (l.clusterX == 0) {
+            // Cluster dimensions compiled into the kernel (__cluster_dims__).
+            const int x = funcAttribute(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH);
+            if (x > 0) {
+                l.clusterX = x;
+                l.clusterY = std::max(1, funcAttribute(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT));
+                l.clusterZ = std::max(1, funcAttribute(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH));
+            }
+        }
+    }
+    if (c.stream) {
+        unsigned long long id = 0;
+        if (cuStreamGetId(c.stream, &id) == CUDA_SUCCESS)
+            l.streamId = static_cast<uint32_t>(id);
+    }
 }
 
 bool isCapturing(CUstream stream)

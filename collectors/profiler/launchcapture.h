@@ -21,7 +21,14 @@ struct CapturedLaunch {
     ProfiledLaunch launch; // configuration fields and name filled, values empty
 };
 
+// Reads the launch parameters only: no driver call, so it is safe while a stream is being
+// captured into a graph (driver calls such as loading a function can invalidate a capture).
 CapturedLaunch captureLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
+// The function's name: CUPTI's symbol name, else cuFuncGetName.
+std::string functionName(const CapturedLaunch& c, const CUpti_CallbackData* cb);
+// Registers, shared and local memory, cluster dimensions and stream id from the driver; only
+// for launches that are profiled.
+void completeLaunch(CapturedLaunch& c);
 
 // True for cuGraphLaunch and its per-thread-stream variant.
 bool isGraphLaunch(CUpti_CallbackId cbid);

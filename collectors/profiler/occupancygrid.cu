@@ -64,12 +64,12 @@ int main()
     int maxBlocksPerSm = 0;
     CHECK(cudaDeviceGetAttribute(&maxBlocksPerSm, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
     std::printf("# cudaOccupancyMaxActiveBlocksPerMultiprocessor on %s\n", p.name);
-    std::printf("device name=%s cc=%d.%d sms=%d regs_per_sm=%d regs_per_block=%d smem_per_sm=%zu "
-                "smem_per_block=%zu smem_optin=%zu smem_reserved=%zu max_threads_per_sm=%d max_blocks_per_sm=%d "
-                "max_threads_per_block=%d warp_size=%d\n",
-        "device", p.major, p.minor, p.multiProcessorCount, p.regsPerMultiprocessor, p.regsPerBlock,
-        p.sharedMemPerMultiprocessor, p.sharedMemPerBlock, p.sharedMemPerBlockOptin, p.reservedSharedMemPerBlock,
-        p.maxThreadsPerMultiProcessor, maxBlocksPerSm, p.maxThreadsPerBlock, p.warpSize);
+    std::printf("device cc=%d.%d sms=%d regs_per_sm=%d regs_per_block=%d smem_per_sm=%zu smem_per_block=%zu "
+                "smem_optin=%zu smem_reserved=%zu max_threads_per_sm=%d max_blocks_per_sm=%d max_threads_per_block=%d "
+                "warp_size=%d name=%s\n",
+        p.major, p.minor, p.multiProcessorCount, p.regsPerMultiprocessor, p.regsPerBlock, p.sharedMemPerMultiprocessor,
+        p.sharedMemPerBlock, p.sharedMemPerBlockOptin, p.reservedSharedMemPerBlock, p.maxThreadsPerMultiProcessor,
+        maxBlocksPerSm, p.maxThreadsPerBlock, p.warpSize, p.name);
     std::printf("# columns: regs static_smem max_dyn_smem carveout block_size dyn_smem blocks_per_sm "
                 "(max_dyn_smem 0 = attribute not raised; carveout -1 = no preference; blocks -1 = error)\n");
 

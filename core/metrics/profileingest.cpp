@@ -67,6 +67,9 @@ std::map<std::string, double> launchMetrics(const ProfiledLaunch& l, const Devic
     limit("launch__occupancy_limit_shared_mem", occ.limitSharedMem);
     limit("launch__occupancy_limit_warps", occ.limitWarps);
     limit("launch__occupancy_limit_blocks", occ.limitBlocks);
+    // ncu reports the registers the hardware allocates (at least 16 per thread).
+    if (occ.allocatedRegsPerThread > 0)
+        m["launch__registers_per_thread"] = occ.allocatedRegsPerThread;
     if (occ.blocksPerSm > 0) {
         m["launch__shared_mem_config_size"] = static_cast<double>(occ.smemConfigBytes);
         m["launch__waves_per_multiprocessor"] = OccupancyCalculator::waves(grid, occ.blocksPerSm, dev->smCount);

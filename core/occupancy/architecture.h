@@ -22,6 +22,9 @@ struct ArchitectureLimits {
     int regsPerSm = 65536;
     int maxRegsPerBlock = 65536;
     int maxRegsPerThread = 255;
+    // The hardware allocates at least this many registers per thread (ncu reports 16 for a
+    // kernel compiled to 8 on an H200, and computes its register block limit from 16).
+    int minRegsPerThread = 16;
     int regAllocUnit = 256; // registers per warp are rounded up to this
     int subPartitions = 4;  // registers are split between the SM's schedulers
     int64_t smemPerSm = 0;  // largest shared-memory carveout

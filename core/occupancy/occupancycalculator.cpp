@@ -77,7 +77,8 @@ OccupancyResult OccupancyCalculator::compute(const OccupancyInput& in) const
 
     // Registers: allocated per warp in units of regAllocUnit, from the register file of one
     // scheduler (sub-partition), so a warp never straddles two of them.
-    const int64_t regsPerWarp = roundUp(static_cast<int64_t>(in.registersPerThread) * a.warpSize, a.regAllocUnit);
+    r.allocatedRegsPerThread = in.registersPerThread > 0 ? std::max(in.registersPerThread, a.minRegsPerThread) : 0;
+    const int64_t regsPerWarp = roundUp(static_cast<int64_t>(r.allocatedRegsPerThread) * a.warpSize, a.regAllocUnit);
     r.allocatedRegsPerBlock = static_cast<int>(regsPerWarp * r.warpsPerBlock);
     // The hardware's per-block check assumes the block's warps are spread evenly over all
     // sub-partitions, so it counts warps rounded up to a multiple of them.
@@ -108,18 +109,24 @@ OccupancyResult OccupancyCalculator::compute(const OccupancyInput& in) const
             + std::to_string(perBlockLimit - a.smemReservedPerBlock)
             + (optIn ? "" : " (raise cudaFuncAttributeMaxDynamicSharedMemorySize to opt in)");
     } else {
-        int64_t preferred = a.smemPerSm;
+        int64_t smemPerSm = a.smemPerSm;
         if (in.carveoutPercent >= 0) {
             const int64_t wanted = in.carveoutPercent * a.smemPerSm / 100;
             const int64_t c = carveoutFor(wanted);
-            preferred = c >= 0 ? c : a.smemPerSm;
-        }
-        // A preference smaller than one block is overridden by the driver.
-        int64_t smemPerSm = preferred;
-        if (preferred < r.allocatedSmemPerBlock) {
-            const int64_t c = carveoutFor(r.allocatedSmemPerBlock);
+            smemPerSm = c >= 0 ? c : a.smemPerSm;
+            // A preference smaller than one block is overridden by the driver.
+            if (smemPerSm < r.allocatedSmemPerBlock) {
+                const int64_t one = carveoutFor(r.allocatedSmemPerBlock);
+                smemPerSm = one >= 0 ? one : a.smemPerSm;
+            }
+        } else {
+            // No preference: the driver sizes the carveout for as many blocks as the SM can
+            // hold. That limits blocks exactly as the largest carveout would (both hold
+            // maxBlocksPerSm blocks or neither does), but it is the figure ncu reports.
+            const int64_t c = carveoutFor(std::min(a.maxBlocksPerSm * r.allocatedSmemPerBlock, a.smemPerSm));
             smemPerSm = c >= 0 ? c : a.smemPerSm;
         }
+        r.smemConfigBytes = smemPerSm;
         r.limitSharedMem
             = r.allocatedSmemPerBlock > 0 ? static_cast<int>(smemPerSm / r.allocatedSmemPerBlock) : INT_MAX;
     }
@@ -145,10 +152,8 @@ OccupancyResult OccupancyCalculator::compute(const OccupancyInput& in) const
     r.limiter = r.blocksPerSm == 0 ? OccupancyLimiter::Invalid : lowest.who;
     r.activeWarpsPerSm = r.blocksPerSm * r.warpsPerBlock;
     r.occupancyPct = a.maxWarpsPerSm > 0 ? 100.0 * r.activeWarpsPerSm / a.maxWarpsPerSm : 0;
-    if (r.blocksPerSm > 0) {
-        const int64_t c = carveoutFor(r.blocksPerSm * r.allocatedSmemPerBlock);
-        r.smemConfigBytes = c >= 0 ? c : a.smemPerSm;
-    }
+    if (r.blocksPerSm == 0)
+        r.smemConfigBytes = 0;
     return r;
 }
 

@@ -31,6 +31,8 @@ const char* toString(OccupancyLimiter limiter);
 struct OccupancyResult {
     int blocksPerSm = 0;
     int limitRegisters = 0; // INT32_MAX where the resource imposes no limit
+    // Blocks that fit the shared-memory carveout the driver configures (smemConfigBytes), as
+    // ncu reports it.
     int limitSharedMem = 0;
     int limitWarps = 0;
     int limitBlocks = 0;
@@ -38,11 +40,13 @@ struct OccupancyResult {
     OccupancyLimiter limiter = OccupancyLimiter::Invalid;
     int warpsPerBlock = 0;
     int activeWarpsPerSm = 0;
-    double occupancyPct = 0; // active warps / max warps per SM, in percent
+    double occupancyPct = 0;        // active warps / max warps per SM, in percent
+    int allocatedRegsPerThread = 0; // at least ArchitectureLimits::minRegsPerThread
     int allocatedRegsPerBlock = 0;
     int64_t allocatedSmemPerBlock = 0; // including the driver's reserved share
-    // The carveout the driver is expected to configure for this launch: the smallest one that
-    // holds blocksPerSm blocks (ncu's launch__shared_mem_config_size).
+    // The carveout the driver configures for this launch (ncu's launch__shared_mem_config_size):
+    // without a preference, the smallest one that holds maxBlocksPerSm blocks, capped at the
+    // largest (what ncu reported for every kernel checked on an H200).
     int64_t smemConfigBytes = 0;
     std::string error; // why the launch cannot run at all (blocksPerSm == 0), empty otherwise
 };

@@ -101,14 +101,20 @@ run_pair() {
     echo "   ncu (counters only) rc=$rc $(elapsed "$t0" "$t1") s"
   fi
   echo "$name ncu $(elapsed "$t0" "$t1")" >>"$TIMINGS"
-  "$NCU" --import "$W/$name.ncu-rep" --csv --page raw --print-units base >"$W/$name.ncu.csv" 2>"$W/$name.csv.err"
+  # ncu's own CSV rounds many values to two decimals; compare on a full-precision export of its
+  # report (same layout), and keep ncu's CSV beside it.
+  "$NCU" --import "$W/$name.ncu-rep" --csv --page raw --print-units base >"$W/$name.ncu-raw.csv" 2>"$W/$name.csv.err"
+  if ! python3 "$HERE/metrics-ncu-export.py" "$W/$name.ncu-rep" "$W/$name.ncu.csv" >>"$W/$name.csv.err" 2>&1; then
+    echo "   full-precision export failed ($(tail -1 "$W/$name.csv.err")): comparing ncu's rounded CSV"
+    cp "$W/$name.ncu-raw.csv" "$W/$name.ncu.csv"
+  fi
   echo "   ncu csv rows: $(($(wc -l <"$W/$name.ncu.csv") - 2))"
 }
 
 run_pair gemm_relu "" "$DEV/ws-example-gemm-relu" --warmup 1 --iters 4
 run_pair copy "" "$DEV/warpscope-metricsworkload" copy --warmup 2 --iters 4
 run_pair chase "" "$DEV/warpscope-metricsworkload" chase --warmup 2 --iters 4
-run_pair torch_softmax "regex:softmax" python3 "$HERE/metrics-torch.py"
+run_pair torch_softmax "regex:SoftMax" python3 "$HERE/metrics-torch.py"
 
 echo "== graph launch under the profiler (must be skipped with a warning, not crash)"
 timeout "$(cap 60)" "$CLI" profile -o "$W/graph.wscope" --section SpeedOfLight --keep-raw -- \
