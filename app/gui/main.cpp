@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+// warpscope: the desktop viewer. Without a file it opens the session embedded in the binary.
+#include "mainwindow.h"
+#include "timeline/eventsearch.h"
+#include "timeline/timeformat.h"
+#include "timeline/timelineview.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QPalette>
+#include <QScreen>
+#include <QStyleFactory>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+// "A:B" with units (1.5ms:2ms), relative to the session start.
+bool parseRange(const QString& text, ws::TimeNs* a, ws::TimeNs* b)
+{
+    const auto parts = text.split(QLatin1Char(':'));
+    return parts.size() == 2 && ws::parseDuration(parts[0], a) && ws::parseDuration(parts[1], b) && *b > *a;
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(45, 45, 48));
+    p.setColor(QPalette::WindowText, QColor(225, 225, 225));
+    p.setColor(QPalette::Base, QColor(30, 30, 32));
+    p.setColor(QPalette::AlternateBase, QColor(40, 40, 44));
+    p.setColor(QPalette::Text, QColor(225, 225, 225));
+    p.setColor(QPalette::Button, QColor(50, 50, 54));
+    p.setColor(QPalette::ButtonText, QColor(225, 225, 225));
+    p.setColor(QPalette::Highlight, QColor(60, 110, 200));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
+    p.setColor(QPalette::ToolTipBase, QColor(50, 50, 54));
+    p.setColor(QPalette::ToolTipText, QColor(225, 225, 225));
+    return p;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Warpscope"));
+    QApplication::setApplicationName(QStringLiteral("warpscope"));
+    QApplication::setApplicationVersion(QStringLiteral(WS_VERSION));
+
+    QCommandLineParser cli;
+    cli.setApplicationDescription(QStringLiteral("Warpscope: timeline and kernel analysis of CUDA sessions"));
+    cli.addHelpOption();
+    cli.addVersionOption();
+    cli.addPositionalArgument(QStringLiteral("session"),
+        QStringLiteral("Session file (.wscope) to open; "
+                       "without one the embedded demo opens"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+        QStringLiteral("Save the window as PNG once the session is drawn, then quit"), QStringLiteral("file.png"));
+    const QCommandLineOption quitAfter(
+        QStringLiteral("quit-after"), QStringLiteral("Quit after this many milliseconds"), QStringLiteral("ms"));
+    const QCommandLineOption view(QStringLiteral("view"),
+        QStringLiteral("Show this time span (e.g. 1.5ms:2ms from the start)"), QStringLiteral("from:to"));
+    const QCommandLineOption range(
+        QStringLiteral("range"), QStringLiteral("Select this time range (from:to)"), QStringLiteral("from:to"));
+    const QCommandLineOption search(QStringLiteral("search"),
+        QStringLiteral("Search for a name and select its first occurrence"), QStringLiteral("text"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size"), QStringLiteral("WxH"));
+    const QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Dark palette"));
+    cli.addOptions({screenshot, quitAfter, view, range, search, size, dark});
+    cli.process(app);
+
+    if (cli.isSet(dark)) {
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setPalette(darkPalette());
+    }
+
+    ws::MainWindow window;
+    if (cli.isSet(size)) {
+        const auto wh = cli.value(size).split(QLatin1Char('x'));
+        if (wh.size() == 2)
+            window.resize(wh[0].toInt(), wh[1].toInt());
+    } else if (cli.isSet(screenshot)) {
+        window.resize(1920, 1080);
+    }
+    if (cli.isSet(screenshot) || cli.isSet(size))
+        window.move(0, 0); // no window manager under Xvfb: put it where `import` looks
+    window.show();
+
+    int exitCode = 0;
+    const QString shotPath = cli.value(screenshot);
+    const auto takeShot = [&] {
+        const QImage img = window.grab().toImage();
+        if (!img.save(shotPath)) {
+            std::fprintf(stderr, "warpscope: could not write %s\n", qPrintable(shotPath));
+            exitCode = 1;
+        } else {
+            std::fprintf(stderr, "warpscope: wrote %s (%dx%d)\n", qPrintable(shotPath), img.width(), img.height());
+        }
+        QApplication::quit();
+    };
+
+    QObject::connect(&window, &ws::MainWindow::sessionLoaded, &window, [&] {
+        const auto s = window.snapshot();
+        ws::TimeNs a = 0;
+        ws::TimeNs b = 0;
+        if (cli.isSet(view) && parseRange(cli.value(view), &a, &b))
+            window.selection()->setViewRange({s->begin() + a, s->begin() + b});
+        if (cli.isSet(range) && parseRange(cli.value(range), &a, &b))
+            window.selection()->setTimeRange({s->begin() + a, s->begin() + b});
+        if (cli.isSet(search)) {
+            window.searchBox()->setText(cli.value(search));
+            if (!cli.isSet(view)) {
+                QObject::connect(
+                    window.search(), &ws::EventSearch::queryCounted, &window, [&window] { window.findNext(); },
+                    Qt::SingleShotConnection);
+            }
+        }
+        if (!shotPath.isEmpty()) {
+            // Wait until a frame for the final view is painted and details queries settled.
+            auto* poll = new QTimer(&window);
+            poll->setInterval(100);
+            auto* waited = new int(0);
+            QObject::connect(poll, &QTimer::timeout, &window, [&, poll, waited] {
+                *waited += 100;
+                if ((window.timelineView()->isFrameCurrent() && *waited >= 1500) || *waited > 20000) {
+                    poll->stop();
+                    delete waited;
+                    takeShot();
+                }
+            });
+            poll->start();
+        }
+    });
+    QObject::connect(&window, &ws::MainWindow::sessionFailed, &window, [&](const QString& path, const QString& reason) {
+        std::fprintf(stderr, "warpscope: %s: %s\n", qPrintable(path), qPrintable(reason));
+        if (!shotPath.isEmpty())
+            QTimer::singleShot(500, &window, takeShot);
+    });
+    if (cli.isSet(quitAfter))
+        QTimer::singleShot(cli.value(quitAfter).toInt(), &app, &QApplication::quit);
+
+    const QStringList files = cli.positionalArguments();
+    if (!files.isEmpty()) {
+        window.openFile(files.front());
+    } else if (!window.openDemo() && !shotPath.isEmpty()) {
+        QTimer::singleShot(800, &window, takeShot);
+    }
+    const int rc = QApplication::exec();
+    return exitCode ? exitCode : rc;
+}

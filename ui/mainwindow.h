@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "selectionmodel.h"
+#include "session/sessionsnapshot.h"
+
+#include "recorddialog.h"
+
+#include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
+
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QTemporaryDir;
+class QTreeView;
+class QTreeWidget;
+
+namespace ws {
+
+class EventDetailsSource;
+class EventSearch;
+class LegendModel;
+class SelectionPanel;
+class SessionLoader;
+class TimelineRowModel;
+class TimelineView;
+
+// The Warpscope window (docs/timeline.md, ui.md): the timeline in the centre, dockable
+// panels around it (Tracks, Legend, Selection, Session; the View menu toggles them and the
+// layout is saved), File > Open / Open Recent / Reload / Record / drag and drop, a search
+// box with next / previous, and a status bar with the path, device, events, last frame time
+// and the selection.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a session file (asynchronously). `displayName` is what the title shows.
+    void openFile(const QString& path, const QString& displayName = {});
+    // Opens the session embedded in the binary (:/demo/h200-gemm-relu.wscope) through a
+    // temporary copy (SQLite needs a file). Returns false, and says why in the window, when
+    // this build has none.
+    bool openDemo();
+    static QString demoResourcePath();
+
+    SelectionModel* selection() const { return m_selection; }
+    TimelineView* timelineView() const { return m_view; }
+    TimelineRowModel* rowModel() const { return m_rows; }
+    LegendModel* legendModel() const { return m_legend; }
+    EventSearch* search() const { return m_search; }
+    SessionLoader* loader() const { return m_loader; }
+    std::shared_ptr<const SessionSnapshot> snapshot() const { return m_snapshot; }
+    QMessageBox* errorDialog() const { return m_errorDialog; }
+    QLineEdit* searchBox() const { return m_searchBox; }
+    QString statusText() const;
+
+    RecordDialog* showRecordDialog();
+    // Next / previous occurrence of the search box's text (N / Shift+N).
+    void findNext() { searchStep(true); }
+    void findPrevious() { searchStep(false); }
+
+signals:
+    void sessionLoaded();
+    void sessionFailed(const QString& path, const QString& reason);
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void createActions();
+    void createDocks();
+    void createStatusBar();
+    void onLoaded(std::shared_ptr<const ws::SessionSnapshot> snapshot);
+    void onFailed(const QString& path, const QString& reason, bool cancelled);
+    void showError(const QString& title, const QString& text);
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void updateStatus();
+    void searchStep(bool forward);
+    void openDialog();
+
+    SelectionModel* m_selection;
+    TimelineRowModel* m_rows;
+    LegendModel* m_legend;
+    EventDetailsSource* m_details;
+    EventSearch* m_search;
+    SessionLoader* m_loader;
+    TimelineView* m_view;
+    SelectionPanel* m_selectionPanel = nullptr;
+    QTreeWidget* m_sessionInfo = nullptr;
+    std::shared_ptr<const SessionSnapshot> m_snapshot;
+    std::unique_ptr<QTemporaryDir> m_demoDir;
+    QString m_openedPath; // what the user opened (Reload opens it again)
+    QString m_openedName;
+
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QLineEdit* m_searchBox = nullptr;
+    QLabel* m_searchInfo = nullptr;
+    QLabel* m_pathLabel = nullptr;
+    QLabel* m_deviceLabel = nullptr;
+    QLabel* m_eventsLabel = nullptr;
+    QLabel* m_frameLabel = nullptr;
+    QLabel* m_selectionLabel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QPointer<QMessageBox> m_errorDialog;
+    QPointer<RecordDialog> m_recordDialog;
+};
+
+} // namespace ws

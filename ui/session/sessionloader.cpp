@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+#include "session/sessionloader.h"
+
+#include "store/sessionerror.h"
+#include "store/sessionreader.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QPromise>
+#include <QThreadPool>
+#include <QtConcurrent>
+
+namespace ws {
+
+namespace {
+
+constexpr int kProgressSteps = 1000;
+
+QThreadPool* loaderPool()
+{
+    // Its own pool so a long load never waits behind frame builds (and vice versa).
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool();
+        p->setMaxThreadCount(2);
+        return p;
+    }();
+    return pool;
+}
+
+void load(QPromise<LoadResult>& promise, const QString& copyFrom, const QString& path, const QString& shown,
+    const CancellationToken& cancel)
+{
+    promise.setProgressRange(0, kProgressSteps);
+    // Phases share the bar: lanes 85%, counters 5%, LOD indices 10%.
+    double base = 0.0;
+    double weight = 0.85;
+    QElapsedTimer sinceReport;
+    sinceReport.start();
+    const ProgressCallback report = [&](double f, const char* phase) {
+        // Callbacks arrive thousands of times; the GUI needs about 30 a second.
+        if (sinceReport.elapsed() < 30 && f < 1.0)
+            return;
+        sinceReport.restart();
+        const double total = base + weight * std::clamp(f, 0.0, 1.0);
+        promise.setProgressValueAndText(static_cast<int>(total * kProgressSteps), QString::fromUtf8(phase));
+    };
+    LoadResult result;
+    if (!copyFrom.isEmpty()) {
+        report(0.0, "copying the session");
+        QFile::remove(path);
+        if (!QFile::copy(copyFrom, path)) {
+            result.error = QStringLiteral("could not copy %1 to %2").arg(copyFrom, path);
+            promise.addResult(std::move(result));
+            return;
+        }
+        QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    }
+    try {
+        const SessionReader reader(path.toStdString());
+        auto meta = reader.meta();
+        auto model = TimelineModel::load(reader, report, cancel);
+        base = 0.85;
+        weight = 0.05;
+        report(0.0, "reading counters");
+        auto counters = loadCounterSeries(reader, cancel);
+        base = 0.9;
+        weight = 0.1;
+        auto built = SessionSnapshot::build(std::move(model), std::move(counters), std::move(meta), report, cancel);
+        if (!built || cancel.isCancelled()) {
+            result.cancelled = true;
+        } else {
+            built->path = path;
+            built->displayName = shown;
+            built->hasFile = true;
+            result.snapshot = std::move(built);
+        }
+    } catch (const SessionError& e) {
+        result.cancelled = e.kind() == SessionError::Kind::Cancelled;
+        result.error = QString::fromStdString(e.reason());
+    } catch (const std::exception& e) {
+        result.error = QString::fromUtf8(e.what());
+    }
+    if (result.cancelled)
+        result.error = QStringLiteral("loading was cancelled");
+    promise.addResult(std::move(result));
+}
+
+} // namespace
+
+SessionLoader::SessionLoader(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<std::shared_ptr<const ws::SessionSnapshot>>();
+}
+
+SessionLoader::~SessionLoader()
+{
+    m_cancel.cancel();
+}
+
+void SessionLoader::releaseLater(std::shared_ptr<const SessionSnapshot> snapshot)
+{
+    if (!snapshot)
+        return;
+    loaderPool()->start([s = std::move(snapshot)]() mutable { s.reset(); });
+}
+
+void SessionLoader::cancel()
+{
+    m_cancel.cancel();
+}
+
+void SessionLoader::open(const QString& path, const QString& displayName)
+{
+    openCopy({}, path, displayName);
+}
+
+void SessionLoader::openCopy(const QString& source, const QString& path, const QString& displayName)
+{
+    if (m_watcher) {
+        // The running load finishes in the background; its result is dropped.
+        m_cancel.cancel();
+        m_watcher->disconnect(this);
+        connect(m_watcher, &QFutureWatcherBase::finished, m_watcher, &QObject::deleteLater);
+        m_watcher = nullptr;
+    }
+    m_cancel = CancellationToken();
+    m_path = path;
+    auto* watcher = new QFutureWatcher<LoadResult>(this);
+    m_watcher = watcher;
+    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher](int v) {
+        if (watcher == m_watcher)
+            emit progress(static_cast<double>(v) / kProgressSteps, watcher->progressText());
+    });
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] { finish(watcher); });
+    const QString shown = displayName.isEmpty() ? path : displayName;
+    watcher->setFuture(QtConcurrent::run(loaderPool(), load, source, path, shown, m_cancel));
+    emit started(path);
+}
+
+void SessionLoader::finish(QFutureWatcher<LoadResult>* watcher)
+{
+    watcher->deleteLater();
+    if (watcher != m_watcher)
+        return;
+    m_watcher = nullptr;
+    const QFuture<LoadResult> future = watcher->future();
+    LoadResult result
+        = future.resultCount() > 0 ? future.result() : LoadResult {nullptr, QStringLiteral("no result"), false};
+    if (result.snapshot)
+        emit loaded(std::move(result.snapshot));
+    else
+        emit failed(m_path, result.error, result.cancelled);
+}
+
+} // namespace ws

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+#include "session/sessionsnapshot.h"
+
+#include "store/sessionreader.h"
+#include "store/sqlite.h"
+#include "timeline/colorscheme.h"
+#include "timeline/lodfold.h"
+
+#include <QSet>
+#include <QStringList>
+
+#include <algorithm>
+
+namespace ws {
+
+const std::string& SessionSnapshot::str(StringId id) const
+{
+    static const std::string empty;
+    if (!model || id >= model->strings.size())
+        return empty;
+    return model->strings.at(id);
+}
+
+const LodIndex* SessionSnapshot::indexFor(size_t lane) const
+{
+    if (lane >= lod.size() || lod[lane].empty())
+        return nullptr;
+    return &lod[lane];
+}
+
+int64_t SessionSnapshot::eventCount() const
+{
+    int64_t n = 0;
+    if (model) {
+        for (const auto& l : model->lanes)
+            n += static_cast<int64_t>(l.size());
+    }
+    return n;
+}
+
+size_t SessionSnapshot::residentBytes() const
+{
+    size_t bytes = sizeof(*this) + nameColor.capacity() * sizeof(QRgb);
+    if (model) {
+        bytes += sizeof(TimelineModel);
+        for (const auto& l : model->lanes)
+            bytes += l.residentBytes();
+        for (const auto& s : model->strings.all())
+            bytes += s.capacity() + sizeof(std::string) + 16; // + hash index entry
+    }
+    for (const auto& i : lod)
+        bytes += i.residentBytes();
+    for (const auto& c : counters)
+        bytes += c.residentBytes();
+    return bytes;
+}
+
+QString SessionSnapshot::deviceSummary() const
+{
+    if (!model || model->devices.empty())
+        return QStringLiteral("no GPU recorded");
+    QStringList parts;
+    QSet<QString> seen;
+    for (const auto& d : model->devices) {
+        const QString s = QStringLiteral("GPU %1 %2").arg(d.id).arg(QString::fromStdString(d.name));
+        if (!seen.contains(s)) {
+            seen.insert(s);
+            parts << s;
+        }
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+bool SessionSnapshot::hasGpuActivity() const
+{
+    if (!model)
+        return false;
+    return std::any_of(model->lanes.begin(), model->lanes.end(),
+        [](const TimelineLane& l) { return l.kind == LaneKind::GpuStream && l.size() > 0; });
+}
+
+QString SessionSnapshot::gpuEmptyReason() const
+{
+    // The recorder explains a missing GPU part in meta; prefer its words.
+    QStringList reasons;
+    for (const auto& [k, v] : meta) {
+        const QString key = QString::fromStdString(k);
+        if ((key.contains(QLatin1String("gpu"), Qt::CaseInsensitive)
+                || key.contains(QLatin1String("cupti"), Qt::CaseInsensitive)
+                || key.contains(QLatin1String("cuda"), Qt::CaseInsensitive))
+            && (key.contains(QLatin1String("reason")) || key.contains(QLatin1String("error"))
+                || key.contains(QLatin1String("status")) || key.contains(QLatin1String("warning")))
+            && !v.empty())
+            reasons << QStringLiteral("%1: %2").arg(key, QString::fromStdString(v));
+    }
+    if (!reasons.isEmpty())
+        return reasons.join(QStringLiteral("; "));
+    if (model && model->devices.empty())
+        return QStringLiteral("the session holds no GPU device: the program ran without a usable GPU or CUDA driver, "
+                              "or never initialised CUDA");
+    return QStringLiteral("the session holds no kernels, copies or memsets");
+}
+
+std::shared_ptr<SessionSnapshot> SessionSnapshot::build(std::shared_ptr<const TimelineModel> model,
+    std::vector<CounterSeries> counters, std::map<std::string, std::string> meta, const ProgressCallback& progress,
+    const CancellationToken& cancel)
+{
+    auto s = std::make_shared<SessionSnapshot>();
+    s->model = std::move(model);
+    s->counters = std::move(counters);
+    s->meta = std::move(meta);
+    const TimelineModel& m = *s->model;
+
+    s->nameColor.resize(m.strings.size());
+    for (size_t i = 0; i < m.strings.size(); ++i)
+        s->nameColor[i] = ColorScheme::forName(m.strings.at(static_cast<StringId>(i)));
+
+    int64_t total = 0;
+    for (const auto& l : m.lanes)
+        total += static_cast<int64_t>(l.size());
+    int64_t done = 0;
+    s->lod.resize(m.lanes.size());
+    for (size_t i = 0; i < m.lanes.size(); ++i) {
+        const TimelineLane& lane = m.lanes[i];
+        if (cancel.isCancelled())
+            return nullptr;
+        if (lane.size() >= kLodIndexMinEvents) {
+            s->lod[i] = LodIndex::build(lane.start, lane.end, cancel);
+            if (cancel.isCancelled())
+                return nullptr;
+        }
+        done += static_cast<int64_t>(lane.size());
+        if (progress && total > 0)
+            progress(static_cast<double>(done) / static_cast<double>(total), "building level-of-detail index");
+    }
+
+    TimeNs b = m.begin;
+    TimeNs e = m.end;
+    if (b >= e) {
+        // Models built in memory may leave begin/end unset.
+        bool any = false;
+        for (const auto& l : m.lanes) {
+            if (l.size() == 0)
+                continue;
+            b = any ? std::min(b, l.start.front()) : l.start.front();
+            e = any ? std::max(e, l.end.back()) : l.end.back();
+            any = true;
+        }
+    }
+    for (const auto& c : s->counters) {
+        if (c.size() == 0)
+            continue;
+        b = std::min(b, c.timestamps().front());
+        e = std::max(e, c.timestamps().back());
+    }
+    s->m_begin = b;
+    s->m_end = std::max(e, b + 1);
+    return s;
+}
+
+std::vector<CounterSeries> loadCounterSeries(const SessionReader& reader, const CancellationToken& cancel)
+{
+    std::vector<CounterSeries> out;
+    sqlite3* db = reader.handle();
+    if (!db)
+        return out;
+    sqlite::Statement tracks(db, "SELECT id, pid, device_id, name, unit FROM counter_track ORDER BY id", false);
+    std::vector<CounterSeries> series;
+    while (tracks.step()) {
+        CounterSeries c;
+        c.trackId = static_cast<uint32_t>(tracks.columnInt64(0));
+        c.pid = tracks.columnInt64(1);
+        c.deviceId = static_cast<uint32_t>(tracks.columnInt64(2));
+        c.name = std::string(tracks.columnText(3));
+        c.unit = std::string(tracks.columnText(4));
+        series.push_back(std::move(c));
+    }
+    // One pass over the samples (the table has no index: a query per track would scan it
+    // once per track), bucketed by track, sorted only when the file did not keep order.
+    std::map<uint32_t, size_t> slot;
+    for (size_t i = 0; i < series.size(); ++i)
+        slot[series[i].trackId] = i;
+    std::vector<std::vector<std::pair<TimeNs, double>>> buckets(series.size());
+    sqlite::Statement samples(db, "SELECT track_id, ts, value FROM counter_sample", false);
+    size_t rows = 0;
+    while (samples.step()) {
+        if ((++rows & 0xFFFF) == 0 && cancel.isCancelled())
+            return {};
+        const auto it = slot.find(static_cast<uint32_t>(samples.columnInt64(0)));
+        if (it != slot.end())
+            buckets[it->second].emplace_back(samples.columnInt64(1), samples.columnDouble(2));
+    }
+    for (size_t i = 0; i < series.size(); ++i) {
+        auto& b = buckets[i];
+        if (!std::is_sorted(b.begin(), b.end(), [](const auto& x, const auto& y) { return x.first < y.first; }))
+            std::stable_sort(b.begin(), b.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+        std::vector<TimeNs> ts(b.size());
+        std::vector<double> vs(b.size());
+        for (size_t k = 0; k < b.size(); ++k) {
+            ts[k] = b[k].first;
+            vs[k] = b[k].second;
+        }
+        std::vector<std::pair<TimeNs, double>>().swap(b);
+        CounterSeries filled(std::move(ts), std::move(vs));
+        filled.trackId = series[i].trackId;
+        filled.pid = series[i].pid;
+        filled.deviceId = series[i].deviceId;
+        filled.name = std::move(series[i].name);
+        filled.unit = std::move(series[i].unit);
+        out.push_back(std::move(filled));
+    }
+    return out;
+}
+
+} // namespace ws

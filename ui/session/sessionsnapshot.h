@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "timeline/lodcounter.h"
+#include "timeline/lodindex.h"
+#include "timeline/timelinemodel.h"
+#include "util/cancellation.h"
+
+#include <QRgb>
+#include <QString>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+class SessionReader;
+
+// Everything the viewer shows of one open session, immutable once built and shared between
+// the GUI thread and the frame builders as std::shared_ptr<const SessionSnapshot>: the lanes,
+// one LOD index per long lane, counter series, per-name colours and the session's meta.
+class SessionSnapshot {
+public:
+    QString path;         // the file read (a temporary copy for the embedded demo)
+    QString displayName;  // what the user opened
+    bool hasFile = false; // false for sessions built in memory (benchmarks, tests)
+    std::shared_ptr<const TimelineModel> model;
+    std::vector<LodIndex> lod; // parallel to model->lanes; empty for short lanes
+    std::vector<CounterSeries> counters;
+    std::vector<QRgb> nameColor; // per StringId
+    std::map<std::string, std::string> meta;
+
+    const std::string& str(StringId id) const;
+    QString qstr(StringId id) const { return QString::fromStdString(str(id)); }
+    QRgb color(StringId id) const { return id < nameColor.size() ? nameColor[id] : 0xff808080u; }
+    const LodIndex* indexFor(size_t lane) const;
+
+    TimeNs begin() const { return m_begin; }
+    TimeNs end() const { return m_end; }
+    int64_t eventCount() const;
+    size_t residentBytes() const;
+    // "NVIDIA H200 (GPU 0)", or "no GPU recorded".
+    QString deviceSummary() const;
+    bool hasGpuActivity() const;
+    // Why the GPU part is empty, in the recorder's words when it left any in meta.
+    QString gpuEmptyReason() const;
+
+    // Builds indices and colours on the calling (worker) thread. Progress spans [0, 1].
+    // Returns nullptr when cancelled.
+    static std::shared_ptr<SessionSnapshot> build(std::shared_ptr<const TimelineModel> model,
+        std::vector<CounterSeries> counters, std::map<std::string, std::string> meta,
+        const ProgressCallback& progress = {}, const CancellationToken& cancel = {});
+
+private:
+    TimeNs m_begin = 0;
+    TimeNs m_end = 0;
+};
+
+// Reads counter_track / counter_sample through the reader's read-only connection.
+std::vector<CounterSeries> loadCounterSeries(const SessionReader& reader, const CancellationToken& cancel = {});
+
+} // namespace ws

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QColor>
+#include <QPalette>
+
+#include <string_view>
+
+namespace ws {
+
+// Colours of the timeline. Event colours come from a hash of the name, so a kernel keeps its
+// colour across zoom levels, sessions and machines. Mid lightness and saturation keep them
+// readable on light and dark palettes; labels carry the meaning as well (never colour alone).
+struct ColorScheme {
+    static QRgb forName(std::string_view name);
+    // Black or white, whichever reads better on `fill`.
+    static QRgb textOn(QRgb fill);
+    static bool isDark(const QPalette& palette);
+
+    // Backgrounds and overlays derived from the widget palette.
+    explicit ColorScheme(const QPalette& palette);
+    QColor background;
+    QColor rowAlternate;
+    QColor gpuIdle; // GPU rows: the background where the GPU did nothing is shaded
+    QColor groupHeader;
+    QColor text;
+    QColor mutedText;
+    QColor grid;
+    QColor selectionFill;
+    QColor selectionEdge;
+    QColor highlight;
+    QColor arrow;
+    QColor hatch;
+};
+
+} // namespace ws

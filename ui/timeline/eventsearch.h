@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "selectionmodel.h"
+#include "session/sessionsnapshot.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+
+#include <memory>
+#include <vector>
+
+namespace ws {
+
+// Finds kernels, NVTX ranges and any other event by name (case-insensitive substring) and
+// steps through the occurrences in time order, across all lanes. Matching and scanning run
+// on a worker thread: a rare name in 100M events costs a full scan, never a frozen window.
+class EventSearch : public QObject {
+    Q_OBJECT
+public:
+    struct Position {
+        TimeNs start = 0;
+        int lane = -1;
+        quint32 index = 0;
+    };
+
+    explicit EventSearch(QObject* parent = nullptr);
+    ~EventSearch() override;
+
+    void setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot);
+    void setQuery(const QString& text);
+    QString query() const { return m_query; }
+
+    // Steps from `from` (the selected event, or the view start) to the next / previous
+    // occurrence, wrapping around at the ends.
+    void next(const Position& from);
+    void previous(const Position& from);
+
+    // Synchronous core, for the worker and the tests.
+    static std::vector<char> matchNames(const SessionSnapshot& s, const QString& text);
+    static bool step(const SessionSnapshot& s, const std::vector<char>& match, const Position& from, bool forward,
+        Position* found, const CancellationToken& cancel = {});
+    static qint64 countMatches(
+        const SessionSnapshot& s, const std::vector<char>& match, const CancellationToken& cancel = {});
+
+signals:
+    // After setQuery: how many distinct names and events match.
+    void queryCounted(int names, qint64 events);
+    void found(const ws::EventSelection& event);
+    void notFound(const QString& query);
+
+private:
+    void run(const Position& from, bool forward);
+
+    std::shared_ptr<const SessionSnapshot> m_snapshot;
+    QString m_query;
+    std::shared_ptr<const std::vector<char>> m_match;
+    CancellationToken m_cancel;
+    quint64 m_serial = 0;
+};
+
+} // namespace ws

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+#include "timeline/legendmodel.h"
+
+#include "timeline/timeformat.h"
+
+#include <QColor>
+#include <QtConcurrent>
+
+#include <algorithm>
+
+namespace ws {
+
+LegendModel::LegendModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+LegendModel::~LegendModel()
+{
+    m_cancel.cancel();
+}
+
+void LegendModel::setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot)
+{
+    m_snapshot = std::move(snapshot);
+    m_range = {};
+    recompute();
+}
+
+void LegendModel::setTimeRange(TimeRange range)
+{
+    if (range == m_range)
+        return;
+    m_range = range;
+    recompute();
+}
+
+std::vector<LegendModel::Entry> LegendModel::compute(
+    const SessionSnapshot& s, TimeRange range, const CancellationToken& cancel)
+{
+    std::vector<Entry> out;
+    if (!s.model)
+        return out;
+    std::vector<Entry> per(s.model->strings.size());
+    for (const auto& lane : s.model->lanes) {
+        if (cancel.isCancelled())
+            return {};
+        size_t first = 0;
+        size_t last = lane.size();
+        if (!range.isEmpty()) {
+            // Events overlapping [begin, end): end > begin and start < end; ends are sorted too.
+            first = static_cast<size_t>(
+                std::upper_bound(lane.end.begin(), lane.end.end(), range.begin) - lane.end.begin());
+            last = static_cast<size_t>(
+                std::lower_bound(lane.start.begin(), lane.start.end(), range.end) - lane.start.begin());
+        }
+        for (size_t k = first; k < last; ++k) {
+            const StringId id = lane.name[k];
+            if (id >= per.size())
+                continue;
+            per[id].total += lane.end[k] - lane.start[k];
+            ++per[id].count;
+        }
+    }
+    for (size_t i = 0; i < per.size(); ++i) {
+        if (per[i].count > 0) {
+            per[i].name = static_cast<StringId>(i);
+            out.push_back(per[i]);
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const Entry& a, const Entry& b) {
+        return std::tie(b.total, b.count, a.name) < std::tie(a.total, a.count, b.name);
+    });
+    return out;
+}
+
+void LegendModel::recompute()
+{
+    m_cancel.cancel();
+    m_cancel = CancellationToken();
+    const quint64 serial = ++m_serial;
+    if (!m_snapshot) {
+        beginResetModel();
+        m_entries.clear();
+        endResetModel();
+        emit updated();
+        return;
+    }
+    auto snapshot = m_snapshot;
+    const TimeRange range = m_range;
+    const CancellationToken cancel = m_cancel;
+    auto* watcher = new QFutureWatcher<std::vector<Entry>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial] {
+        watcher->deleteLater();
+        if (serial != m_serial || watcher->future().resultCount() == 0)
+            return;
+        beginResetModel();
+        m_entries = watcher->future().result();
+        endResetModel();
+        emit updated();
+    });
+    watcher->setFuture(QtConcurrent::run([snapshot, range, cancel] { return compute(*snapshot, range, cancel); }));
+}
+
+int LegendModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_entries.size());
+}
+
+int LegendModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant LegendModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case NameColumn:
+            return QStringLiteral("Name");
+        case TotalColumn:
+            return QStringLiteral("Total time");
+        case CountColumn:
+            return QStringLiteral("Count");
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::ToolTipRole)
+        return QStringLiteral(
+            "Sums over events that overlap the selected time range (all events when none is selected)");
+    return {};
+}
+
+QVariant LegendModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount() || !m_snapshot)
+        return {};
+    const Entry& e = m_entries[static_cast<size_t>(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case NameColumn:
+            return m_snapshot->qstr(e.name);
+        case TotalColumn:
+            return formatDuration(e.total);
+        case CountColumn:
+            return formatCount(e.count);
+        default:
+            return {};
+        }
+    case Qt::DecorationRole:
+        if (index.column() == NameColumn)
+            return QColor::fromRgb(m_snapshot->color(e.name));
+        return {};
+    case Qt::TextAlignmentRole:
+        if (index.column() != NameColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case Qt::ToolTipRole:
+        return m_snapshot->qstr(e.name);
+    case NameIdRole:
+        return static_cast<quint32>(e.name);
+    case TotalNsRole:
+        return static_cast<qint64>(e.total);
+    default:
+        return {};
+    }
+}
+
+} // namespace ws

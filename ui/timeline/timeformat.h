@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/records.h"
+
+#include <QString>
+
+namespace ws {
+
+// "850 ns", "12.35 µs", "1.234 ms", "2.500 s": the unit follows the magnitude so every
+// figure on screen carries one.
+QString formatDuration(TimeNs ns);
+
+// A ruler label for `relNs` (time since the session began), with just enough decimals to
+// tell ticks `step` apart.
+QString formatTick(TimeNs relNs, TimeNs step);
+
+// 12,345,678
+QString formatCount(qint64 n);
+
+// 1.5 KiB, 3.2 MiB...
+QString formatBytes(qint64 bytes);
+
+// Parses "1.5ms", "200 us", "3s", "42" (ns) into nanoseconds; false on junk.
+bool parseDuration(const QString& text, TimeNs* out);
+
+} // namespace ws

@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: MIT
+#include "timeline/timelinerowmodel.h"
+
+#include "timeline/timeformat.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace ws {
+
+struct TimelineRowModel::Node {
+    Kind kind = Kind::Group;
+    QString label;
+    QString tooltip;
+    int lane = -1;
+    int counter = -1;
+    qint64 events = 0;
+    bool expanded = true;
+    bool visible = true;
+    bool pinned = false;
+    bool gpu = false;
+    Node* parent = nullptr;
+    std::vector<std::unique_ptr<Node>> children;
+
+    Node* add(std::unique_ptr<Node> child)
+    {
+        child->parent = this;
+        children.push_back(std::move(child));
+        return children.back().get();
+    }
+    int row() const
+    {
+        if (!parent)
+            return 0;
+        for (size_t i = 0; i < parent->children.size(); ++i) {
+            if (parent->children[i].get() == this)
+                return static_cast<int>(i);
+        }
+        return 0;
+    }
+    qint64 totalEvents() const
+    {
+        qint64 n = events;
+        for (const auto& c : children)
+            n += c->totalEvents();
+        return n;
+    }
+};
+
+namespace {
+
+std::unique_ptr<TimelineRowModel::Node> group(const QString& label)
+{
+    auto n = std::make_unique<TimelineRowModel::Node>();
+    n->label = label;
+    return n;
+}
+
+} // namespace
+
+TimelineRowModel::TimelineRowModel(QObject* parent)
+    : QAbstractItemModel(parent)
+    , m_root(std::make_unique<Node>())
+{
+}
+
+TimelineRowModel::~TimelineRowModel() = default;
+
+void TimelineRowModel::setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot)
+{
+    beginResetModel();
+    m_snapshot = std::move(snapshot);
+    build();
+    endResetModel();
+    emit rowsLayoutChanged();
+}
+
+void TimelineRowModel::build()
+{
+    m_root = std::make_unique<Node>();
+    if (!m_snapshot || !m_snapshot->model)
+        return;
+    const TimelineModel& m = *m_snapshot->model;
+
+    std::map<int64_t, std::string> processName;
+    for (const auto& p : m.processes)
+        processName[p.pid] = p.name;
+    std::map<std::pair<int64_t, int64_t>, std::string> threadName;
+    for (const auto& t : m.threads)
+        threadName[{t.pid, t.tid}] = t.name;
+    std::map<uint32_t, std::string> deviceName;
+    for (const auto& d : m.devices)
+        deviceName.emplace(d.id, d.name);
+
+    // Groups keyed so their order is stable: processes by pid, threads by tid, GPUs by id.
+    std::map<int64_t, Node*> processes;
+    std::map<std::pair<int64_t, int64_t>, Node*> threads;
+    std::map<uint32_t, Node*> gpus;
+    std::map<int64_t, Node*> kernels;
+    Node* hostRoot = m_root.get();
+
+    const auto processNode = [&](int64_t pid) {
+        auto it = processes.find(pid);
+        if (it != processes.end())
+            return it->second;
+        const auto name = processName.find(pid);
+        QString label = QStringLiteral("Process %1").arg(pid);
+        if (name != processName.end() && !name->second.empty())
+            label += QStringLiteral(" (%1)").arg(QString::fromStdString(name->second));
+        Node* n = hostRoot->add(group(label));
+        processes[pid] = n;
+        return n;
+    };
+    const auto threadNode = [&](int64_t pid, int64_t tid) {
+        auto it = threads.find({pid, tid});
+        if (it != threads.end())
+            return it->second;
+        QString label = QStringLiteral("thread %1").arg(tid);
+        const auto name = threadName.find({pid, tid});
+        if (name != threadName.end() && !name->second.empty())
+            label += QStringLiteral(" (%1)").arg(QString::fromStdString(name->second));
+        Node* n = processNode(pid)->add(group(label));
+        threads[{pid, tid}] = n;
+        return n;
+    };
+    const auto gpuNode = [&](uint32_t device) {
+        auto it = gpus.find(device);
+        if (it != gpus.end())
+            return it->second;
+        QString label = QStringLiteral("GPU %1").arg(device);
+        const auto name = deviceName.find(device);
+        if (name != deviceName.end() && !name->second.empty())
+            label += QStringLiteral("  %1").arg(QString::fromStdString(name->second));
+        Node* n = m_root->add(group(label));
+        gpus[device] = n;
+        return n;
+    };
+
+    // Host processes first, then GPUs, then warp roles: the order of ui.md.
+    std::vector<size_t> order(m.lanes.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    const auto rank = [&](const TimelineLane& l) {
+        switch (l.kind) {
+        case LaneKind::CudaApi:
+            return 0;
+        case LaneKind::Nvtx:
+            return 1;
+        case LaneKind::Sync:
+            return 2;
+        case LaneKind::GpuStream:
+            return 3;
+        case LaneKind::WarpRole:
+            return 4;
+        }
+        return 5;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const auto& la = m.lanes[a];
+        const auto& lb = m.lanes[b];
+        const bool hostA = rank(la) < 3;
+        const bool hostB = rank(lb) < 3;
+        if (hostA != hostB)
+            return hostA;
+        if (hostA)
+            return std::tuple(la.pid, la.tid, rank(la), la.depth) < std::tuple(lb.pid, lb.tid, rank(lb), lb.depth);
+        return std::tuple(rank(la), la.deviceId, la.kernelId, la.streamId, la.pid, la.depth)
+            < std::tuple(rank(lb), lb.deviceId, lb.kernelId, lb.streamId, lb.pid, lb.depth);
+    });
+
+    // Streams of one device seen from several processes need the pid to tell them apart.
+    std::map<uint32_t, std::set<int64_t>> pidsPerDevice;
+    for (const auto& l : m.lanes) {
+        if (l.kind == LaneKind::GpuStream)
+            pidsPerDevice[l.deviceId].insert(l.pid);
+    }
+
+    for (const size_t li : order) {
+        const TimelineLane& l = m.lanes[li];
+        auto node = std::make_unique<Node>();
+        node->kind = Kind::Lane;
+        node->lane = static_cast<int>(li);
+        node->events = static_cast<qint64>(l.size());
+        node->label = QString::fromStdString(l.label);
+        switch (l.kind) {
+        case LaneKind::CudaApi:
+        case LaneKind::Nvtx:
+        case LaneKind::Sync:
+            threadNode(l.pid, l.tid)->add(std::move(node));
+            break;
+        case LaneKind::GpuStream: {
+            node->gpu = true;
+            if (node->label.isEmpty())
+                node->label = QStringLiteral("stream %1").arg(l.streamId);
+            if (pidsPerDevice[l.deviceId].size() > 1)
+                node->label += QStringLiteral(" (pid %1)").arg(l.pid);
+            gpuNode(l.deviceId)->add(std::move(node));
+            break;
+        }
+        case LaneKind::WarpRole: {
+            auto it = kernels.find(l.kernelId);
+            if (it == kernels.end()) {
+                Node* k = m_root->add(group(QStringLiteral("kernel #%1 warp roles").arg(l.kernelId)));
+                it = kernels.emplace(l.kernelId, k).first;
+            }
+            it->second->add(std::move(node));
+            break;
+        }
+        }
+    }
+
+    Node* otherCounters = nullptr;
+    for (size_t ci = 0; ci < m_snapshot->counters.size(); ++ci) {
+        const CounterSeries& c = m_snapshot->counters[ci];
+        auto node = std::make_unique<Node>();
+        node->kind = Kind::Counter;
+        node->counter = static_cast<int>(ci);
+        node->events = static_cast<qint64>(c.size());
+        node->label = QString::fromStdString(c.name);
+        if (!c.unit.empty())
+            node->label += QStringLiteral(" [%1]").arg(QString::fromStdString(c.unit));
+        if (gpus.count(c.deviceId) || deviceName.count(c.deviceId)) {
+            gpuNode(c.deviceId)->add(std::move(node));
+        } else {
+            if (!otherCounters)
+                otherCounters = m_root->add(group(QStringLiteral("Counters")));
+            otherCounters->add(std::move(node));
+        }
+    }
+    // GPU groups go after the host groups even when a counter created one early.
+    std::stable_sort(m_root->children.begin(), m_root->children.end(), [&](const auto& a, const auto& b) {
+        const auto host = [&](const Node* n) {
+            return std::any_of(processes.begin(), processes.end(), [n](const auto& p) { return p.second == n; });
+        };
+        return host(a.get()) && !host(b.get());
+    });
+    for (auto& [id, n] : gpus)
+        n->gpu = true;
+}
+
+TimelineRowModel::Node* TimelineRowModel::nodeFor(const QModelIndex& index) const
+{
+    if (!index.isValid())
+        return m_root.get();
+    return static_cast<Node*>(index.internalPointer());
+}
+
+QModelIndex TimelineRowModel::indexFor(const Node* node, int column) const
+{
+    if (!node || node == m_root.get())
+        return {};
+    return createIndex(node->row(), column, const_cast<Node*>(node));
+}
+
+QModelIndex TimelineRowModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (!hasIndex(row, column, parent))
+        return {};
+    const Node* p = nodeFor(parent);
+    return createIndex(row, column, p->children[static_cast<size_t>(row)].get());
+}
+
+QModelIndex TimelineRowModel::parent(const QModelIndex& child) const
+{
+    if (!child.isValid())
+        return {};
+    const Node* n = nodeFor(child);
+    return indexFor(n->parent);
+}
+
+int TimelineRowModel::rowCount(const QModelIndex& parent) const
+{
+    if (parent.isValid() && parent.column() != 0)
+        return 0;
+    return static_cast<int>(nodeFor(parent)->children.size());
+}
+
+int TimelineRowModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
+
+QVariant TimelineRowModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    return section == NameColumn ? QStringLiteral("Row") : QStringLiteral("Events");
+}
+
+QVariant TimelineRowModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid())
+        return {};
+    const Node* n = nodeFor(index);
+    switch (role) {
+    case Qt::DisplayRole:
+        if (index.column() == NameColumn)
+            return n->pinned ? QStringLiteral("%1  (pinned)").arg(n->label) : n->label;
+        return formatCount(n->totalEvents());
+    case Qt::CheckStateRole:
+        if (index.column() == NameColumn)
+            return n->visible ? Qt::Checked : Qt::Unchecked;
+        return {};
+    case Qt::TextAlignmentRole:
+        if (index.column() == EventsColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case Qt::ToolTipRole:
+        return QStringLiteral("%1\n%2 events").arg(data(index, PathRole).toString(), formatCount(n->totalEvents()));
+    case KindRole:
+        return static_cast<int>(n->kind);
+    case LaneIndexRole:
+        return n->lane;
+    case CounterIndexRole:
+        return n->counter;
+    case PinnedRole:
+        return n->pinned;
+    case ExpandedRole:
+        return n->expanded;
+    case IsGpuRole:
+        return n->gpu;
+    case PathRole: {
+        QStringList parts;
+        for (const Node* p = n; p && p != m_root.get(); p = p->parent)
+            parts.prepend(p->label);
+        return parts.join(QStringLiteral(" · "));
+    }
+    default:
+        return {};
+    }
+}
+
+bool TimelineRowModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
+    if (!index.isValid())
+        return false;
+    Node* n = nodeFor(index);
+    bool* field = nullptr;
+    bool v = value.toBool();
+    switch (role) {
+    case Qt::CheckStateRole:
+        field = &n->visible;
+        v = value.toInt() == Qt::Checked;
+        break;
+    case PinnedRole:
+        if (n->kind == Kind::Group)
+            return false;
+        field = &n->pinned;
+        break;
+    case ExpandedRole:
+        field = &n->expanded;
+        break;
+    default:
+        return false;
+    }
+    if (*field == v)
+        return true;
+    *field = v;
+    emit dataChanged(indexFor(n, 0), indexFor(n, ColumnCount - 1));
+    emit rowsLayoutChanged();
+    return true;
+}
+
+Qt::ItemFlags TimelineRowModel::flags(const QModelIndex& index) const
+{
+    if (!index.isValid())
+        return Qt::NoItemFlags;
+    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    if (index.column() == NameColumn)
+        f |= Qt::ItemIsUserCheckable;
+    return f;
+}
+
+bool TimelineRowModel::moveRows(const QModelIndex& sourceParent, int sourceRow, int count,
+    const QModelIndex& destinationParent, int destinationChild)
+{
+    // Rows move only among their siblings: a stream belongs to its GPU.
+    if (sourceParent != destinationParent || count <= 0)
+        return false;
+    Node* p = nodeFor(sourceParent);
+    const int n = static_cast<int>(p->children.size());
+    if (sourceRow < 0 || sourceRow + count > n || destinationChild < 0 || destinationChild > n)
+        return false;
+    if (destinationChild >= sourceRow && destinationChild <= sourceRow + count)
+        return false; // no-op, and beginMoveRows refuses it
+    if (!beginMoveRows(sourceParent, sourceRow, sourceRow + count - 1, destinationParent, destinationChild))
+        return false;
+    std::vector<std::unique_ptr<Node>> moved;
+    for (int i = 0; i < count; ++i)
+        moved.push_back(std::move(p->children[static_cast<size_t>(sourceRow + i)]));
+    p->children.erase(p->children.begin() + sourceRow, p->children.begin() + sourceRow + count);
+    const int insertAt = destinationChild > sourceRow ? destinationChild - count : destinationChild;
+    p->children.insert(
+        p->children.begin() + insertAt, std::make_move_iterator(moved.begin()), std::make_move_iterator(moved.end()));
+    endMoveRows();
+    emit rowsLayoutChanged();
+    return true;
+}
+
+bool TimelineRowModel::moveUp(const QModelIndex& index)
+{
+    if (!index.isValid() || index.row() == 0)
+        return false;
+    return moveRows(index.parent(), index.row(), 1, index.parent(), index.row() - 1);
+}
+
+bool TimelineRowModel::moveDown(const QModelIndex& index)
+{
+    if (!index.isValid() || index.row() + 1 >= rowCount(index.parent()))
+        return false;
+    return moveRows(index.parent(), index.row(), 1, index.parent(), index.row() + 2);
+}
+
+void TimelineRowModel::setExpanded(const QModelIndex& index, bool expanded)
+{
+    setData(index, expanded, ExpandedRole);
+}
+
+void TimelineRowModel::setPinned(const QModelIndex& index, bool pinned)
+{
+    setData(index, pinned, PinnedRole);
+}
+
+void TimelineRowModel::setVisible(const QModelIndex& index, bool visible)
+{
+    setData(index, visible ? Qt::Checked : Qt::Unchecked, Qt::CheckStateRole);
+}
+
+void TimelineRowModel::showAll()
+{
+    const std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+        for (int r = 0; r < rowCount(parent); ++r) {
+            const QModelIndex i = index(r, 0, parent);
+            setVisible(i, true);
+            walk(i);
+        }
+    };
+    walk({});
+}
+
+void TimelineRowModel::expandAll(bool expanded)
+{
+    const std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+        for (int r = 0; r < rowCount(parent); ++r) {
+            const QModelIndex i = index(r, 0, parent);
+            if (rowCount(i) > 0) {
+                setExpanded(i, expanded);
+                walk(i);
+            }
+        }
+    };
+    walk({});
+}
+
+QModelIndex TimelineRowModel::indexForId(quintptr id) const
+{
+    const std::function<const Node*(const Node*)> find = [&](const Node* n) -> const Node* {
+        if (reinterpret_cast<quintptr>(n) == id)
+            return n;
+        for (const auto& c : n->children) {
+            if (const Node* f = find(c.get()))
+                return f;
+        }
+        return nullptr;
+    };
+    return indexFor(find(m_root.get()));
+}
+
+void TimelineRowModel::collect(
+    const Node* node, int depth, std::vector<Row>& out, bool pinnedOnly, const QString& prefix) const
+{
+    for (const auto& c : node->children) {
+        if (!c->visible)
+            continue;
+        const QString path = prefix.isEmpty() ? c->label : prefix + QStringLiteral(" · ") + c->label;
+        if (!pinnedOnly || (c->pinned && c->kind != Kind::Group)) {
+            if (pinnedOnly || !c->pinned) {
+                Row r;
+                r.kind = c->kind;
+                r.lane = c->lane;
+                r.counter = c->counter;
+                r.depth = depth;
+                r.expanded = c->expanded;
+                r.gpu = c->gpu;
+                r.pinned = c->pinned;
+                r.label = pinnedOnly ? path : c->label;
+                r.path = path;
+                r.id = reinterpret_cast<quintptr>(c.get());
+                out.push_back(std::move(r));
+            }
+        }
+        // Pinned rows are searched everywhere; normal rows stop at collapsed groups.
+        if (pinnedOnly || c->expanded)
+            collect(c.get(), depth + 1, out, pinnedOnly, path);
+    }
+}
+
+std::vector<TimelineRowModel::Row> TimelineRowModel::rows() const
+{
+    std::vector<Row> out;
+    collect(m_root.get(), 0, out, false, {});
+    return out;
+}
+
+std::vector<TimelineRowModel::Row> TimelineRowModel::pinnedRows() const
+{
+    std::vector<Row> out;
+    collect(m_root.get(), 0, out, true, {});
+    return out;
+}
+
+} // namespace ws

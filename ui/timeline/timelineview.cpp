@@ -1,0 +1,1093 @@
+// SPDX-License-Identifier: MIT
+#include "timeline/timelineview.h"
+
+#include "timeline/timeformat.h"
+
+#include <QApplication>
+#include <QContextMenuEvent>
+#include <QElapsedTimer>
+#include <QHelpEvent>
+#include <QMenu>
+#include <QPainter>
+#include <QPainterPath>
+#include <QScrollBar>
+#include <QThreadPool>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <QtConcurrent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ws {
+
+namespace {
+
+constexpr int kGroupHeight = 20;
+constexpr int kLaneHeight = 22;
+constexpr int kNvtxHeight = 20;
+constexpr int kCounterHeight = 44;
+constexpr int kWarpHeight = 16;
+constexpr int kIndent = 12;
+constexpr double kZoomStep = 0.8;
+constexpr double kPanStep = 0.1;
+
+QThreadPool* framePool()
+{
+    // Frame builds get their own pool: a session load or a search scan on the global pool
+    // must never delay the next frame.
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool();
+        p->setMaxThreadCount(1);
+        return p;
+    }();
+    return pool;
+}
+
+QString tableLabel(EventTable t)
+{
+    switch (t) {
+    case EventTable::Kernel:
+        return QStringLiteral("kernel");
+    case EventTable::Memcpy:
+        return QStringLiteral("memcpy");
+    case EventTable::Memset:
+        return QStringLiteral("memset");
+    case EventTable::ApiCall:
+        return QStringLiteral("CUDA API call");
+    case EventTable::NvtxRange:
+        return QStringLiteral("NVTX range");
+    case EventTable::Sync:
+        return QStringLiteral("synchronization");
+    case EventTable::WarpEvent:
+        return QStringLiteral("warp event");
+    case EventTable::Overhead:
+        return QStringLiteral("profiler overhead");
+    }
+    return {};
+}
+
+} // namespace
+
+TimelineView::TimelineView(SelectionModel* selection, TimelineRowModel* rows, QWidget* parent)
+    : QWidget(parent)
+    , m_selection(selection)
+    , m_rows(rows)
+    , m_vscroll(new QScrollBar(Qt::Vertical, this))
+    , m_colors(palette())
+{
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(400, 200);
+    m_vscroll->setSingleStep(kLaneHeight);
+    connect(m_vscroll, &QScrollBar::valueChanged, this, [this] {
+        if (!isFrameCurrent())
+            requestFrame();
+        update();
+    });
+    connect(m_selection, &SelectionModel::viewRangeChanged, this, [this] {
+        requestFrame();
+        update();
+    });
+    connect(m_selection, &SelectionModel::timeRangeChanged, this, qOverload<>(&QWidget::update));
+    connect(m_selection, &SelectionModel::selectedEventChanged, this, [this](const EventSelection& e) {
+        m_selectedDetails = {};
+        if (e.isValid() && m_details)
+            m_details->request(EventDetailsSource::Selection, e.lane, e.index);
+        update();
+    });
+    connect(m_rows, &TimelineRowModel::rowsLayoutChanged, this, &TimelineView::relayout);
+}
+
+TimelineView::~TimelineView()
+{
+    m_buildCancel.cancel();
+    if (m_buildWatcher) {
+        m_buildWatcher->disconnect(this);
+        m_buildWatcher->waitForFinished();
+    }
+}
+
+void TimelineView::setDetailsSource(EventDetailsSource* details)
+{
+    m_details = details;
+    if (m_details)
+        connect(m_details, &EventDetailsSource::detailsReady, this, &TimelineView::onDetails);
+}
+
+void TimelineView::setEmptyMessage(const QString& message)
+{
+    m_emptyMessage = message;
+    update();
+}
+
+void TimelineView::setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot)
+{
+    m_buildCancel.cancel();
+    m_snapshot = std::move(snapshot);
+    m_frame.reset();
+    m_hover = {};
+    m_selectedDetails = {};
+    m_worstPaintMs = 0;
+    relayout();
+    m_vscroll->setValue(0);
+    requestFrame();
+    update();
+}
+
+// ---- layout ---------------------------------------------------------------------------
+
+int TimelineView::rowHeight(const TimelineRowModel::Row& r) const
+{
+    switch (r.kind) {
+    case TimelineRowModel::Kind::Group:
+        return kGroupHeight;
+    case TimelineRowModel::Kind::Counter:
+        return kCounterHeight;
+    case TimelineRowModel::Kind::Lane:
+        break;
+    }
+    if (m_snapshot && r.lane >= 0) {
+        const LaneKind k = m_snapshot->model->lanes[static_cast<size_t>(r.lane)].kind;
+        if (k == LaneKind::Nvtx)
+            return kNvtxHeight;
+        if (k == LaneKind::WarpRole)
+            return kWarpHeight;
+    }
+    return kLaneHeight;
+}
+
+void TimelineView::relayout()
+{
+    m_pinned.clear();
+    m_scrolled.clear();
+    m_laneRow.clear();
+    m_laneLayer.clear();
+    int y = 0;
+    for (auto& r : m_rows->pinnedRows()) {
+        const int h = rowHeight(r);
+        if (r.lane >= 0) {
+            m_laneRow.insert(r.lane, m_pinned.size());
+            m_laneLayer.insert(r.lane, 0);
+        }
+        m_pinned.push_back({std::move(r), y, h, 0});
+        y += h;
+    }
+    // A pinned area never takes more than half the widget.
+    m_pinnedHeight = m_pinned.empty() ? 0 : std::min(y + 3, std::max(height() - kRulerHeight, 0) / 2);
+    y = 0;
+    for (auto& r : m_rows->rows()) {
+        const int h = rowHeight(r);
+        if (r.lane >= 0 && !m_laneRow.contains(r.lane)) {
+            m_laneRow.insert(r.lane, m_scrolled.size());
+            m_laneLayer.insert(r.lane, 1);
+        }
+        m_scrolled.push_back({std::move(r), y, h, 1});
+        y += h;
+    }
+    m_contentHeight = y;
+    ++m_layoutGeneration;
+    updateScrollBar();
+    requestFrame();
+    update();
+}
+
+void TimelineView::updateScrollBar()
+{
+    const int viewport = scrolledArea().height();
+    m_vscroll->setRange(0, std::max(0, m_contentHeight - viewport + kLaneHeight));
+    m_vscroll->setPageStep(std::max(viewport, 1));
+    const int w = m_vscroll->sizeHint().width();
+    m_vscroll->setGeometry(width() - w, kRulerHeight, w, height() - kRulerHeight);
+}
+
+QRect TimelineView::pinnedArea() const
+{
+    return QRect(0, kRulerHeight, width() - m_vscroll->width(), m_pinnedHeight);
+}
+
+QRect TimelineView::scrolledArea() const
+{
+    const int top = kRulerHeight + m_pinnedHeight;
+    return QRect(0, top, width() - m_vscroll->width(), std::max(height() - top, 0));
+}
+
+QRect TimelineView::eventArea() const
+{
+    const int right = width() - m_vscroll->width();
+    return QRect(m_labelWidth, kRulerHeight, std::max(right - m_labelWidth, 1), std::max(height() - kRulerHeight, 0));
+}
+
+int TimelineView::layerTop(int layer) const
+{
+    return layer == 0 ? kRulerHeight : scrolledArea().top() - m_vscroll->value();
+}
+
+TimelineCoordinates TimelineView::coordinates() const
+{
+    const TimeRange v = m_selection->viewRange();
+    return TimelineCoordinates::fit(v.begin, v.end, eventArea().width());
+}
+
+QRect TimelineView::rowRect(const LayoutRow& r) const
+{
+    return QRect(0, layerTop(r.layer) + r.y, width() - m_vscroll->width(), r.h);
+}
+
+const TimelineView::LayoutRow* TimelineView::rowAt(const QPoint& pos) const
+{
+    if (pinnedArea().contains(pos)) {
+        for (const auto& r : m_pinned) {
+            if (rowRect(r).contains(pos))
+                return &r;
+        }
+        return nullptr;
+    }
+    if (!scrolledArea().contains(pos))
+        return nullptr;
+    const int y = pos.y() - layerTop(1);
+    const auto it
+        = std::upper_bound(m_scrolled.begin(), m_scrolled.end(), y, [](int v, const LayoutRow& r) { return v < r.y; });
+    if (it == m_scrolled.begin())
+        return nullptr;
+    const LayoutRow& r = *std::prev(it);
+    return y < r.y + r.h ? &r : nullptr;
+}
+
+QRect TimelineView::laneRect(int lane) const
+{
+    const auto it = m_laneRow.constFind(lane);
+    if (it == m_laneRow.constEnd())
+        return {};
+    const int layer = m_laneLayer.value(lane);
+    const LayoutRow& r = layer == 0 ? m_pinned[it.value()] : m_scrolled[it.value()];
+    const QRect rr = rowRect(r);
+    const QRect area = layer == 0 ? pinnedArea() : scrolledArea();
+    return QRect(m_labelWidth, rr.top(), eventArea().width(), rr.height()).intersected(area);
+}
+
+// ---- frames ---------------------------------------------------------------------------
+
+bool TimelineView::isFrameCurrent() const
+{
+    if (!m_frame || m_frame->snapshot != m_snapshot || m_frameLayoutGeneration != m_layoutGeneration)
+        return false;
+    if (!(m_frame->coords == coordinates()))
+        return false;
+    const int top = m_vscroll->value();
+    const int bottom = top + scrolledArea().height();
+    return top >= m_frame->contentTop && bottom <= m_frame->contentBottom;
+}
+
+void TimelineView::requestFrame()
+{
+    if (!m_snapshot)
+        return;
+    if (m_buildWatcher) {
+        m_dirty = true; // coalesce: one build in flight, the newest state goes next
+        return;
+    }
+    startBuild();
+}
+
+void TimelineView::startBuild()
+{
+    m_dirty = false;
+    FrameRequest req;
+    req.snapshot = m_snapshot;
+    req.coords = coordinates();
+    req.generation = ++m_generation;
+    m_buildCancel = CancellationToken();
+    req.cancel = m_buildCancel;
+    for (const auto& r : m_pinned)
+        req.rows.push_back({r.row.lane, r.row.counter, r.y, r.h, 0, r.row.gpu});
+    // Rows within one viewport above and below the visible ones: scrolling a little needs no
+    // new frame.
+    const int viewport = scrolledArea().height();
+    const int top = std::max(0, m_vscroll->value() - viewport);
+    const int bottom = m_vscroll->value() + 2 * viewport;
+    for (const auto& r : m_scrolled) {
+        if (r.y + r.h < top || r.y > bottom)
+            continue;
+        if (r.row.kind != TimelineRowModel::Kind::Group)
+            req.rows.push_back({r.row.lane, r.row.counter, r.y, r.h, 1, r.row.gpu});
+    }
+    m_buildLayoutGeneration = m_layoutGeneration;
+    auto* watcher = new QFutureWatcher<std::shared_ptr<TimelineFrame>>(this);
+    m_buildWatcher = watcher;
+    connect(watcher, &QFutureWatcherBase::finished, this, &TimelineView::onFrameBuilt);
+    watcher->setFuture(QtConcurrent::run(framePool(), [req = std::move(req), top, bottom] {
+        auto f = buildTimelineFrame(req);
+        if (f) {
+            f->contentTop = top;
+            f->contentBottom = bottom;
+        }
+        return f;
+    }));
+}
+
+void TimelineView::onFrameBuilt()
+{
+    auto* watcher = m_buildWatcher;
+    m_buildWatcher = nullptr;
+    if (!watcher)
+        return;
+    watcher->deleteLater();
+    std::shared_ptr<TimelineFrame> f = watcher->future().resultCount() ? watcher->future().result() : nullptr;
+    if (f && f->snapshot == m_snapshot) {
+        m_frame = std::move(f);
+        m_frameLayoutGeneration = m_buildLayoutGeneration;
+        m_lastBuildMs = m_frame->buildMs;
+        update();
+        emit frameReady(m_lastBuildMs);
+    }
+    if (m_dirty || !isFrameCurrent())
+        requestFrame();
+}
+
+// ---- view changes ---------------------------------------------------------------------
+
+void TimelineView::setView(TimeNs begin, TimeNs end, bool remember)
+{
+    if (!m_snapshot)
+        return;
+    const auto r = TimeRangeClamp::apply(begin, end, m_snapshot->begin(), m_snapshot->end());
+    if (remember)
+        m_selection->jumpToViewRange({r[0], r[1]});
+    else
+        m_selection->setViewRange({r[0], r[1]});
+}
+
+void TimelineView::zoomBy(double factor, double anchorX)
+{
+    const TimelineCoordinates c = coordinates();
+    if (anchorX < 0 || anchorX > c.width())
+        anchorX = c.width() / 2.0;
+    const TimelineCoordinates z = c.zoomedAround(anchorX, factor);
+    setView(z.viewStart(), z.viewEnd());
+}
+
+void TimelineView::panBy(double fractionOfWidth)
+{
+    const TimeRange v = m_selection->viewRange();
+    const auto d = static_cast<TimeNs>(std::llround(static_cast<double>(v.duration()) * fractionOfWidth));
+    setView(v.begin + d, v.end + d);
+}
+
+void TimelineView::fitAll()
+{
+    if (m_snapshot)
+        setView(m_snapshot->begin(), m_snapshot->end(), true);
+}
+
+void TimelineView::fitSelection()
+{
+    const TimeRange r = m_selection->timeRange();
+    if (!r.isEmpty()) {
+        setView(r.begin, r.end, true);
+        return;
+    }
+    const EventSelection e = m_selection->selectedEvent();
+    if (e.isValid())
+        fitEvent(e);
+}
+
+void TimelineView::fitEvent(const EventSelection& e)
+{
+    if (!e.isValid())
+        return;
+    // A tenth of margin each side, so the event's neighbours give context.
+    const TimeNs d = std::max<TimeNs>(e.end - e.start, 10);
+    setView(e.start - d / 10, e.end + d / 10, true);
+}
+
+void TimelineView::revealEvent(const EventSelection& e)
+{
+    if (!e.isValid())
+        return;
+    const TimeRange v = m_selection->viewRange();
+    const TimeNs d = std::max<TimeNs>(e.end - e.start, 1);
+    TimeNs span = v.duration();
+    // Zoom in until the event is at least ~2% of the width; never zoom out.
+    if (static_cast<double>(d) < static_cast<double>(span) / 50.0)
+        span = std::max<TimeNs>(d * 50, 100);
+    const TimeNs mid = e.start + d / 2;
+    setView(mid - span / 2, mid - span / 2 + span, true);
+    scrollToLane(e.lane);
+}
+
+void TimelineView::scrollToLane(int lane)
+{
+    const auto it = m_laneRow.constFind(lane);
+    if (it == m_laneRow.constEnd() || m_laneLayer.value(lane) == 0)
+        return;
+    const LayoutRow& r = m_scrolled[it.value()];
+    const int viewport = scrolledArea().height();
+    if (r.y < m_vscroll->value() || r.y + r.h > m_vscroll->value() + viewport)
+        m_vscroll->setValue(std::max(0, r.y - viewport / 3));
+}
+
+// ---- hit testing and tooltips ---------------------------------------------------------
+
+TimelineView::Hit TimelineView::hitTest(const QPoint& pos) const
+{
+    Hit hit;
+    const LayoutRow* row = rowAt(pos);
+    if (!row || !m_snapshot || pos.x() < m_labelWidth || !isFrameCurrent())
+        return hit;
+    hit.rowId = row->row.id;
+    const int x = pos.x() - m_labelWidth;
+    for (const FrameRowHits& fr : m_frame->rows) {
+        if (fr.row.layer != row->layer || fr.row.y != row->y)
+            continue;
+        if (fr.row.lane >= 0) {
+            // Rects are sorted by x0; a wide event may share its first column with the run
+            // before it, so take the last rect starting at or before x that contains it.
+            const auto it = std::upper_bound(
+                fr.rects.begin(), fr.rects.end(), x, [](int v, const LodRect& r) { return v < r.x0; });
+            for (auto r = it; r != fr.rects.begin();) {
+                --r;
+                if (x >= r->x0 && x < r->x1) {
+                    hit.lane = fr.row.lane;
+                    hit.first = r->first;
+                    hit.count = r->count;
+                    hit.widest = r->widest;
+                    const int top = layerTop(row->layer) + row->y;
+                    hit.rect = QRect(
+                        m_labelWidth + std::max(r->x0, 0), top, std::max(r->x1 - std::max(r->x0, 0), 1), row->h);
+                    return hit;
+                }
+                if (r->x1 <= x && r->x0 < x - 1)
+                    break;
+            }
+        } else if (fr.row.counter >= 0) {
+            const auto it = std::lower_bound(
+                fr.columns.begin(), fr.columns.end(), x, [](const CounterColumn& c, int v) { return c.x < v; });
+            if (it != fr.columns.end() && it->x == x) {
+                hit.counter = fr.row.counter;
+                hit.column = x;
+                hit.value = it->last;
+                hit.minValue = it->min;
+                hit.maxValue = it->max;
+                hit.rect = QRect(pos.x(), layerTop(row->layer) + row->y, 1, row->h);
+            }
+        }
+        return hit;
+    }
+    return hit;
+}
+
+EventSelection TimelineView::selectionFor(int lane, quint32 index) const
+{
+    EventSelection e;
+    if (!m_snapshot || lane < 0)
+        return e;
+    const TimelineLane& l = m_snapshot->model->lanes[static_cast<size_t>(lane)];
+    e.lane = lane;
+    e.index = index;
+    e.ref = l.ref[index];
+    e.start = l.start[index];
+    e.end = l.end[index];
+    e.name = m_snapshot->qstr(l.name[index]);
+    return e;
+}
+
+QString TimelineView::tooltipFor(const Hit& hit) const
+{
+    const TimeNs origin = m_snapshot->begin();
+    if (hit.isCounter()) {
+        const CounterSeries& c = m_snapshot->counters[static_cast<size_t>(hit.counter)];
+        const QString unit = QString::fromStdString(c.unit);
+        const TimelineCoordinates coords = coordinates();
+        QString s = QStringLiteral("<b>%1</b><br>at +%2<br>value %3 %4")
+                        .arg(QString::fromStdString(c.name).toHtmlEscaped(),
+                            formatDuration(coords.xToTime(hit.column) - origin))
+                        .arg(hit.value, 0, 'g', 4)
+                        .arg(unit.toHtmlEscaped());
+        if (hit.minValue != hit.maxValue)
+            s += QStringLiteral("<br>range in this pixel: %1 – %2 %3")
+                     .arg(hit.minValue, 0, 'g', 4)
+                     .arg(hit.maxValue, 0, 'g', 4)
+                     .arg(unit.toHtmlEscaped());
+        return s;
+    }
+    const TimelineLane& l = m_snapshot->model->lanes[static_cast<size_t>(hit.lane)];
+    if (hit.count > 1) {
+        const quint32 last = hit.first + hit.count - 1;
+        return QStringLiteral("<b>%1 events</b> too small to draw apart at this zoom<br>"
+                              "from +%2 to +%3 (%4)<br>longest: %5 (%6)<br>"
+                              "<i>double-click or zoom in (W) to see them</i>")
+            .arg(formatCount(hit.count), formatDuration(l.start[hit.first] - origin),
+                formatDuration(l.end[last] - origin), formatDuration(l.end[last] - l.start[hit.first]),
+                m_snapshot->qstr(l.name[hit.widest]).toHtmlEscaped(),
+                formatDuration(l.end[hit.widest] - l.start[hit.widest]));
+    }
+    const quint32 i = hit.first;
+    QString s = QStringLiteral("<b>%1</b><br><i>%2</i> on %3")
+                    .arg(m_snapshot->qstr(l.name[i]).toHtmlEscaped(), tableLabel(l.ref[i].table()),
+                        QString::fromStdString(l.label).toHtmlEscaped());
+    s += QStringLiteral("<table>");
+    const EventDetails* d = m_details ? m_details->cached(hit.lane, i) : nullptr;
+    if (d) {
+        for (const auto& [k, v] : d->fields)
+            s += QStringLiteral("<tr><td>%1&nbsp;</td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v.toHtmlEscaped());
+    } else {
+        s += QStringLiteral("<tr><td>Start&nbsp;</td><td>+%1</td></tr><tr><td>Duration&nbsp;</td><td>%2</td></tr>")
+                 .arg(formatDuration(l.start[i] - origin), formatDuration(l.end[i] - l.start[i]));
+    }
+    s += QStringLiteral("</table>");
+    if (!d && m_snapshot->hasFile)
+        s += QStringLiteral("<i>reading details…</i>");
+    return s;
+}
+
+void TimelineView::showTooltip(const QPoint& pos, const QPoint& globalPos)
+{
+    m_hover = hitTest(pos);
+    m_tooltipGlobal = globalPos;
+    if (!m_hover.isEvent() && !m_hover.isCounter()) {
+        QToolTip::hideText();
+        return;
+    }
+    if (m_hover.isEvent() && m_hover.count == 1 && m_details && !m_details->cached(m_hover.lane, m_hover.first))
+        m_details->request(EventDetailsSource::Hover, m_hover.lane, m_hover.first);
+    QToolTip::showText(globalPos, tooltipFor(m_hover), this, m_hover.rect);
+}
+
+void TimelineView::onDetails(int channel, const EventDetails& d)
+{
+    if (channel == EventDetailsSource::Hover) {
+        if (QToolTip::isVisible() && m_hover.isEvent() && m_hover.count == 1 && m_hover.lane == d.lane
+            && m_hover.first == d.index)
+            QToolTip::showText(m_tooltipGlobal, tooltipFor(m_hover), this, m_hover.rect);
+        return;
+    }
+    const EventSelection sel = m_selection->selectedEvent();
+    if (sel.lane == d.lane && sel.index == d.index) {
+        m_selectedDetails = d;
+        update();
+    }
+}
+
+// ---- painting -------------------------------------------------------------------------
+
+void TimelineView::changeEvent(QEvent* e)
+{
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::StyleChange)
+        m_colors = ColorScheme(palette());
+    QWidget::changeEvent(e);
+}
+
+void TimelineView::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    relayout();
+}
+
+void TimelineView::paintEvent(QPaintEvent*)
+{
+    QElapsedTimer timer;
+    timer.start();
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.fillRect(rect(), m_colors.background);
+    if (!m_snapshot) {
+        p.setPen(m_colors.mutedText);
+        p.drawText(rect().adjusted(40, 40, -40, -40), Qt::AlignCenter | Qt::TextWordWrap, m_emptyMessage);
+        return;
+    }
+    const TimelineCoordinates c = coordinates();
+    const QRect pinned = pinnedArea();
+    const QRect scrolled = scrolledArea();
+
+    paintRows(p, m_pinned, 0, pinned);
+    paintRows(p, m_scrolled, 1, scrolled);
+    if (m_frame && m_frame->snapshot == m_snapshot) {
+        paintFrameLayer(p, *m_frame, 0, pinned, c);
+        paintFrameLayer(p, *m_frame, 1, scrolled, c);
+    }
+    if (m_pinnedHeight > 0) {
+        p.fillRect(QRect(0, pinned.bottom() - 1, pinned.width(), 2), m_colors.mutedText);
+    }
+    paintOverlays(p, c);
+    paintRuler(p, c);
+
+    if (!m_snapshot->hasGpuActivity()) {
+        const QString text = QStringLiteral("No GPU activity in this session — %1").arg(m_snapshot->gpuEmptyReason());
+        const QRect area = eventArea().adjusted(8, 6 + m_pinnedHeight, -8, 0);
+        QFont f = font();
+        f.setBold(true);
+        p.setFont(f);
+        const QRect box = p.fontMetrics()
+                              .boundingRect(QRect(area.left(), area.top(), area.width(), 200), Qt::TextWordWrap, text)
+                              .adjusted(-8, -4, 8, 4);
+        p.fillRect(box, QColor(255, 236, 150));
+        p.setPen(QColor(60, 40, 0));
+        p.drawText(box.adjusted(8, 4, -8, -4), Qt::TextWordWrap, text);
+        p.setFont(font());
+    }
+    m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    m_worstPaintMs = std::max(m_worstPaintMs, m_lastPaintMs);
+    emit framePainted(m_lastPaintMs);
+}
+
+void TimelineView::paintRows(QPainter& p, const std::vector<LayoutRow>& rows, int layer, const QRect& area)
+{
+    if (area.isEmpty())
+        return;
+    p.save();
+    p.setClipRect(area);
+    const int top = layerTop(layer);
+    const QFontMetrics fm(font());
+    QFont bold = font();
+    bold.setBold(true);
+    const int w = area.width();
+    int index = 0;
+    for (const LayoutRow& r : rows) {
+        const int y = top + r.y;
+        if (y + r.h < area.top() || y > area.bottom()) {
+            ++index;
+            continue;
+        }
+        const QRect full(0, y, w, r.h);
+        if (r.row.kind == TimelineRowModel::Kind::Group) {
+            p.fillRect(full, m_colors.groupHeader);
+            p.setPen(m_colors.text);
+            p.setFont(bold);
+            const int x = 4 + r.row.depth * kIndent;
+            // A triangle says the group opens and closes.
+            QPolygon tri;
+            const int cy = y + r.h / 2;
+            if (r.row.expanded)
+                tri << QPoint(x, cy - 3) << QPoint(x + 8, cy - 3) << QPoint(x + 4, cy + 3);
+            else
+                tri << QPoint(x + 2, cy - 4) << QPoint(x + 2, cy + 4) << QPoint(x + 7, cy);
+            p.setBrush(m_colors.text);
+            p.setPen(Qt::NoPen);
+            p.drawPolygon(tri);
+            p.setPen(m_colors.text);
+            p.drawText(QRect(x + 12, y, w - x - 16, r.h), Qt::AlignVCenter | Qt::AlignLeft,
+                layer == 0 ? r.row.path : r.row.label);
+            p.setFont(font());
+        } else {
+            const QColor bg
+                = r.row.gpu ? m_colors.gpuIdle : ((index % 2) ? m_colors.rowAlternate : m_colors.background);
+            p.fillRect(QRect(m_labelWidth, y, w - m_labelWidth, r.h), bg);
+            p.fillRect(QRect(0, y, m_labelWidth, r.h), (index % 2) ? m_colors.rowAlternate : m_colors.background);
+            p.setPen(m_colors.text);
+            const int x = 4 + r.row.depth * kIndent;
+            QString label = r.row.label;
+            if (r.row.kind == TimelineRowModel::Kind::Counter && r.row.counter >= 0) {
+                const CounterSeries& cs = m_snapshot->counters[static_cast<size_t>(r.row.counter)];
+                label += QStringLiteral("\nmax %1").arg(cs.maxValue(), 0, 'g', 4);
+            }
+            const QRect lr(x, y, m_labelWidth - x - 6, r.h);
+            if (label.contains(QLatin1Char('\n')))
+                p.drawText(lr, Qt::AlignVCenter | Qt::AlignLeft, label);
+            else
+                p.drawText(lr, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(label, Qt::ElideMiddle, lr.width()));
+        }
+        p.fillRect(QRect(0, y + r.h - 1, w, 1), m_colors.grid);
+        ++index;
+    }
+    p.fillRect(QRect(m_labelWidth - 1, area.top(), 1, area.height()), m_colors.grid);
+    p.restore();
+}
+
+void TimelineView::paintFrameLayer(
+    QPainter& p, const TimelineFrame& f, int layer, const QRect& area, const TimelineCoordinates& c)
+{
+    const QRect clip = QRect(m_labelWidth, area.top(), eventArea().width(), area.height());
+    if (clip.isEmpty())
+        return;
+    const FrameLayer& l = f.layers[layer];
+    p.save();
+    p.setClipRect(clip);
+    // A frame built for another view is shown moved (same zoom) or stretched (other zoom)
+    // until the new one arrives.
+    const double sx = f.coords.nsPerPx() / c.nsPerPx();
+    const double dx = static_cast<double>(f.coords.viewStart() - c.viewStart()) / c.nsPerPx();
+    const bool exact = std::abs(sx - 1.0) < 1e-9 && std::abs(dx - std::round(dx)) < 1e-6;
+    const int top = layerTop(layer);
+    if (exact)
+        p.translate(m_labelWidth + static_cast<int>(std::lround(dx)), top);
+    else
+        p.setTransform(QTransform(sx, 0, 0, 1, m_labelWidth + dx, top));
+    for (size_t i = 0; i < l.colors.size(); ++i) {
+        const QColor color = QColor::fromRgb(l.colors[i]);
+        for (const QRect& r : l.rects[i])
+            p.fillRect(r, color);
+    }
+    if (exact) {
+        const QBrush hatch(m_colors.hatch, Qt::BDiagPattern);
+        for (const QRect& r : l.folded)
+            p.fillRect(r, hatch);
+        const QFontMetrics fm(font());
+        const int minText = fm.horizontalAdvance(QStringLiteral("ab…"));
+        for (const FrameLabel& lab : l.labels) {
+            if (lab.rect.width() < minText)
+                continue;
+            QString text = m_snapshot->qstr(lab.name);
+            if (lab.count > 1)
+                text = QStringLiteral("%1 × %2").arg(formatCount(lab.count), text);
+            const QString elided = fm.elidedText(text, Qt::ElideRight, lab.rect.width() - 4);
+            if (elided.isEmpty() || elided == QStringLiteral("…"))
+                continue;
+            p.setPen(QColor::fromRgb(lab.text));
+            p.drawText(lab.rect.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, elided);
+        }
+        p.setPen(m_colors.mutedText);
+        for (const FrameIdle& idle : l.idle) {
+            const QString text = QStringLiteral("idle %1").arg(formatDuration(idle.gap));
+            if (fm.horizontalAdvance(text) + 8 <= idle.rect.width())
+                p.drawText(idle.rect, Qt::AlignCenter, text);
+        }
+    }
+    p.restore();
+}
+
+QRect TimelineView::eventRect(int lane, TimeNs start, TimeNs end, const TimelineCoordinates& c) const
+{
+    const QRect row = laneRect(lane);
+    if (row.isEmpty())
+        return {};
+    const PixelSpan s = c.span(start, end);
+    const int x0 = static_cast<int>(std::clamp<int64_t>(s.x0, -2, c.width() + 2));
+    const int x1 = static_cast<int>(std::clamp<int64_t>(s.x1, -2, c.width() + 2));
+    return QRect(m_labelWidth + x0, row.top(), std::max(x1 - x0, 1), row.height());
+}
+
+void TimelineView::paintOverlays(QPainter& p, const TimelineCoordinates& c)
+{
+    const QRect area = eventArea();
+    p.save();
+    p.setClipRect(area);
+    // Range selection: the app-wide time filter.
+    const TimeRange range = m_selection->timeRange();
+    if (!range.isEmpty()) {
+        const int x0 = m_labelWidth + static_cast<int>(std::clamp(c.timeToX(range.begin), -2.0, c.width() + 2.0));
+        const int x1 = m_labelWidth + static_cast<int>(std::clamp(c.timeToX(range.end), -2.0, c.width() + 2.0));
+        p.fillRect(QRect(x0, area.top(), std::max(x1 - x0, 1), area.height()), m_colors.selectionFill);
+        p.fillRect(QRect(x0, area.top(), 1, area.height()), m_colors.selectionEdge);
+        p.fillRect(QRect(x1, area.top(), 1, area.height()), m_colors.selectionEdge);
+    }
+    // Hovered and selected events.
+    if (m_hover.isEvent() && isFrameCurrent()) {
+        p.setPen(QPen(m_colors.text, 1));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(m_hover.rect.adjusted(0, 1, -1, -2));
+    }
+    const EventSelection sel = m_selection->selectedEvent();
+    if (sel.isValid() && m_snapshot && sel.lane < static_cast<int>(m_snapshot->model->lanes.size())) {
+        const QRect r = eventRect(sel.lane, sel.start, sel.end, c);
+        if (!r.isEmpty()) {
+            p.setPen(QPen(m_colors.highlight, 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(r.adjusted(0, 1, 0, -1));
+        }
+        // The launch arrow: from the API call to the GPU work it launched (either end may be
+        // the selected one), with the delay between them.
+        const EventDetails& d = m_selectedDetails;
+        if (d.lane == sel.lane && d.index == sel.index && d.linkLane >= 0) {
+            const bool selIsApi = sel.ref.table() == EventTable::ApiCall;
+            const QRect api = selIsApi ? r : eventRect(d.linkLane, d.linkStart, d.linkEnd, c);
+            const QRect gpu = selIsApi ? eventRect(d.linkLane, d.linkStart, d.linkEnd, c) : r;
+            const TimeNs apiStart = selIsApi ? sel.start : d.linkStart;
+            const TimeNs gpuStart = selIsApi ? d.linkStart : sel.start;
+            if (!api.isEmpty() && !gpu.isEmpty()) {
+                p.setRenderHint(QPainter::Antialiasing, true);
+                const QPointF from(
+                    api.left() + std::min(api.width(), 6) / 2.0, api.top() < gpu.top() ? api.bottom() : api.top());
+                const QPointF to(gpu.left() + 1, gpu.top() > api.top() ? gpu.top() : gpu.bottom());
+                p.setPen(QPen(m_colors.arrow, 2));
+                p.drawLine(from, to);
+                const QLineF line(to, from);
+                const double angle = std::atan2(line.dy(), line.dx());
+                QPolygonF head;
+                head << to << to + QPointF(std::cos(angle + 0.45) * 9, std::sin(angle + 0.45) * 9)
+                     << to + QPointF(std::cos(angle - 0.45) * 9, std::sin(angle - 0.45) * 9);
+                p.setBrush(m_colors.arrow);
+                p.drawPolygon(head);
+                p.setRenderHint(QPainter::Antialiasing, false);
+                // Launch-to-start delay on the GPU row, from the call's start to the work's start.
+                const int qx0 = m_labelWidth + static_cast<int>(std::clamp(c.timeToX(apiStart), -2.0, c.width() + 2.0));
+                const int qx1 = gpu.left();
+                const int qy = gpu.top() + 2;
+                if (qx1 - qx0 > 2) {
+                    p.fillRect(QRect(qx0, qy, qx1 - qx0, 2), m_colors.arrow);
+                    const QString text = d.queued > 0 && !selIsApi
+                        ? QStringLiteral("queued %1").arg(formatDuration(gpuStart - d.queued))
+                        : QStringLiteral("launch → start %1").arg(formatDuration(gpuStart - apiStart));
+                    const QFontMetrics fm(font());
+                    const int tw = fm.horizontalAdvance(text) + 8;
+                    const QRect tr(std::max(qx0, qx1 - tw), qy + 2, tw, fm.height());
+                    p.fillRect(tr, m_colors.background);
+                    p.setPen(m_colors.arrow);
+                    p.drawText(tr, Qt::AlignCenter, text);
+                }
+            }
+        }
+    }
+    p.restore();
+}
+
+void TimelineView::paintRuler(QPainter& p, const TimelineCoordinates& c)
+{
+    const QRect ruler(0, 0, width(), kRulerHeight);
+    p.fillRect(ruler, m_colors.groupHeader);
+    p.fillRect(QRect(0, kRulerHeight - 1, width(), 1), m_colors.mutedText);
+    const QFontMetrics fm(font());
+    const TimeNs origin = m_snapshot->begin();
+    const TimeNs step = niceTickStep(c.nsPerPx(), fm.horizontalAdvance(QStringLiteral("000.000 ms")) + 16);
+    p.save();
+    p.setClipRect(QRect(m_labelWidth, 0, eventArea().width(), kRulerHeight));
+    p.setPen(m_colors.text);
+    for (TimeNs t = firstTickAtOrAfter(c.viewStart(), origin, step); t <= c.viewEnd(); t += step) {
+        const int x = m_labelWidth + static_cast<int>(std::floor(c.timeToX(t)));
+        p.fillRect(QRect(x, kRulerHeight - 8, 1, 7), m_colors.text);
+        p.drawText(
+            QRect(x + 3, 2, 200, kRulerHeight - 10), Qt::AlignLeft | Qt::AlignVCenter, formatTick(t - origin, step));
+        // Minor ticks: five per step.
+        for (int k = 1; k < 5; ++k) {
+            const int mx = m_labelWidth + static_cast<int>(std::floor(c.timeToX(t + step * k / 5)));
+            p.fillRect(QRect(mx, kRulerHeight - 4, 1, 3), m_colors.mutedText);
+        }
+    }
+    const TimeRange range = m_selection->timeRange();
+    if (!range.isEmpty()) {
+        const int x0 = m_labelWidth + static_cast<int>(std::clamp(c.timeToX(range.begin), -2.0, c.width() + 2.0));
+        const int x1 = m_labelWidth + static_cast<int>(std::clamp(c.timeToX(range.end), -2.0, c.width() + 2.0));
+        const QRect sel(x0, 0, std::max(x1 - x0, 1), kRulerHeight - 1);
+        p.fillRect(sel, m_colors.selectionFill);
+        const QString text = formatDuration(range.duration());
+        const int tw = fm.horizontalAdvance(text) + 10;
+        const QRect box((x0 + x1) / 2 - tw / 2, 4, tw, kRulerHeight - 8);
+        p.fillRect(box, m_colors.selectionEdge);
+        p.setPen(Qt::white);
+        p.drawText(box, Qt::AlignCenter, text);
+    }
+    p.restore();
+    // Left of the ruler: the visible span, so the scale is never ambiguous.
+    p.setPen(m_colors.text);
+    p.drawText(QRect(6, 0, m_labelWidth - 12, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
+        QStringLiteral("view %1").arg(formatDuration(c.viewEnd() - c.viewStart())));
+}
+
+// ---- input ----------------------------------------------------------------------------
+
+bool TimelineView::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip) {
+        const auto* he = static_cast<QHelpEvent*>(e);
+        if (m_snapshot && m_drag == Drag::None)
+            showTooltip(he->pos(), he->globalPos());
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* e)
+{
+    setFocus();
+    if (!m_snapshot || e->button() != Qt::LeftButton)
+        return;
+    m_pressPos = e->position().toPoint();
+    m_pressView = m_selection->viewRange();
+    m_moved = false;
+    const TimelineCoordinates c = coordinates();
+    m_pressTime = c.xToTime(m_pressPos.x() - m_labelWidth);
+    if (m_pressPos.y() < kRulerHeight && m_pressPos.x() >= m_labelWidth)
+        m_drag = Drag::Ruler;
+    else if (m_pressPos.x() >= m_labelWidth && (e->modifiers() & Qt::ShiftModifier))
+        m_drag = Drag::Range;
+    else if (m_pressPos.x() >= m_labelWidth)
+        m_drag = Drag::Pan;
+    else
+        m_drag = Drag::None;
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* e)
+{
+    const QPoint pos = e->position().toPoint();
+    m_mousePos = pos;
+    if (m_drag == Drag::None) {
+        if (m_hover.isEvent() || m_hover.isCounter()) {
+            const Hit h = hitTest(pos);
+            if (h.lane != m_hover.lane || h.first != m_hover.first || h.counter != m_hover.counter
+                || h.column != m_hover.column) {
+                m_hover = {};
+                update();
+                if (QToolTip::isVisible())
+                    showTooltip(pos, e->globalPosition().toPoint());
+            }
+        }
+        return;
+    }
+    if ((pos - m_pressPos).manhattanLength() > 3)
+        m_moved = true;
+    if (!m_moved)
+        return;
+    const TimelineCoordinates c = TimelineCoordinates::fit(m_pressView.begin, m_pressView.end, eventArea().width());
+    if (m_drag == Drag::Pan) {
+        QToolTip::hideText();
+        const auto d = static_cast<TimeNs>(std::llround((pos.x() - m_pressPos.x()) * c.nsPerPx()));
+        setView(m_pressView.begin - d, m_pressView.end - d);
+    } else {
+        const TimeNs t = c.xToTime(pos.x() - m_labelWidth);
+        m_selection->setTimeRange({std::min(t, m_pressTime), std::max(t, m_pressTime)});
+    }
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* e)
+{
+    const Drag drag = m_drag;
+    m_drag = Drag::None;
+    if (!m_snapshot || e->button() != Qt::LeftButton)
+        return;
+    const QPoint pos = e->position().toPoint();
+    if (drag == Drag::None && !m_moved) {
+        // Label column: a click on a group opens or closes it.
+        if (const LayoutRow* row = rowAt(pos); row && row->row.kind == TimelineRowModel::Kind::Group)
+            m_rows->setExpanded(m_rows->indexForId(row->row.id), !row->row.expanded);
+        return;
+    }
+    if (m_moved || drag != Drag::Pan)
+        return;
+    const Hit hit = hitTest(pos);
+    if (hit.isEvent()) {
+        // A folded run selects its longest member; double-click opens the run.
+        m_selection->setSelectedEvent(selectionFor(hit.lane, hit.count == 1 ? hit.first : hit.widest));
+    } else if (const LayoutRow* row = rowAt(pos); row && row->row.kind == TimelineRowModel::Kind::Group) {
+        m_rows->setExpanded(m_rows->indexForId(row->row.id), !row->row.expanded);
+    } else {
+        m_selection->clearSelectedEvent();
+    }
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* e)
+{
+    if (!m_snapshot || e->button() != Qt::LeftButton)
+        return;
+    const Hit hit = hitTest(e->position().toPoint());
+    if (!hit.isEvent())
+        return;
+    const TimelineLane& l = m_snapshot->model->lanes[static_cast<size_t>(hit.lane)];
+    if (hit.count == 1) {
+        const EventSelection sel = selectionFor(hit.lane, hit.first);
+        m_selection->setSelectedEvent(sel);
+        fitEvent(sel);
+    } else {
+        const quint32 last = hit.first + hit.count - 1;
+        EventSelection run;
+        run.lane = hit.lane;
+        run.start = l.start[hit.first];
+        run.end = l.end[last];
+        fitEvent(run);
+    }
+}
+
+void TimelineView::wheelEvent(QWheelEvent* e)
+{
+    if (!m_snapshot)
+        return;
+    const QPoint delta = e->angleDelta();
+    const double x = e->position().x() - m_labelWidth;
+    if (e->modifiers() & Qt::ControlModifier) {
+        zoomBy(std::pow(kZoomStep, delta.y() / 120.0), x);
+    } else if ((e->modifiers() & Qt::ShiftModifier) || std::abs(delta.x()) > std::abs(delta.y())) {
+        const int d = delta.x() != 0 ? delta.x() : delta.y();
+        panBy(-d / 120.0 * kPanStep);
+    } else {
+        m_vscroll->setValue(m_vscroll->value() - delta.y() / 120 * 3 * kLaneHeight);
+    }
+    e->accept();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* e)
+{
+    if (!m_snapshot) {
+        QWidget::keyPressEvent(e);
+        return;
+    }
+    const double anchor = eventArea().contains(m_mousePos) ? m_mousePos.x() - m_labelWidth : -1;
+    switch (e->key()) {
+    case Qt::Key_W:
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomBy(kZoomStep, anchor);
+        break;
+    case Qt::Key_S:
+    case Qt::Key_Minus:
+        zoomBy(1.0 / kZoomStep, anchor);
+        break;
+    case Qt::Key_A:
+    case Qt::Key_Left:
+        panBy(-kPanStep);
+        break;
+    case Qt::Key_D:
+    case Qt::Key_Right:
+        panBy(kPanStep);
+        break;
+    case Qt::Key_Up:
+        m_vscroll->setValue(m_vscroll->value() - kLaneHeight);
+        break;
+    case Qt::Key_Down:
+        m_vscroll->setValue(m_vscroll->value() + kLaneHeight);
+        break;
+    case Qt::Key_PageUp:
+        m_vscroll->setValue(m_vscroll->value() - m_vscroll->pageStep());
+        break;
+    case Qt::Key_PageDown:
+        m_vscroll->setValue(m_vscroll->value() + m_vscroll->pageStep());
+        break;
+    case Qt::Key_Home:
+        fitAll();
+        break;
+    case Qt::Key_F:
+        fitSelection();
+        break;
+    case Qt::Key_Escape:
+        m_selection->clearTimeRange();
+        m_selection->clearSelectedEvent();
+        break;
+    case Qt::Key_N:
+        if (e->modifiers() & Qt::ShiftModifier)
+            emit previousOccurrenceRequested();
+        else
+            emit nextOccurrenceRequested();
+        break;
+    default:
+        QWidget::keyPressEvent(e);
+        return;
+    }
+    e->accept();
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* e)
+{
+    const LayoutRow* row = rowAt(e->pos());
+    QMenu menu(this);
+    if (row) {
+        const QModelIndex index = m_rows->indexForId(row->row.id);
+        const QString name = row->row.label;
+        if (row->row.kind == TimelineRowModel::Kind::Group) {
+            menu.addAction(row->row.expanded ? tr("Collapse \"%1\"").arg(name) : tr("Expand \"%1\"").arg(name), this,
+                [this, index, expanded = row->row.expanded] { m_rows->setExpanded(index, !expanded); });
+        } else {
+            menu.addAction(row->row.pinned ? tr("Unpin \"%1\"").arg(name) : tr("Pin \"%1\" to the top").arg(name), this,
+                [this, index, pinned = row->row.pinned] { m_rows->setPinned(index, !pinned); });
+        }
+        menu.addAction(tr("Hide \"%1\"").arg(name), this, [this, index] { m_rows->setVisible(index, false); });
+        menu.addAction(tr("Move up"), this, [this, index] { m_rows->moveUp(index); })->setEnabled(index.row() > 0);
+        menu.addAction(tr("Move down"), this, [this, index] { m_rows->moveDown(index); })
+            ->setEnabled(index.row() + 1 < m_rows->rowCount(index.parent()));
+        menu.addSeparator();
+    }
+    menu.addAction(tr("Show all hidden rows"), m_rows, &TimelineRowModel::showAll);
+    menu.addAction(tr("Expand all"), this, [this] { m_rows->expandAll(true); });
+    menu.addAction(tr("Collapse all"), this, [this] { m_rows->expandAll(false); });
+    menu.exec(e->globalPos());
+}
+
+} // namespace ws

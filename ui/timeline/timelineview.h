@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "selectionmodel.h"
+#include "session/eventdetails.h"
+#include "session/sessionsnapshot.h"
+#include "timeline/colorscheme.h"
+#include "timeline/timelinecoordinates.h"
+#include "timeline/timelineframe.h"
+#include "timeline/timelinerowmodel.h"
+
+#include <QFutureWatcher>
+#include <QHash>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QScrollBar;
+
+namespace ws {
+
+// The timeline: ONE widget paints every row (not a cell per row). Frames are built off the
+// GUI thread (buildTimelineFrame on a thread pool; at most one build in flight, newer
+// requests coalesce, a new session cancels the running build) and paintEvent only replays
+// the newest frame's colour batches with fillRect, antialiasing off. While a frame for a new
+// view is being built, the previous one is shown shifted/scaled into place.
+//
+// Mouse: drag pans, Shift+drag (or drag in the ruler) selects a range, click selects,
+// double-click fits an event, Ctrl+wheel zooms, wheel scrolls rows, Shift+wheel pans.
+// Keys: W/S or +/- zoom, A/D or arrows pan, Home fits all, F fits the selection, Esc clears
+// it, N / Shift+N step through search results. Right-click a row to hide, pin, move or
+// collapse it.
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kRulerHeight = 30;
+    static constexpr int kDefaultLabelWidth = 240;
+
+    struct Hit {
+        int lane = -1;
+        int counter = -1;
+        quint32 first = 0;
+        quint32 count = 0;
+        quint32 widest = 0;
+        quintptr rowId = 0;
+        QRect rect; // widget coordinates
+        int column = -1;
+        double value = 0; // counters: the column's last value
+        double minValue = 0;
+        double maxValue = 0;
+        bool isEvent() const { return lane >= 0 && count > 0; }
+        bool isCounter() const { return counter >= 0; }
+    };
+
+    TimelineView(SelectionModel* selection, TimelineRowModel* rows, QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    void setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot);
+    std::shared_ptr<const SessionSnapshot> snapshot() const { return m_snapshot; }
+    void setDetailsSource(EventDetailsSource* details);
+    void setEmptyMessage(const QString& message);
+
+    QRect eventArea() const; // pinned + scrolled rows, right of the labels
+    TimelineCoordinates coordinates() const;
+    // Widget rectangle of a lane's row (event area part), empty when not shown.
+    QRect laneRect(int lane) const;
+    Hit hitTest(const QPoint& pos) const;
+
+    std::shared_ptr<const TimelineFrame> frame() const { return m_frame; }
+    bool isFrameCurrent() const;
+    bool isBuilding() const { return m_buildWatcher != nullptr; }
+    double lastPaintMs() const { return m_lastPaintMs; }
+    double worstPaintMs() const { return m_worstPaintMs; }
+    double lastBuildMs() const { return m_lastBuildMs; }
+
+    QSize sizeHint() const override { return {1200, 700}; }
+
+public slots:
+    void zoomBy(double factor, double anchorX = -1);
+    void panBy(double fractionOfWidth);
+    void fitAll();
+    void fitSelection();
+    void fitEvent(const ws::EventSelection& event);
+    // Brings an event into view (search): centres it, zooming in when it would be tiny.
+    void revealEvent(const ws::EventSelection& event);
+    void scrollToLane(int lane);
+
+signals:
+    void frameReady(double buildMs);
+    void framePainted(double paintMs);
+    void nextOccurrenceRequested();
+    void previousOccurrenceRequested();
+
+protected:
+    bool event(QEvent* e) override;
+    void paintEvent(QPaintEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void contextMenuEvent(QContextMenuEvent* e) override;
+    void changeEvent(QEvent* e) override;
+
+private:
+    struct LayoutRow {
+        TimelineRowModel::Row row;
+        int y = 0; // layer coordinates
+        int h = 0;
+        int layer = 1;
+    };
+
+    void relayout();
+    void requestFrame();
+    void startBuild();
+    void onFrameBuilt();
+    void setView(TimeNs begin, TimeNs end, bool remember = false);
+    int rowHeight(const TimelineRowModel::Row& r) const;
+    int pinnedHeight() const { return m_pinnedHeight; }
+    QRect scrolledArea() const; // widget rect of the scrolling rows (labels included)
+    QRect pinnedArea() const;
+    int layerTop(int layer) const; // widget y of a layer's y = 0
+    const LayoutRow* rowAt(const QPoint& pos) const;
+    QRect rowRect(const LayoutRow& r) const; // widget rect, full width
+    EventSelection selectionFor(int lane, quint32 index) const;
+    QString tooltipFor(const Hit& hit) const;
+    void showTooltip(const QPoint& pos, const QPoint& globalPos);
+    void onDetails(int channel, const ws::EventDetails& details);
+    void updateScrollBar();
+
+    void paintRuler(QPainter& p, const TimelineCoordinates& c);
+    void paintRows(QPainter& p, const std::vector<LayoutRow>& rows, int layer, const QRect& area);
+    void paintFrameLayer(
+        QPainter& p, const TimelineFrame& f, int layer, const QRect& area, const TimelineCoordinates& c);
+    void paintOverlays(QPainter& p, const TimelineCoordinates& c);
+    QRect eventRect(int lane, TimeNs start, TimeNs end, const TimelineCoordinates& c) const;
+
+    SelectionModel* m_selection;
+    TimelineRowModel* m_rows;
+    EventDetailsSource* m_details = nullptr;
+    std::shared_ptr<const SessionSnapshot> m_snapshot;
+    QScrollBar* m_vscroll;
+    ColorScheme m_colors;
+    QString m_emptyMessage;
+    int m_labelWidth = kDefaultLabelWidth;
+
+    std::vector<LayoutRow> m_pinned;
+    std::vector<LayoutRow> m_scrolled;
+    QHash<int, size_t> m_laneRow; // lane -> index into m_pinned (layer 0) or m_scrolled
+    QHash<int, int> m_laneLayer;
+    int m_pinnedHeight = 0;
+    int m_contentHeight = 0;
+    quint64 m_layoutGeneration = 0;
+
+    std::shared_ptr<const TimelineFrame> m_frame;
+    quint64 m_frameLayoutGeneration = 0;
+    QFutureWatcher<std::shared_ptr<TimelineFrame>>* m_buildWatcher = nullptr;
+    quint64 m_buildLayoutGeneration = 0;
+    CancellationToken m_buildCancel;
+    bool m_dirty = false;
+    quint64 m_generation = 0;
+    double m_lastPaintMs = 0;
+    double m_worstPaintMs = 0;
+    double m_lastBuildMs = 0;
+
+    enum class Drag { None, Pan, Range, Ruler };
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    TimeRange m_pressView;
+    TimeNs m_pressTime = 0;
+    bool m_moved = false;
+    QPoint m_mousePos {-1, -1};
+    Hit m_hover;
+    QPoint m_tooltipGlobal;
+    EventDetails m_selectedDetails;
+};
+
+} // namespace ws
