@@ -9,6 +9,7 @@ packages=(
   libsqlite3-dev libcli11-dev rapidjson-dev libbenchmark-dev
   xvfb xauth imagemagick fonts-dejavu-core fontconfig
   clang-format clang-tidy
+  clang libclang-rt-dev
 )
 
 missing=()
