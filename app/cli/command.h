@@ -12,7 +12,7 @@ namespace ws::cli {
 // so adding a command never touches main.cpp. The callback runs after parsing and returns the
 // process exit status; errors throw and main() prints "warpscope-cli <cmd>: <reason>".
 struct Command {
-    const char* order;  // sort key for --help
+    const char* order; // sort key for --help
     std::function<void(CLI::App& app, int& exitCode)> install;
 };
 
@@ -22,4 +22,4 @@ struct CommandRegistrar {
     explicit CommandRegistrar(Command c) { commands().push_back(std::move(c)); }
 };
 
-}  // namespace ws::cli
+} // namespace ws::cli

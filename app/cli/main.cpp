@@ -12,7 +12,7 @@ std::vector<Command>& commands()
     static std::vector<Command> all;
     return all;
 }
-}  // namespace ws::cli
+} // namespace ws::cli
 
 int main(int argc, char** argv)
 {
@@ -21,7 +21,8 @@ int main(int argc, char** argv)
     app.require_subcommand(1);
     int exitCode = 0;
     auto& cmds = ws::cli::commands();
-    std::sort(cmds.begin(), cmds.end(), [](const auto& a, const auto& b) { return std::string_view(a.order) < b.order; });
+    std::sort(
+        cmds.begin(), cmds.end(), [](const auto& a, const auto& b) { return std::string_view(a.order) < b.order; });
     for (auto& c : cmds)
         c.install(app, exitCode);
     try {

@@ -23,8 +23,8 @@ struct ProcessInfo {
     int64_t pid = 0;
     std::string name;
     std::string commandLine;
-    int exitCode = -1;   // -1 when unknown or killed by a signal
-    int exitSignal = 0;  // 0 when it exited normally
+    int exitCode = -1;  // -1 when unknown or killed by a signal
+    int exitSignal = 0; // 0 when it exited normally
     TimeNs anchorRealtimeNs = 0;
     TimeNs anchorMonotonicNs = 0;
     int64_t parentPid = 0;
@@ -40,15 +40,15 @@ struct ThreadInfo {
 
 // Everything the occupancy calculator and the roofline need about one GPU.
 struct DeviceInfo {
-    uint32_t id = 0;  // CUDA device ordinal in the recording process
-    int64_t pid = 0;  // process that saw it (several processes may share a device)
+    uint32_t id = 0; // CUDA device ordinal in the recording process
+    int64_t pid = 0; // process that saw it (several processes may share a device)
     std::string name;
     std::string uuid;
     int ccMajor = 0;
     int ccMinor = 0;
     int smCount = 0;
-    int64_t smClockKhz = 0;     // current (at record time)
-    int64_t smClockMaxKhz = 0;  // maximum boost clock
+    int64_t smClockKhz = 0;    // current (at record time)
+    int64_t smClockMaxKhz = 0; // maximum boost clock
     int64_t memClockKhz = 0;
     int memBusWidthBits = 0;
     int64_t l2Bytes = 0;
@@ -63,10 +63,10 @@ struct DeviceInfo {
     int maxBlocksPerSm = 0;
     int maxThreadsPerBlock = 0;
     int warpSize = 32;
-    double dramBandwidthBytesPerS = 0;  // 2 * memClock * busWidth / 8 (DDR)
+    double dramBandwidthBytesPerS = 0; // 2 * memClock * busWidth / 8 (DDR)
     double peakFp32FlopsPerS = 0;
     double peakFp64FlopsPerS = 0;
-    double peakFp16TensorFlopsPerS = 0;  // dense
+    double peakFp16TensorFlopsPerS = 0; // dense
     double peakBf16TensorFlopsPerS = 0;
     double peakFp8TensorFlopsPerS = 0;
     double peakTf32TensorFlopsPerS = 0;
@@ -79,14 +79,14 @@ struct StreamInfo {
     int64_t pid = 0;
     uint32_t deviceId = 0;
     uint32_t contextId = 0;
-    uint32_t streamId = 0;  // CUPTI stream id
+    uint32_t streamId = 0; // CUPTI stream id
     int priority = 0;
     std::string label;
     bool operator==(const StreamInfo&) const = default;
 };
 
 struct KernelRecord {
-    int64_t id = 0;  // launch id: unique per session, order of start within the session
+    int64_t id = 0; // launch id: unique per session, order of start within the session
     int64_t pid = 0;
     uint32_t deviceId = 0;
     uint32_t contextId = 0;
@@ -94,8 +94,8 @@ struct KernelRecord {
     uint32_t correlationId = 0;
     TimeNs start = 0;
     TimeNs end = 0;
-    TimeNs queued = 0;     // 0 when not recorded
-    TimeNs submitted = 0;  // 0 when not recorded
+    TimeNs queued = 0;    // 0 when not recorded
+    TimeNs submitted = 0; // 0 when not recorded
     StringId mangledName = 0;
     StringId demangledName = 0;
     StringId shortName = 0;
@@ -111,7 +111,19 @@ struct KernelRecord {
     bool operator==(const KernelRecord&) const = default;
 };
 
-enum class CopyKind : int32_t { Unknown = 0, HtoD = 1, DtoH = 2, HtoA = 3, AtoH = 4, AtoA = 5, AtoD = 6, DtoA = 7, DtoD = 8, HtoH = 9, PtoP = 10 };
+enum class CopyKind : int32_t {
+    Unknown = 0,
+    HtoD = 1,
+    DtoH = 2,
+    HtoA = 3,
+    AtoH = 4,
+    AtoA = 5,
+    AtoD = 6,
+    DtoA = 7,
+    DtoD = 8,
+    HtoH = 9,
+    PtoP = 10
+};
 
 struct MemcpyRecord {
     int64_t id = 0;
@@ -124,7 +136,7 @@ struct MemcpyRecord {
     TimeNs end = 0;
     int64_t bytes = 0;
     CopyKind copyKind = CopyKind::Unknown;
-    int32_t srcKind = 0;  // CUpti_ActivityMemoryKind
+    int32_t srcKind = 0; // CUpti_ActivityMemoryKind
     int32_t dstKind = 0;
     uint32_t graphId = 0;
     bool operator==(const MemcpyRecord&) const = default;
@@ -156,7 +168,7 @@ struct ApiCallRecord {
     TimeNs end = 0;
     ApiDomain domain = ApiDomain::Runtime;
     int32_t cbid = 0;
-    StringId name = 0;  // as CUPTI names it, e.g. cudaLaunchKernel_v7000
+    StringId name = 0; // as CUPTI names it, e.g. cudaLaunchKernel_v7000
     int32_t returnValue = 0;
     bool operator==(const ApiCallRecord&) const = default;
 };
@@ -166,16 +178,16 @@ enum class NvtxStyle : int32_t { PushPop = 0, StartEnd = 1 };
 struct NvtxRangeRecord {
     int64_t id = 0;
     int64_t pid = 0;
-    int64_t tid = 0;     // thread that started the range
-    int64_t endTid = 0;  // thread that ended it (start/end ranges may cross threads)
+    int64_t tid = 0;    // thread that started the range
+    int64_t endTid = 0; // thread that ended it (start/end ranges may cross threads)
     TimeNs start = 0;
-    TimeNs end = 0;  // ranges never closed get the last timestamp of the session
+    TimeNs end = 0; // ranges never closed get the last timestamp of the session
     StringId name = 0;
-    StringId domain = 0;  // 0 = default domain
+    StringId domain = 0; // 0 = default domain
     int32_t category = 0;
-    uint32_t color = 0;  // ARGB, 0 = none
+    uint32_t color = 0; // ARGB, 0 = none
     NvtxStyle style = NvtxStyle::PushPop;
-    int32_t depth = 0;  // nesting level on its thread, 0 = outermost
+    int32_t depth = 0; // nesting level on its thread, 0 = outermost
     bool operator==(const NvtxRangeRecord&) const = default;
 };
 
@@ -191,7 +203,13 @@ struct NvtxMarkRecord {
     bool operator==(const NvtxMarkRecord&) const = default;
 };
 
-enum class SyncKind : int32_t { Unknown = 0, EventSynchronize = 1, StreamWaitEvent = 2, StreamSynchronize = 3, ContextSynchronize = 4 };
+enum class SyncKind : int32_t {
+    Unknown = 0,
+    EventSynchronize = 1,
+    StreamWaitEvent = 2,
+    StreamSynchronize = 3,
+    ContextSynchronize = 4
+};
 
 struct SyncRecord {
     int64_t id = 0;
@@ -199,7 +217,7 @@ struct SyncRecord {
     int64_t tid = 0;
     uint32_t deviceId = 0;
     uint32_t contextId = 0;
-    uint32_t streamId = 0;  // 0xFFFFFFFF for context-wide
+    uint32_t streamId = 0; // 0xFFFFFFFF for context-wide
     uint32_t correlationId = 0;
     TimeNs start = 0;
     TimeNs end = 0;
@@ -214,13 +232,13 @@ struct OverheadRecord {
     int64_t tid = 0;
     TimeNs start = 0;
     TimeNs end = 0;
-    StringId kind = 0;  // e.g. "activity buffer request"
+    StringId kind = 0; // e.g. "activity buffer request"
     bool operator==(const OverheadRecord&) const = default;
 };
 
 struct MetricDef {
     uint32_t id = 0;
-    std::string name;  // ncu metric name, e.g. sm__throughput.avg.pct_of_peak_sustained_elapsed
+    std::string name; // ncu metric name, e.g. sm__throughput.avg.pct_of_peak_sustained_elapsed
     std::string unit;
     std::string section;
     std::string description;
@@ -254,12 +272,12 @@ struct BenchRun {
     uint32_t id = 0;
     std::string workload;
     std::string implementation;
-    std::string boundary;     // in words: what the interval covers
-    std::string timer;        // cuda-events-per-call, cuda-events-per-batch, wallclock-sync-per-call
-    std::string cachePolicy;  // flush | warm
-    std::string unit;         // unit of bench_sample.value, e.g. ms
+    std::string boundary;    // in words: what the interval covers
+    std::string timer;       // cuda-events-per-call, cuda-events-per-batch, wallclock-sync-per-call
+    std::string cachePolicy; // flush | warm
+    std::string unit;        // unit of bench_sample.value, e.g. ms
     std::string optionsJson;
-    double workFlops = 0;  // declared work per call, 0 when not applicable
+    double workFlops = 0; // declared work per call, 0 when not applicable
     double workBytes = 0;
     bool operator==(const BenchRun&) const = default;
 };
@@ -267,7 +285,7 @@ struct BenchRun {
 struct BenchSample {
     uint32_t runId = 0;
     int32_t round = 0;
-    int32_t call = -1;  // -1: a per-round (batch) sample
+    int32_t call = -1; // -1: a per-round (batch) sample
     double value = 0;
     bool operator==(const BenchSample&) const = default;
 };
@@ -284,9 +302,9 @@ struct WarpEvent {
     StringId name = 0;
     WarpEventKind kind = WarpEventKind::Range;
     TimeNs begin = 0;
-    TimeNs end = 0;  // == begin for marks
+    TimeNs end = 0; // == begin for marks
     int32_t depth = 0;
     bool operator==(const WarpEvent&) const = default;
 };
 
-}  // namespace ws
+} // namespace ws

@@ -14,7 +14,11 @@ namespace ws {
 // Interns strings so every name is stored once; id 0 is the empty string.
 class StringTable {
 public:
-    StringTable() { m_strings.emplace_back(); m_index.emplace(std::string(), 0); }
+    StringTable()
+    {
+        m_strings.emplace_back();
+        m_index.emplace(std::string(), 0);
+    }
 
     StringId intern(std::string_view s)
     {
@@ -51,8 +55,8 @@ inline void StringTable::assign(std::vector<std::string> strings)
 // A whole session in memory, table by table. Used by the recorder's ingest, importers, the
 // synthetic generator and the analyses; the viewer's per-frame path uses TimelineModel instead.
 struct SessionData {
-    std::map<std::string, std::string> meta;         // besides schema_version, which the store owns
-    std::map<std::string, std::string> environment;  // host, driver, command line, env vars...
+    std::map<std::string, std::string> meta;        // besides schema_version, which the store owns
+    std::map<std::string, std::string> environment; // host, driver, command line, env vars...
     StringTable strings;
     std::vector<ProcessInfo> processes;
     std::vector<ThreadInfo> threads;
@@ -77,4 +81,4 @@ struct SessionData {
     const std::string& str(StringId id) const { return strings.at(id); }
 };
 
-}  // namespace ws
+} // namespace ws

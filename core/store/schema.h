@@ -15,4 +15,4 @@ inline constexpr int kSchemaVersion = 1;
 // DDL for schema v1, one statement per table. Documented in docs/session-format.md.
 std::string_view createStatements();
 
-}  // namespace ws::schema
+} // namespace ws::schema

@@ -10,16 +10,16 @@ namespace ws {
 class SessionError : public std::runtime_error {
 public:
     enum class Kind {
-        NotFound,        // no such file / not readable
-        NotSqlite,       // the file is not a SQLite database
-        NotSession,      // a SQLite database, but not a Warpscope session
-        NewerSchema,     // written by a newer Warpscope
-        Corrupted,       // SQLite reports corruption, or a table is missing
-        Truncated,       // the file is shorter than its header says
-        Incomplete,      // the recorder never finished it (meta.complete != 1)
-        WriteFailed,     // could not create, write or rename the output
-        Cancelled,       // the caller's cancellation token fired
-        BadInput,        // anything else wrong with the content
+        NotFound,    // no such file / not readable
+        NotSqlite,   // the file is not a SQLite database
+        NotSession,  // a SQLite database, but not a Warpscope session
+        NewerSchema, // written by a newer Warpscope
+        Corrupted,   // SQLite reports corruption, or a table is missing
+        Truncated,   // the file is shorter than its header says
+        Incomplete,  // the recorder never finished it (meta.complete != 1)
+        WriteFailed, // could not create, write or rename the output
+        Cancelled,   // the caller's cancellation token fired
+        BadInput,    // anything else wrong with the content
     };
 
     SessionError(Kind kind, std::string path, std::string reason)
@@ -40,4 +40,4 @@ private:
     std::string m_reason;
 };
 
-}  // namespace ws
+} // namespace ws

@@ -16,14 +16,24 @@ class SessionReader;
 
 // Which table an event on a lane came from, packed with its rowid so a lane costs 4 bytes per
 // event for the back-reference (details such as grid/block are fetched by rowid on hover).
-enum class EventTable : uint32_t { Kernel = 0, Memcpy = 1, Memset = 2, ApiCall = 3, NvtxRange = 4, Sync = 5, WarpEvent = 6, Overhead = 7 };
+enum class EventTable : uint32_t {
+    Kernel = 0,
+    Memcpy = 1,
+    Memset = 2,
+    ApiCall = 3,
+    NvtxRange = 4,
+    Sync = 5,
+    WarpEvent = 6,
+    Overhead = 7
+};
 
 struct EventRef {
     uint32_t packed = 0;
     static constexpr int kRowBits = 29;
     static EventRef make(EventTable t, int64_t rowid)
     {
-        return EventRef {(static_cast<uint32_t>(t) << kRowBits) | (static_cast<uint32_t>(rowid) & ((1u << kRowBits) - 1))};
+        return EventRef {
+            (static_cast<uint32_t>(t) << kRowBits) | (static_cast<uint32_t>(rowid) & ((1u << kRowBits) - 1))};
     }
     EventTable table() const { return static_cast<EventTable>(packed >> kRowBits); }
     int64_t rowid() const { return packed & ((1u << kRowBits) - 1); }
@@ -43,12 +53,12 @@ enum class LaneKind : int32_t {
 struct TimelineLane {
     LaneKind kind = LaneKind::CudaApi;
     int64_t pid = 0;
-    int64_t tid = 0;          // CudaApi, Nvtx, Sync
-    uint32_t deviceId = 0;    // GpuStream
-    uint32_t streamId = 0;    // GpuStream
-    int32_t depth = 0;        // Nvtx nesting level, WarpRole depth
-    int64_t kernelId = 0;     // WarpRole
-    std::string label;        // "stream 7", "CUDA API", "NVTX (depth 1)"
+    int64_t tid = 0;       // CudaApi, Nvtx, Sync
+    uint32_t deviceId = 0; // GpuStream
+    uint32_t streamId = 0; // GpuStream
+    int32_t depth = 0;     // Nvtx nesting level, WarpRole depth
+    int64_t kernelId = 0;  // WarpRole
+    std::string label;     // "stream 7", "CUDA API", "NVTX (depth 1)"
     std::vector<TimeNs> start;
     std::vector<TimeNs> end;
     std::vector<StringId> name;
@@ -73,11 +83,11 @@ struct TimelineModel {
     std::vector<ProcessInfo> processes;
     std::vector<ThreadInfo> threads;
     std::vector<DeviceInfo> devices;
-    std::vector<TimelineLane> lanes;  // ordered: per process: API/NVTX per thread; per device: streams
+    std::vector<TimelineLane> lanes; // ordered: per process: API/NVTX per thread; per device: streams
     TimeNs begin = 0;
     TimeNs end = 0;
     int64_t eventCount = 0;
-    bool fromLaneCache = false;  // true when loaded from lane_blob instead of row scans
+    bool fromLaneCache = false; // true when loaded from lane_blob instead of row scans
 
     size_t residentBytes() const;
 
@@ -85,10 +95,10 @@ struct TimelineModel {
     // lanes). Progress per phase; throws SessionError(Cancelled) when `cancel` fires.
     // useLaneCache = false forces the row scans (tests and benchmarks compare the two).
     static std::shared_ptr<const TimelineModel> load(const SessionReader& reader, const ProgressCallback& progress = {},
-                                                     const CancellationToken& cancel = {}, bool useLaneCache = true);
+        const CancellationToken& cancel = {}, bool useLaneCache = true);
 
     // Builds lanes from data already in memory (ingest, importers, tests).
     static std::shared_ptr<const TimelineModel> fromSessionData(const SessionData& data);
 };
 
-}  // namespace ws
+} // namespace ws

@@ -10,7 +10,10 @@ namespace ws {
 // Shared flag a long operation polls; any thread may cancel. Cheap to copy.
 class CancellationToken {
 public:
-    CancellationToken() : m_flag(std::make_shared<std::atomic<bool>>(false)) {}
+    CancellationToken()
+        : m_flag(std::make_shared<std::atomic<bool>>(false))
+    {
+    }
     void cancel() const { m_flag->store(true, std::memory_order_relaxed); }
     bool isCancelled() const { return m_flag->load(std::memory_order_relaxed); }
 
@@ -22,4 +25,4 @@ private:
 // worker thread; receivers must marshal to their own thread.
 using ProgressCallback = std::function<void(double fraction, const char* phase)>;
 
-}  // namespace ws
+} // namespace ws
