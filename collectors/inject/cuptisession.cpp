@@ -157,6 +157,10 @@ std::vector<uint8_t>* buildKeepList(CUpti_CallbackDomain domain, uint32_t size, 
 // RUNTIME/DRIVER kinds, so CUPTI need not record (and, where it skips interception, not even
 // time) the calls a timeline does not show; "filter" enables the kinds, then disables the rest.
 bool g_selectApis = false;
+// Selecting APIs worked when done inside InitializeInjection, but on the H200 (CUPTI 13.0)
+// per-API enabling later in the run (a capture range opening at cudaProfilerStart) produced no
+// API records at all, while enable-then-filter did. So selection is used only during init.
+bool g_initializing = false;
 
 void setKeptApis(uint8_t enable)
 {
@@ -179,7 +183,7 @@ void enableApis()
         check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER), "cuptiActivityEnable(DRIVER)");
         return;
     }
-    if (g_recorder->config().selectApis) {
+    if (g_recorder->config().selectApis && g_initializing) {
         const CUptiResult r = cuptiActivityEnableRuntimeApi(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 1);
         if (r == CUPTI_SUCCESS) {
             g_selectApis = true;
@@ -490,8 +494,11 @@ bool initialize(Recorder& recorder)
     if (!recorder.config().allApi && &cuptiActivityEnableAllSyncRecords)
         cuptiActivityEnableAllSyncRecords(0);
     recorder.setCuptiReady();
-    if (recorder.capturing())
+    if (recorder.capturing()) {
+        g_initializing = true;
         enableActivity();
+        g_initializing = false;
+    }
     return true;
 }
 
