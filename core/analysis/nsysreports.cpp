@@ -73,16 +73,16 @@ void appendSummaryRows(ReportTable& table, std::map<Key, Group>& groups, Labels 
         const DurationSummary& s = group->summary;
         std::vector<ReportCell> row;
         // SQLite's x * 100.0 / 0 is NULL: a report whose durations are all zero has no shares.
-        row.push_back(grandTotal > 0 ? ReportCell(roundedPercent(s.total, grandTotal)) : ReportCell());
-        row.push_back(s.total);
-        row.push_back(s.count);
-        row.push_back(s.avg);
-        row.push_back(s.median);
-        row.push_back(s.min);
-        row.push_back(s.max);
-        row.push_back(s.stdev);
+        row.emplace_back(grandTotal > 0 ? ReportCell(roundedPercent(s.total, grandTotal)) : ReportCell());
+        row.emplace_back(s.total);
+        row.emplace_back(s.count);
+        row.emplace_back(s.avg);
+        row.emplace_back(s.median);
+        row.emplace_back(s.min);
+        row.emplace_back(s.max);
+        row.emplace_back(s.stdev);
         for (auto& label : labels(*key))
-            row.push_back(std::move(label));
+            row.emplace_back(std::move(label));
         table.rows.push_back(std::move(row));
     }
 }
@@ -323,20 +323,20 @@ ReportTable cudaKernExecTrace(const RecordSource& source, KernelNaming naming)
         const bool queued = k.start - api->end >= 0;
         std::vector<ReportCell> cells;
         cells.reserve(table.columns.size());
-        cells.push_back(api->start);
-        cells.push_back(api->end - api->start);
-        cells.push_back(queued ? ReportCell(api->end) : ReportCell());
-        cells.push_back(queued ? ReportCell(k.start - api->end) : ReportCell());
-        cells.push_back(k.start);
-        cells.push_back(k.end - k.start);
-        cells.push_back(std::max(api->end, k.end) - api->start);
-        cells.push_back(k.pid);
-        cells.push_back(api->tid);
-        cells.push_back(static_cast<int64_t>(k.deviceId));
-        cells.push_back(std::string(stripApiVersionSuffix(strings.at(api->name))));
-        cells.push_back(gridText(k.gridX, k.gridY, k.gridZ));
-        cells.push_back(gridText(k.blockX, k.blockY, k.blockZ));
-        cells.push_back(namer(k));
+        cells.emplace_back(api->start);
+        cells.emplace_back(api->end - api->start);
+        cells.emplace_back(queued ? ReportCell(api->end) : ReportCell());
+        cells.emplace_back(queued ? ReportCell(k.start - api->end) : ReportCell());
+        cells.emplace_back(k.start);
+        cells.emplace_back(k.end - k.start);
+        cells.emplace_back(std::max(api->end, k.end) - api->start);
+        cells.emplace_back(k.pid);
+        cells.emplace_back(api->tid);
+        cells.emplace_back(static_cast<int64_t>(k.deviceId));
+        cells.emplace_back(std::string(stripApiVersionSuffix(strings.at(api->name))));
+        cells.emplace_back(gridText(k.gridX, k.gridY, k.gridZ));
+        cells.emplace_back(gridText(k.blockX, k.blockY, k.blockZ));
+        cells.emplace_back(namer(k));
         joined.push_back({api->start, k.start, k.id, std::move(cells)});
     });
     // nsys orders by API start only; kernel start and launch id make ties deterministic.

@@ -14,7 +14,7 @@ std::string demangle(std::string_view mangled)
     // names) would be rejected by __cxa_demangle anyway, so skip the allocation.
     if (mangled.size() < 3 || mangled.substr(0, 2) != "_Z")
         return std::string(mangled);
-    const std::string owned(mangled);
+    std::string owned(mangled);
     int status = 0;
     std::unique_ptr<char, void (*)(void*)> out(
         abi::__cxa_demangle(owned.c_str(), nullptr, nullptr, &status), std::free);
