@@ -36,6 +36,7 @@ struct ProfileArgs {
     std::string set;
     std::string metrics;
     std::string sectionsDir;
+    std::string fromRaw;
     bool listMetrics = false;
     bool listSections = false;
     bool keepRaw = false;
@@ -114,6 +115,39 @@ std::string joinCommand(const std::vector<std::string>& argv)
     return out;
 }
 
+std::vector<ws::ProfileResult> readResults(const fs::path& dir)
+{
+    std::vector<ws::ProfileResult> results;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        const auto name = e.path().filename().string();
+        if (name.rfind("profile-", 0) == 0 && e.path().extension() == ".txt")
+            results.push_back(ws::ProfileResultReader::read(e.path().string()));
+    }
+    if (ec)
+        throw std::runtime_error(dir.string() + ": " + ec.message());
+    std::sort(results.begin(), results.end(), [](const auto& x, const auto& y) { return x.pid < y.pid; });
+    return results;
+}
+
+// Builds the session from the result files and writes it atomically; returns it for the summary.
+ws::SessionData writeSession(const fs::path& output, const ws::SectionCatalog& catalog,
+    const ws::MetricRequest& request, const std::vector<ws::ProfileResult>& results,
+    const ws::ProfileIngest::ProcessExit& root, const ProfileArgs& a)
+{
+    ws::ProfileIngest ingest(catalog, request);
+    ws::SessionData data = ingest.build(results, root);
+    data.environment["command_line"] = root.commandLine;
+    data.environment["tool"] = std::string("warpscope-cli ") + WS_VERSION + " profile";
+    data.environment["profile.kernel_filter"] = a.kernelName;
+    data.environment["profile.launch_skip"] = std::to_string(a.launchSkip);
+    data.environment["profile.launch_count"] = std::to_string(a.launchCount);
+    ws::SessionWriter writer(output.string());
+    writer.write(data);
+    writer.commit();
+    return data;
+}
+
 int runProfile(const ProfileArgs& a)
 {
     const std::string sectionsDir
@@ -156,6 +190,19 @@ int runProfile(const ProfileArgs& a)
 
     if (a.output.empty())
         throw std::runtime_error("no output file: use -o FILE");
+    if (!a.fromRaw.empty()) {
+        // Result files kept with --keep-raw, ingested again (after a change to the section
+        // files or the occupancy calculator) without running the program.
+        const auto results = readResults(a.fromRaw);
+        if (results.empty())
+            throw std::runtime_error(a.fromRaw + ": no profile-<pid>.txt result files");
+        ws::ProfileIngest::ProcessExit root;
+        root.pid = results.front().pid;
+        const auto data = writeSession(fs::absolute(a.output), catalog, request, results, root, a);
+        std::fprintf(stderr, "warpscope-cli profile: %zu kernel launch(es), %zu metric(s) from %s; wrote %s\n",
+            data.kernels.size(), data.metricDefs.size(), a.fromRaw.c_str(), a.output.c_str());
+        return 0;
+    }
     if (a.command.empty())
         throw std::runtime_error("no program to profile: warpscope-cli profile -o FILE [options] -- program args...");
     std::error_code ec;
@@ -215,13 +262,7 @@ int runProfile(const ProfileArgs& a)
     const ws::ExitStatus status = target.wait();
     const double targetS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    std::vector<ws::ProfileResult> results;
-    for (const auto& e : fs::directory_iterator(work, ec)) {
-        const auto name = e.path().filename().string();
-        if (name.rfind("profile-", 0) == 0 && e.path().extension() == ".txt")
-            results.push_back(ws::ProfileResultReader::read(e.path().string()));
-    }
-    std::sort(results.begin(), results.end(), [](const auto& x, const auto& y) { return x.pid < y.pid; });
+    const std::vector<ws::ProfileResult> results = readResults(work);
 
     size_t launches = 0;
     std::string errors;
@@ -252,24 +293,12 @@ int runProfile(const ProfileArgs& a)
             + ")");
     }
 
-    ws::ProfileIngest ingest(catalog, request);
     ws::ProfileIngest::ProcessExit root;
     root.pid = target.pid();
     root.commandLine = joinCommand(a.command);
     root.exitCode = status.exitCode;
     root.exitSignal = status.exitSignal;
-    ws::SessionData data = ingest.build(results, root);
-    data.environment["command_line"] = root.commandLine;
-    data.environment["tool"] = std::string("warpscope-cli ") + WS_VERSION + " profile";
-    data.environment["profile.kernel_filter"] = a.kernelName;
-    data.environment["profile.launch_skip"] = std::to_string(a.launchSkip);
-    data.environment["profile.launch_count"] = std::to_string(a.launchCount);
-    data.environment["profile.target_wall_s"] = std::to_string(targetS);
-    {
-        ws::SessionWriter writer(output.string());
-        writer.write(data);
-        writer.commit();
-    }
+    const ws::SessionData data = writeSession(output, catalog, request, results, root, a);
     if (!a.keepRaw)
         fs::remove_all(work, ec);
     else
@@ -311,6 +340,9 @@ const ws::cli::CommandRegistrar registrar(
          cmd->add_flag("--list-sections", args->listSections, "List the sections and sets, then exit");
          cmd->add_flag("--list-metrics", args->listMetrics, "List the metrics the options select, then exit");
          cmd->add_flag("--keep-raw", args->keepRaw, "Keep the per-process result files next to the session");
+         cmd->add_option("--from-raw", args->fromRaw,
+             "Write the session from result files kept with --keep-raw instead of running a program (same "
+             "--set/--section/--metrics as the run)");
          cmd->add_flag("-v,--verbose", args->verbose, "Print every profiled launch");
          cmd->add_option("command", args->command, "Program and its arguments (after --)");
          cmd->callback([args, &exitCode] { exitCode = runProfile(*args); });

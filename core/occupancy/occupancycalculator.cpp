@@ -119,12 +119,6 @@ OccupancyResult OccupancyCalculator::compute(const OccupancyInput& in) const
                 const int64_t one = carveoutFor(r.allocatedSmemPerBlock);
                 smemPerSm = one >= 0 ? one : a.smemPerSm;
             }
-        } else {
-            // No preference: the driver sizes the carveout for as many blocks as the SM can
-            // hold. That limits blocks exactly as the largest carveout would (both hold
-            // maxBlocksPerSm blocks or neither does), but it is the figure ncu reports.
-            const int64_t c = carveoutFor(std::min(a.maxBlocksPerSm * r.allocatedSmemPerBlock, a.smemPerSm));
-            smemPerSm = c >= 0 ? c : a.smemPerSm;
         }
         r.smemConfigBytes = smemPerSm;
         r.limitSharedMem
@@ -152,8 +146,20 @@ OccupancyResult OccupancyCalculator::compute(const OccupancyInput& in) const
     r.limiter = r.blocksPerSm == 0 ? OccupancyLimiter::Invalid : lowest.who;
     r.activeWarpsPerSm = r.blocksPerSm * r.warpsPerBlock;
     r.occupancyPct = a.maxWarpsPerSm > 0 ? 100.0 * r.activeWarpsPerSm / a.maxWarpsPerSm : 0;
-    if (r.blocksPerSm == 0)
+    if (r.blocksPerSm == 0) {
         r.smemConfigBytes = 0;
+    } else if (in.carveoutPercent < 0 && r.allocatedSmemPerBlock > 0) {
+        // Without a preference the driver configures a smaller carveout than the largest, which
+        // changes no block count but is what ncu reports as the configuration size and the
+        // shared-memory block limit. Observed on an H200 (ncu 2025.3, five kernels): a kernel
+        // without shared memory of its own gets the carveout for maxBlocksPerSm blocks (32 KiB),
+        // one with shared memory the carveout for the blocks it actually places.
+        const int64_t userSmem = in.staticSmemBytes + in.dynamicSmemBytes;
+        const int64_t blocks = userSmem == 0 ? a.maxBlocksPerSm : r.blocksPerSm;
+        const int64_t c = carveoutFor(std::min(blocks * r.allocatedSmemPerBlock, a.smemPerSm));
+        r.smemConfigBytes = c >= 0 ? c : a.smemPerSm;
+        r.limitSharedMem = static_cast<int>(r.smemConfigBytes / r.allocatedSmemPerBlock);
+    }
     return r;
 }
 

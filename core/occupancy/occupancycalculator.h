@@ -44,9 +44,8 @@ struct OccupancyResult {
     int allocatedRegsPerThread = 0; // at least ArchitectureLimits::minRegsPerThread
     int allocatedRegsPerBlock = 0;
     int64_t allocatedSmemPerBlock = 0; // including the driver's reserved share
-    // The carveout the driver configures for this launch (ncu's launch__shared_mem_config_size):
-    // without a preference, the smallest one that holds maxBlocksPerSm blocks, capped at the
-    // largest (what ncu reported for every kernel checked on an H200).
+    // The carveout the driver configures for this launch (ncu's launch__shared_mem_config_size;
+    // see compute() for the rule without a carveout preference).
     int64_t smemConfigBytes = 0;
     std::string error; // why the launch cannot run at all (blocksPerSm == 0), empty otherwise
 };

@@ -131,7 +131,7 @@ private slots:
             << 9 << 0 << 256 << 8 << 0 << 0 << 16 << 32 << 8 << 8 << 100.0 << int(OccupancyLimiter::Warps);
         // The pointer chase: 22 regs (768 per warp, 21 warps per scheduler), 32 threads.
         QTest::newRow("sm_90 chase") << 9 << 0 << 32 << 22 << 0 << 0 << 84 << 32 << 64 << 32 << 50.0
-                                     << int(OccupancyLimiter::SharedMemory);
+                                     << int(OccupancyLimiter::Blocks);
         // 40 KiB per block (+1 KiB reserved = 41 KiB): 228 / 41 = 5 blocks.
         QTest::newRow("sm_90 smem bound") << 9 << 0 << 128 << 32 << 40960 << 232448 << 16 << 5 << 16 << 5 << 31.25
                                           << int(OccupancyLimiter::SharedMemory);
@@ -185,6 +185,9 @@ private slots:
         QTest::newRow("copy 256x14regs") << 256 << 14 << 0 << qint64(32768);
         QTest::newRow("chase 32x22regs") << 32 << 22 << 0 << qint64(32768);
         QTest::newRow("nvjet gemm") << 384 << 168 << 213188 << qint64(233472);
+        // ATen's cunn_SoftMaxForwardReg: 128 B of dynamic shared memory, 2 blocks per SM, so the
+        // driver picks the 8 KiB carveout (ncu: limit 7 blocks).
+        QTest::newRow("softmax 1024x30regs 128B") << 1024 << 30 << 128 << qint64(8192);
     }
     void sharedMemoryConfigurationMatchesNcu()
     {
