@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+#include "diagnosis/kernelmetrics.h"
+
+#include "store/rowcodec.h"
+#include "store/sessionerror.h"
+#include "store/sessionreader.h"
+#include "store/sqlite.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace ws {
+
+void KernelMetrics::set(std::string name, double value, std::string unit)
+{
+    m_values[std::move(name)] = {value, std::move(unit)};
+}
+
+std::optional<double> KernelMetrics::get(std::string_view name) const
+{
+    const auto it = m_values.find(name);
+    if (it == m_values.end())
+        return std::nullopt;
+    return it->second.value;
+}
+
+std::optional<double> KernelMetrics::first(std::initializer_list<std::string_view> names) const
+{
+    for (const std::string_view n : names) {
+        if (auto v = get(n))
+            return v;
+    }
+    return std::nullopt;
+}
+
+std::string KernelMetrics::unit(std::string_view name) const
+{
+    const auto it = m_values.find(name);
+    return it == m_values.end() ? std::string() : it->second.unit;
+}
+
+void SessionMetrics::index()
+{
+    std::sort(
+        m_kernels.begin(), m_kernels.end(), [](const Kernel& a, const Kernel& b) { return a.launch.id < b.launch.id; });
+    m_defIndex.clear();
+    for (size_t i = 0; i < m_defs.size(); ++i)
+        m_defIndex.emplace(m_defs[i].name, i);
+}
+
+SessionMetrics SessionMetrics::fromData(const SessionData& data)
+{
+    SessionMetrics s;
+    s.m_defs = data.metricDefs;
+    s.m_strings = data.strings;
+    std::unordered_map<uint32_t, const MetricDef*> defById;
+    for (const MetricDef& d : s.m_defs)
+        defById.emplace(d.id, &d);
+    std::unordered_map<int64_t, KernelMetrics> byKernel;
+    for (const KernelMetric& m : data.kernelMetrics) {
+        const auto d = defById.find(m.metricId);
+        if (d != defById.end())
+            byKernel[m.kernelId].set(d->second->name, m.value, d->second->unit);
+    }
+    for (const KernelRecord& k : data.kernels) {
+        auto it = byKernel.find(k.id);
+        if (it != byKernel.end())
+            s.m_kernels.push_back({k, std::move(it->second)});
+    }
+    s.index();
+    return s;
+}
+
+SessionMetrics SessionMetrics::read(const SessionReader& reader)
+{
+    SessionMetrics s;
+    try {
+        ::sqlite3* db = reader.handle();
+        {
+            sqlite::Statement q(db, "SELECT id, name, unit, section, description FROM metric_def ORDER BY id", false);
+            while (q.step()) {
+                MetricDef d;
+                d.id = static_cast<uint32_t>(q.columnInt64(0));
+                d.name = q.columnText(1);
+                d.unit = q.columnText(2);
+                d.section = q.columnText(3);
+                d.description = q.columnText(4);
+                s.m_defs.push_back(std::move(d));
+            }
+        }
+        if (s.m_defs.empty())
+            return s;
+        std::unordered_map<uint32_t, const MetricDef*> defById;
+        for (const MetricDef& d : s.m_defs)
+            defById.emplace(d.id, &d);
+
+        // The profiled kernels' own rows: a trace session of millions of launches has no
+        // metrics, and a profile session has one row per profiled launch.
+        using Codec = store::Codec<KernelRecord>;
+        const std::string sql = "SELECT " + std::string(Codec::columns) + " FROM " + std::string(Codec::table)
+            + " WHERE id IN (SELECT DISTINCT kernel_id FROM kernel_metric) ORDER BY id";
+        std::unordered_map<int64_t, size_t> indexOf;
+        {
+            sqlite::Statement q(db, sql, false);
+            while (q.step()) {
+                store::ColumnReader columns {q};
+                Kernel k;
+                Codec::fields(columns, k.launch);
+                indexOf.emplace(k.launch.id, s.m_kernels.size());
+                s.m_kernels.push_back(std::move(k));
+            }
+        }
+        {
+            sqlite::Statement q(db, "SELECT kernel_id, metric_id, value FROM kernel_metric", false);
+            while (q.step()) {
+                const auto k = indexOf.find(q.columnInt64(0));
+                const auto d = defById.find(static_cast<uint32_t>(q.columnInt64(1)));
+                if (k != indexOf.end() && d != defById.end())
+                    s.m_kernels[k->second].metrics.set(d->second->name, q.columnDouble(2), d->second->unit);
+            }
+        }
+        s.m_strings = reader.readStrings();
+    } catch (const sqlite::Error& e) {
+        throw SessionError(SessionError::Kind::Corrupted, reader.path(), std::string("reading metrics: ") + e.what());
+    }
+    s.index();
+    return s;
+}
+
+const SessionMetrics::Kernel* SessionMetrics::find(int64_t kernelId) const
+{
+    const auto it = std::lower_bound(
+        m_kernels.begin(), m_kernels.end(), kernelId, [](const Kernel& k, int64_t id) { return k.launch.id < id; });
+    if (it == m_kernels.end() || it->launch.id != kernelId)
+        return nullptr;
+    return &*it;
+}
+
+const MetricDef* SessionMetrics::definition(std::string_view name) const
+{
+    const auto it = m_defIndex.find(name);
+    return it == m_defIndex.end() ? nullptr : &m_defs[it->second];
+}
+
+double toBaseUnit(double value, std::string_view unit)
+{
+    struct Scale {
+        std::string_view unit;
+        double factor;
+    };
+    // ncu prints SI prefixes with a factor of 1000 for bytes too (nsight-formats.md 3.3).
+    static constexpr Scale kScales[] = {
+        {"nsecond", 1},
+        {"ns", 1},
+        {"usecond", 1e3},
+        {"us", 1e3},
+        {"msecond", 1e6},
+        {"ms", 1e6},
+        {"second", 1e9},
+        {"s", 1e9},
+        {"byte", 1},
+        {"Kbyte", 1e3},
+        {"Mbyte", 1e6},
+        {"Gbyte", 1e9},
+        {"Tbyte", 1e12},
+        {"byte/second", 1},
+        {"Kbyte/second", 1e3},
+        {"Mbyte/second", 1e6},
+        {"Gbyte/second", 1e9},
+        {"Tbyte/second", 1e12},
+        {"hz", 1},
+        {"Khz", 1e3},
+        {"Mhz", 1e6},
+        {"Ghz", 1e9},
+        {"cycle/nsecond", 1e9},
+        {"cycle/usecond", 1e6},
+        {"cycle/second", 1},
+    };
+    for (const Scale& s : kScales) {
+        if (s.unit == unit)
+            return value * s.factor;
+    }
+    return value;
+}
+
+} // namespace ws
