@@ -3,6 +3,7 @@
 
 #include "cuptisession.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -65,6 +66,7 @@ RecorderConfig RecorderConfig::fromEnvironment()
     const std::string off = "," + knob(raw::kEnvKindsOff, "") + ",";
     c.syncRecords = off.find(",sync,") == std::string::npos;
     c.overheadRecords = off.find(",overhead,") == std::string::npos;
+    c.prefaultBuffers = std::atoi(knob(raw::kEnvPrefault, "4").c_str());
     if (const char* b = std::getenv(raw::kEnvBufferBytes)) {
         const long long v = std::atoll(b);
         if (v >= (64 << 10))
@@ -232,10 +234,25 @@ void Recorder::drainBuffers()
         std::lock_guard lock(m_mutex);
         // Keep a few buffers for reuse: fresh 4 MB allocations cost page faults on the
         // application thread that requests them.
-        if (m_freeBuffers.size() < 8)
+        if (m_freeBuffers.size() < static_cast<size_t>(std::max(8, m_config.prefaultBuffers)))
             m_freeBuffers.push_back(buf);
         else
             std::free(buf);
+    }
+}
+
+void Recorder::prefaultBuffers()
+{
+    // CUPTI asks for activity buffers on the application's thread, which then page-faults its
+    // way through every fresh one as records are written. Allocating and touching a few here,
+    // off that thread, takes that cost out of the first launches.
+    for (int i = 0; i < m_config.prefaultBuffers; ++i) {
+        auto* b = static_cast<uint8_t*>(std::aligned_alloc(8, m_config.cuptiBufferBytes));
+        if (!b)
+            break;
+        std::memset(b, 0, m_config.cuptiBufferBytes);
+        std::lock_guard lock(m_mutex);
+        m_freeBuffers.push_back(b);
     }
 }
 
@@ -243,7 +260,12 @@ void Recorder::writerLoop()
 {
     pthread_setname_np(pthread_self(), "ws-writer");
     int64_t lastFlush = monotonicNs();
+    bool prefaulted = false;
     for (;;) {
+        if (!prefaulted && cuptiReady()) {
+            prefaulted = true;
+            prefaultBuffers();
+        }
         {
             std::unique_lock lock(m_mutex);
             m_wake.wait_for(lock, std::chrono::milliseconds(100), [this] { return m_stopping || !m_buffers.empty(); });

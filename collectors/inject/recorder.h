@@ -32,6 +32,7 @@ struct RecorderConfig {
     bool selectApis = true;          // enable only the kept API cbids; else enable all, then disable the rest
     bool syncRecords = true;
     bool overheadRecords = true;
+    int prefaultBuffers = 4;         // activity buffers allocated and touched ahead by the writer thread
     std::vector<std::string> errors; // unparseable settings, reported in the raw file
 
     static RecorderConfig fromEnvironment();
@@ -79,6 +80,7 @@ private:
     Recorder() = default;
     bool start();
     void writerLoop();
+    void prefaultBuffers();
     void drainBuffers();
     void runDeferredQueries();
     void afterForkInChild();

@@ -39,6 +39,7 @@ inline constexpr const char* kEnvBufferBytes = "WS_CUPTI_BUFFER_BYTES";
 inline constexpr const char* kEnvThreadIds = "WS_CUPTI_THREAD_IDS";  // system (gettid) | default (pthread_self)
 inline constexpr const char* kEnvTimestamps = "WS_CUPTI_TIMESTAMPS"; // monotonic | cupti (CLOCK_REALTIME)
 inline constexpr const char* kEnvApiMode = "WS_CUPTI_API_MODE";      // select | filter
+inline constexpr const char* kEnvPrefault = "WS_CUPTI_PREFAULT";     // activity buffers touched ahead (4)
 inline constexpr const char* kEnvKindsOff = "WS_CUPTI_KINDS_OFF";    // comma list: sync,overhead,driver
 
 struct FileHeader {
