@@ -253,6 +253,24 @@ private slots:
         QCOMPARE(int(s.nvtxMarks.size()), marks);
     }
 
+    void durationStopsCollection()
+    {
+        if (!nvtxRecordable())
+            QSKIP("the injection library or ws-example-nvtx-threads was not built (no CUDA toolkit)");
+        // Collection stops 0.3 s in; the program keeps running and pops "main" after 1 s, which
+        // is no longer recorded.
+        Run r;
+        const SessionData s
+            = record(QStringLiteral("duration.wscope"), {QStringLiteral("--duration"), QStringLiteral("0.3")},
+                {nvtxExample(), QStringLiteral("--sleep-ms"), QStringLiteral("1000")}, &r);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(s.processes[0].exitCode, 0);
+        QCOMPARE(s.nvtxRanges.size(), size_t(15));
+        QCOMPARE(s.meta.at("nvtx_unclosed_ranges"), std::string("1"));
+        QVERIFY(s.meta.at("recorder_messages").find("collection stopped after the requested duration")
+            != std::string::npos);
+    }
+
     void keepRaw()
     {
         if (!nvtxRecordable())
