@@ -172,38 +172,7 @@ KernelDiagnosis diagnoseKernel(const KernelFacts& f, const RooflineCeilings& cei
             std::nullopt, {}});
     }
 
-    // --- 3. Speed of light: the limiter (seed 003's rules) ------------------------------
-    const bool haveSol = f.smThroughputPct && f.memThroughputPct;
-    if (haveSol) {
-        const double sm = *f.smThroughputPct;
-        const double mem = *f.memThroughputPct;
-        const std::string sol = format("Compute (SM) %.0f%%, Memory %.0f%% of their peaks", sm, mem);
-        if (std::max(sm, mem) < o.busyPct) {
-            d.limiter = Limiter::Latency;
-            add({FindingKind::LatencyBound, ReadingStep::Throughput, "latency-bound: neither unit is busy",
-                sol + format(" (both below %.0f%%)", o.busyPct),
-                "warps wait rather than work: read occupancy, the scheduler and the warp states below", std::nullopt,
-                {}});
-        } else if (mem > sm) {
-            d.limiter = Limiter::Memory;
-            std::string evidence = sol;
-            if (f.dramThroughputPct)
-                evidence += format("; DRAM %.0f%%", *f.dramThroughputPct);
-            add({FindingKind::MemoryBound, ReadingStep::Throughput, "memory-bound", evidence,
-                "cut bytes: fuse with neighbours, lower precision, reuse data in shared memory/L2; a kernel near "
-                "peak bandwidth is done: fuse it rather than tune it",
-                std::nullopt, {}});
-        } else {
-            d.limiter = Limiter::Compute;
-            add({FindingKind::ComputeBound, ReadingStep::Throughput, "compute-bound", sol,
-                "use tensor cores or a lower precision, cut instructions, or accept: check which pipe is busiest in "
-                "the throughput breakdown",
-                std::nullopt, {}});
-        }
-    } else {
-        d.notCollected.push_back("compute/memory throughput (section SpeedOfLight): limiter not determined");
-    }
-
+    // --- 3. Speed of light -------------------------------------------------------------------
     // Roofline position, as seed 003 reads it: FLOP/s against the roof at the kernel's DRAM
     // intensity when it does at least 1 FLOP per byte, else DRAM bandwidth against its peak.
     const std::optional<double> dramRate = f.perSecond(f.dramBytes);
@@ -234,6 +203,38 @@ KernelDiagnosis diagnoseKernel(const KernelFacts& f, const RooflineCeilings& cei
         }
     } else {
         d.notCollected.push_back("FLOP and DRAM bytes (section Roofline): roofline position not computed");
+    }
+
+    // The limiter, by seed 003's rules.
+    const bool haveSol = f.smThroughputPct && f.memThroughputPct;
+    if (haveSol) {
+        const double sm = *f.smThroughputPct;
+        const double mem = *f.memThroughputPct;
+        const std::string sol = format("Compute (SM) %.0f%%, Memory %.0f%% of their peaks", sm, mem);
+        if (std::max(sm, mem) < o.busyPct) {
+            d.limiter = Limiter::Latency;
+            add({FindingKind::LatencyBound, ReadingStep::Throughput, "latency-bound: neither unit is busy",
+                sol + format(" (both below %.0f%%)", o.busyPct),
+                "warps wait rather than work: read occupancy, the scheduler and the warp states below", std::nullopt,
+                {}});
+        } else if (mem > sm) {
+            d.limiter = Limiter::Memory;
+            std::string evidence = sol;
+            if (f.dramThroughputPct)
+                evidence += format("; DRAM %.0f%%", *f.dramThroughputPct);
+            add({FindingKind::MemoryBound, ReadingStep::Throughput, "memory-bound", evidence,
+                "cut bytes: fuse with neighbours, lower precision, reuse data in shared memory/L2; a kernel near "
+                "peak bandwidth is done: fuse it rather than tune it",
+                std::nullopt, {}});
+        } else {
+            d.limiter = Limiter::Compute;
+            add({FindingKind::ComputeBound, ReadingStep::Throughput, "compute-bound", sol,
+                "use tensor cores or a lower precision, cut instructions, or accept: check which pipe is busiest in "
+                "the throughput breakdown",
+                std::nullopt, {}});
+        }
+    } else {
+        d.notCollected.push_back("compute/memory throughput (section SpeedOfLight): limiter not determined");
     }
 
     // --- 2. Occupancy -----------------------------------------------------------------------

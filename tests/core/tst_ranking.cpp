@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+// Kernel ranking (core/ranking): statistics worked out by hand on a small session, the
+// overlap semantics of the time window, a brute-force check of the windowed scan, and the
+// ranking of a real H200 session against cuda_gpu_kern_sum (the CLI's report) over the same
+// launches, whole and through WindowedSource.
+#include "analysis/nsysreports.h"
+#include "analysis/sessionfilesource.h"
+#include "ranking/kernelranking.h"
+#include "ranking/windowedsource.h"
+#include "store/sessionreader.h"
+
+#include <QtTest>
+
+#include <random>
+
+using namespace ws;
+
+namespace {
+
+struct Builder {
+    SessionData d;
+    int64_t nextId = 1;
+    KernelRecord& kernel(TimeNs start, TimeNs end, const char* demangled, int32_t gridX = 1, uint32_t stream = 7)
+    {
+        KernelRecord k;
+        k.id = nextId++;
+        k.pid = 10;
+        k.streamId = stream;
+        k.start = start;
+        k.end = end;
+        k.demangledName = d.strings.intern(demangled);
+        k.gridX = gridX;
+        k.gridY = k.gridZ = 1;
+        k.blockX = 128;
+        k.blockY = k.blockZ = 1;
+        d.kernels.push_back(k);
+        return d.kernels.back();
+    }
+};
+
+const KernelRank* rankOf(const std::vector<KernelRank>& ranks, const KernelLaunchTable& t, const std::string& name)
+{
+    for (const KernelRank& r : ranks) {
+        if (t.groups()[r.group].name == name)
+            return &r;
+    }
+    return nullptr;
+}
+
+std::string fixture(const char* rel)
+{
+    return std::string(WS_FIXTURES_DIR) + "/" + rel;
+}
+
+} // namespace
+
+class TestRanking : public QObject {
+    Q_OBJECT
+private slots:
+    void statisticsByHand()
+    {
+        Builder b;
+        // gemm: 100, 300, 200 ns -> total 600, avg 200, median 200, min 100, max 300.
+        b.kernel(0, 100, "void gemm<float>(float*)");
+        b.kernel(1000, 1300, "void gemm<float>(float*)");
+        b.kernel(2000, 2200, "void gemm<float>(float*)");
+        // relu: 50, 150 ns -> total 200, avg 100, median (50+150)/2 = 100.
+        b.kernel(500, 550, "relu_kernel");
+        b.kernel(1500, 1650, "relu_kernel");
+        // copy: 200 ns once: the same total as relu with fewer calls, so it ranks before relu.
+        b.kernel(3000, 3200, "copy_kernel");
+        const MemoryRecordSource src(b.d);
+        const KernelLaunchTable t = KernelLaunchTable::build(src);
+        QCOMPARE(t.size(), size_t {6});
+        QCOMPARE(t.groups().size(), size_t {3});
+        const auto ranks = rankKernels(t);
+        QCOMPARE(ranks.size(), size_t {3});
+        // Order: total desc; ties by calls asc (copy 1 call before relu 2 calls).
+        QCOMPARE(QString::fromStdString(t.groups()[ranks[0].group].name), QStringLiteral("void gemm<float>(float*)"));
+        QCOMPARE(QString::fromStdString(t.groups()[ranks[1].group].name), QStringLiteral("copy_kernel"));
+        QCOMPARE(QString::fromStdString(t.groups()[ranks[2].group].name), QStringLiteral("relu_kernel"));
+        const KernelRank& g = ranks[0];
+        QCOMPARE(g.calls, int64_t {3});
+        QCOMPARE(g.totalNs, int64_t {600});
+        QCOMPARE(g.avgNs, 200.0);
+        QCOMPARE(g.medianNs, 200.0);
+        QCOMPARE(g.minNs, int64_t {100});
+        QCOMPARE(g.maxNs, int64_t {300});
+        // share = 600 / (600 + 200 + 200) = 60.0 %
+        QCOMPARE(g.sharePct, 60.0);
+        const KernelRank& r = ranks[2];
+        QCOMPARE(r.medianNs, 100.0);
+        QCOMPARE(r.sharePct, 20.0);
+        // The short name is derived from the demangled one.
+        QCOMPARE(QString::fromStdString(t.groups()[g.group].shortName), QStringLiteral("gemm"));
+        // Two configurations (grid 1 everywhere, one device): launches share one config.
+        QCOMPARE(t.configs().size(), size_t {1});
+    }
+
+    void window_data()
+    {
+        QTest::addColumn<qint64>("begin");
+        QTest::addColumn<qint64>("end");
+        QTest::addColumn<int>("longCalls");
+        QTest::addColumn<int>("shortCalls");
+        QTest::addColumn<int>("zeroCalls");
+        // long: [0, 1000); short: [100,110), [500,510), [990,1000); zero-length at 600.
+        QTest::newRow("everything (empty window)") << qint64(0) << qint64(0) << 1 << 3 << 1;
+        QTest::newRow("inside the long kernel only") << qint64(200) << qint64(300) << 1 << 0 << 0;
+        QTest::newRow("touching a start is in") << qint64(500) << qint64(501) << 1 << 1 << 0;
+        QTest::newRow("touching an end is out") << qint64(510) << qint64(520) << 1 << 0 << 0;
+        QTest::newRow("zero-length inside") << qint64(600) << qint64(601) << 1 << 0 << 1;
+        QTest::newRow("zero-length at the end is out") << qint64(590) << qint64(600) << 1 << 0 << 0;
+        QTest::newRow("after everything") << qint64(1000) << qint64(2000) << 0 << 0 << 0;
+        QTest::newRow("all") << qint64(-5) << qint64(5000) << 1 << 3 << 1;
+    }
+    void window()
+    {
+        QFETCH(qint64, begin);
+        QFETCH(qint64, end);
+        QFETCH(int, longCalls);
+        QFETCH(int, shortCalls);
+        QFETCH(int, zeroCalls);
+        Builder b;
+        b.kernel(0, 1000, "long");
+        b.kernel(100, 110, "short");
+        b.kernel(500, 510, "short");
+        b.kernel(990, 1000, "short");
+        b.kernel(600, 600, "zero");
+        const MemoryRecordSource src(b.d);
+        const KernelLaunchTable t = KernelLaunchTable::build(src);
+        const auto ranks = rankKernels(t, {begin, end});
+        auto calls = [&](const char* n) {
+            const KernelRank* r = rankOf(ranks, t, n);
+            return r ? static_cast<int>(r->calls) : 0;
+        };
+        QCOMPARE(calls("long"), longCalls);
+        QCOMPARE(calls("short"), shortCalls);
+        QCOMPARE(calls("zero"), zeroCalls);
+        // Whole durations count, never clipped to the window.
+        if (const KernelRank* r = rankOf(ranks, t, "long"))
+            QCOMPARE(r->totalNs, int64_t {1000});
+    }
+
+    void windowedScanMatchesBruteForce()
+    {
+        std::mt19937_64 rng(42);
+        Builder b;
+        std::uniform_int_distribution<int> startDist(0, 1'000'000);
+        std::uniform_int_distribution<int> lenDist(0, 20'000);
+        const char* names[] = {"a", "b", "c", "d"};
+        for (int i = 0; i < 3000; ++i) {
+            const TimeNs s = startDist(rng);
+            b.kernel(s, s + (i % 97 == 0 ? 200'000 : lenDist(rng)), names[i % 4], 1, static_cast<uint32_t>(i % 5));
+        }
+        const MemoryRecordSource src(b.d);
+        const KernelLaunchTable t = KernelLaunchTable::build(src);
+        for (int w = 0; w < 200; ++w) {
+            const TimeNs a = startDist(rng);
+            const TimeWindow window {a, a + lenDist(rng) * 5 + 1};
+            std::vector<int64_t> scanned;
+            t.forEachIn(window, [&](const KernelLaunchTable::Launch& l) { scanned.push_back(l.id); });
+            std::vector<int64_t> brute;
+            for (const KernelRecord& k : b.d.kernels) {
+                if (k.start < window.end && (k.end > window.begin || (k.end == k.start && k.start >= window.begin)))
+                    brute.push_back(k.id);
+            }
+            std::sort(scanned.begin(), scanned.end());
+            std::sort(brute.begin(), brute.end());
+            QCOMPARE(scanned, brute);
+        }
+    }
+
+    void lookups()
+    {
+        Builder b;
+        b.kernel(0, 10, "k", 4);
+        b.kernel(20, 100, "k", 8);
+        b.kernel(200, 250, "k", 4);
+        b.kernel(5, 6, "other", 4);
+        const MemoryRecordSource src(b.d);
+        const KernelLaunchTable t = KernelLaunchTable::build(src);
+        QCOMPARE(t.configs().size(), size_t {2});
+        const int k = t.groupIndex("k");
+        QVERIFY(k >= 0);
+        QCOMPARE(t.groupIndex("missing"), -1);
+        const auto* longest = t.longestOf(static_cast<uint32_t>(k));
+        QVERIFY(longest);
+        QCOMPARE(longest->id, int64_t {2});
+        QCOMPARE(t.configs()[longest->config].grid[0], 8);
+        QVERIFY(t.find(4));
+        QCOMPARE(t.find(4)->start, TimeNs {5});
+        QVERIFY(!t.find(99));
+        // Sorted by start.
+        QCOMPARE(t.launches()[1].id, int64_t {4});
+    }
+
+    // The ranking is the kernel summary the CLI prints, reorganised: on a real H200 session
+    // every name has the same count, total, average, median, min, max and share.
+    void equalsKernSumOnH200Sessions_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("gemm_relu") << QStringLiteral("recorder/sessions/gemm_relu.wscope");
+        QTest::newRow("torch_nvtx") << QStringLiteral("recorder/sessions/torch_nvtx.wscope");
+        QTest::newRow("launch_2k") << QStringLiteral("recorder/sessions/launch_2k.wscope");
+        QTest::newRow("children") << QStringLiteral("recorder/sessions/children.wscope");
+    }
+    void equalsKernSumOnH200Sessions()
+    {
+        QFETCH(QString, file);
+        const SessionReader reader(fixture(file.toUtf8().constData()));
+        const SessionFileSource src(reader);
+        const KernelLaunchTable t = KernelLaunchTable::build(src);
+        QVERIFY(!t.empty());
+        const TimeSpan span = src.timeSpan();
+        // Whole session, and the middle third through WindowedSource.
+        const TimeNs third = (span.end - span.begin) / 3;
+        for (const TimeWindow w : {TimeWindow {}, TimeWindow {span.begin + third, span.begin + 2 * third}}) {
+            const WindowedSource windowed(src, w);
+            const ReportTable report = cudaGpuKernSum(windowed);
+            const auto ranks = rankKernels(t, w);
+            QCOMPARE(ranks.size(), report.rows.size());
+            for (size_t i = 0; i < ranks.size(); ++i) {
+                const auto& row = report.rows[i];
+                const KernelRank& r = ranks[i];
+                QCOMPARE(QString::fromStdString(t.groups()[r.group].name),
+                    QString::fromStdString(std::get<std::string>(row[8])));
+                QCOMPARE(std::get<double>(row[0]), r.sharePct);
+                QCOMPARE(std::get<int64_t>(row[1]), r.totalNs);
+                QCOMPARE(std::get<int64_t>(row[2]), r.calls);
+                QCOMPARE(std::get<double>(row[3]), r.avgNs);
+                QCOMPARE(std::get<double>(row[4]), r.medianNs);
+                QCOMPARE(std::get<int64_t>(row[5]), r.minNs);
+                QCOMPARE(std::get<int64_t>(row[6]), r.maxNs);
+                QCOMPARE(std::get<double>(row[7]), r.stdevNs);
+            }
+        }
+    }
+
+    void windowedSourceFiltersEveryTable()
+    {
+        SessionData d;
+        auto api = [&](TimeNs s, TimeNs e) {
+            ApiCallRecord a;
+            a.id = static_cast<int64_t>(d.apiCalls.size() + 1);
+            a.start = s;
+            a.end = e;
+            d.apiCalls.push_back(a);
+        };
+        api(0, 10);
+        api(50, 60);
+        NvtxRangeRecord r;
+        r.start = 0;
+        r.end = 1000;
+        d.nvtxRanges.push_back(r);
+        NvtxMarkRecord m;
+        m.ts = 55;
+        d.nvtxMarks.push_back(m);
+        MemcpyRecord c;
+        c.start = 100;
+        c.end = 200;
+        d.memcpys.push_back(c);
+        const MemoryRecordSource src(d);
+        const WindowedSource w(src, {40, 70});
+        int apis = 0, ranges = 0, marks = 0, copies = 0;
+        w.forEachApiCall([&](const ApiCallRecord&) { ++apis; });
+        w.forEachNvtxRange([&](const NvtxRangeRecord&) { ++ranges; });
+        w.forEachNvtxMark([&](const NvtxMarkRecord&) { ++marks; });
+        w.forEachMemcpy([&](const MemcpyRecord&) { ++copies; });
+        QCOMPARE(apis, 1);
+        QCOMPARE(ranges, 1);
+        QCOMPARE(marks, 1);
+        QCOMPARE(copies, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRanking)
+#include "tst_ranking.moc"
