@@ -62,8 +62,9 @@ std::string TargetProcess::resolve(const std::string& program)
     size_t pos = 0;
     while (pos <= path.size()) {
         const size_t colon = std::min(path.find(':', pos), path.size());
-        const std::string dir = colon > pos ? path.substr(pos, colon - pos) : std::string(".");
-        const std::string candidate = dir + "/" + program;
+        std::string candidate = colon > pos ? path.substr(pos, colon - pos) : std::string(".");
+        candidate += '/';
+        candidate += program;
         struct stat st { };
         if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
             if (::access(candidate.c_str(), X_OK) == 0)
@@ -82,10 +83,12 @@ void TargetProcess::start(
     const std::string& path, const std::vector<std::string>& argv, const std::vector<std::string>& environment)
 {
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const auto& a : argv)
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     std::vector<char*> env;
+    env.reserve(environment.size() + 1);
     for (const auto& e : environment)
         env.push_back(const_cast<char*>(e.c_str()));
     env.push_back(nullptr);
