@@ -114,12 +114,20 @@ int main(int argc, char** argv)
         if (cli.isSet(range) && parseRange(cli.value(range), &a, &b))
             window.selection()->setTimeRange({s->begin() + a, s->begin() + b});
         if (cli.isSet(search)) {
+            // Select the first occurrence; with --view the view stays where it was asked to be.
+            const ws::TimeRange asked = window.selection()->viewRange();
+            const bool keepView = cli.isSet(view);
+            QObject::connect(
+                window.search(), &ws::EventSearch::queryCounted, &window, [&window] { window.findNext(); },
+                Qt::SingleShotConnection);
+            QObject::connect(
+                window.search(), &ws::EventSearch::found, &window,
+                [&window, asked, keepView] {
+                    if (keepView)
+                        window.selection()->setViewRange(asked);
+                },
+                Qt::SingleShotConnection);
             window.searchBox()->setText(cli.value(search));
-            if (!cli.isSet(view)) {
-                QObject::connect(
-                    window.search(), &ws::EventSearch::queryCounted, &window, [&window] { window.findNext(); },
-                    Qt::SingleShotConnection);
-            }
         }
         if (!shotPath.isEmpty()) {
             // Wait until a frame for the final view is painted and details queries settled.

@@ -43,7 +43,10 @@ QString formatDuration(TimeNs ns)
 
 QString formatTick(TimeNs relNs, TimeNs step)
 {
-    const Unit u = unitFor(static_cast<double>(std::max<TimeNs>(step, 1)));
+    // The unit follows the larger of the value and the step, the decimals follow the step:
+    // 534.45 ms rather than 534450 µs.
+    const double mag = std::max(std::abs(static_cast<double>(relNs)), static_cast<double>(std::max<TimeNs>(step, 1)));
+    const Unit u = unitFor(mag);
     int decimals = 0;
     for (double s = static_cast<double>(step) / u.ns; s < 1.0 - 1e-9 && decimals < 9; s *= 10)
         ++decimals;

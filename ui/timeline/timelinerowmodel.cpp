@@ -121,7 +121,8 @@ void TimelineRowModel::build()
         auto it = threads.find({pid, tid});
         if (it != threads.end())
             return it->second;
-        QString label = QStringLiteral("thread %1").arg(tid);
+        // CUPTI leaves the thread of some records (syncs seen from the GPU) unknown: tid 0.
+        QString label = tid == 0 ? QStringLiteral("thread not recorded") : QStringLiteral("thread %1").arg(tid);
         const auto name = threadName.find({pid, tid});
         if (name != threadName.end() && !name->second.empty())
             label += QStringLiteral(" (%1)").arg(QString::fromStdString(name->second));
@@ -141,6 +142,11 @@ void TimelineRowModel::build()
         gpus[device] = n;
         return n;
     };
+
+    // Every recorded process gets a row, with or without lanes: a host-only recording still
+    // shows what ran.
+    for (const auto& p : m.processes)
+        processNode(p.pid);
 
     // Host processes first, then GPUs, then warp roles: the order of ui.md.
     std::vector<size_t> order(m.lanes.size());

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+// The main window: opening (and failing to open) real session files without blocking, the
+// error dialog, status bar, recent files, reload, drag and drop, docks in the View menu, the
+// embedded demo, and search with next / previous through the shared selection.
+#include "mainwindow.h"
+#include "session/sessionloader.h"
+#include "store/sessionwriter.h"
+#include "synth/synthgenerator.h"
+#include "timeline/eventsearch.h"
+#include "timeline/legendmodel.h"
+#include "timeline/timelineview.h"
+
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ws;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_session;
+
+    static bool waitFor(const std::function<bool()>& cond, int ms = 30000)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (!cond() && t.elapsed() < ms)
+            QTest::qWait(10);
+        return cond();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("WarpscopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        QSettings().clear();
+        m_session = m_dir.filePath(QStringLiteral("synth.wscope"));
+        SynthOptions o;
+        o.events = 30000;
+        o.seed = 11;
+        SessionWriter w(m_session.toStdString());
+        writeSyntheticSession(o, w);
+        w.commit();
+    }
+
+    void opensASession()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        w.openFile(m_session);
+        QVERIFY(w.loader()->isLoading());
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(w.snapshot());
+        QVERIFY(w.statusText().contains(m_session));
+        QVERIFY(w.statusText().contains(QStringLiteral("events")));
+        QVERIFY(w.statusText().contains(QStringLiteral("GPU 0")));
+        QVERIFY(waitFor([&] { return w.timelineView()->isFrameCurrent(); }));
+        QVERIFY(w.windowTitle().contains(QStringLiteral("synth.wscope")));
+        // The view starts fitted to the session.
+        QVERIFY(w.selection()->viewRange().begin <= w.snapshot()->begin());
+        QVERIFY(w.selection()->viewRange().end >= w.snapshot()->end());
+        // Recent files remember it.
+        QCOMPARE(QSettings().value(QStringLiteral("files/recent")).toStringList().value(0), m_session);
+        // The legend follows.
+        QVERIFY(waitFor([&] { return w.legendModel()->rowCount() > 0; }));
+        // Every dock can be toggled from the View menu.
+        const auto docks = w.findChildren<QDockWidget*>();
+        QVERIFY(docks.size() >= 4);
+        QStringList viewActions;
+        for (QAction* a : w.menuBar()->actions()) {
+            if (a->text().contains(QStringLiteral("View"))) {
+                for (QAction* v : a->menu()->actions())
+                    viewActions << v->text();
+            }
+        }
+        for (QDockWidget* d : docks)
+            QVERIFY2(viewActions.contains(d->windowTitle()), qPrintable(d->windowTitle()));
+    }
+
+    void errorDialogNamesTheFile()
+    {
+        const QString bad = m_dir.filePath(QStringLiteral("not-a-session.wscope"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray("hello, I am a text file\n").repeated(100));
+        }
+        MainWindow w;
+        w.show();
+        QSignalSpy failed(&w, &MainWindow::sessionFailed);
+        w.openFile(bad);
+        QVERIFY(failed.wait(30000));
+        QVERIFY(w.errorDialog());
+        QVERIFY(w.errorDialog()->isVisible());
+        QVERIFY(w.errorDialog()->text().contains(bad));
+        QVERIFY(w.errorDialog()->text().length() > bad.length() + 30); // and says what is wrong
+        QVERIFY(!w.snapshot());
+    }
+
+    void reloadAndDrop()
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(m_session)});
+        QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        QVERIFY(loaded.wait(30000));
+        const auto first = w.snapshot();
+        QAction* reload = nullptr;
+        for (QAction* a : w.findChildren<QAction*>()) {
+            if (a->text().remove(QLatin1Char('&')) == QStringLiteral("Reload"))
+                reload = a;
+        }
+        QVERIFY(reload);
+        reload->trigger();
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(w.snapshot() != first);
+        QCOMPARE(w.snapshot()->eventCount(), first->eventCount());
+    }
+
+    void cancelFromTheStatusBar()
+    {
+        const QString big = m_dir.filePath(QStringLiteral("big.wscope"));
+        SynthOptions o;
+        o.events = 800000;
+        o.seed = 2;
+        {
+            SessionWriter wr(big.toStdString());
+            writeSyntheticSession(o, wr);
+            wr.commit();
+        }
+        MainWindow w;
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        w.openFile(big);
+        auto* cancel = w.findChild<QPushButton*>(QStringLiteral("cancelLoading"));
+        QVERIFY(cancel);
+        QVERIFY(cancel->isVisible());
+        QTest::qWait(30);
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QVERIFY(waitFor([&] { return !w.loader()->isLoading(); }));
+        if (loaded.count() == 1)
+            QSKIP("the load finished before Cancel reached it");
+        QVERIFY(!w.snapshot());
+        QVERIFY(!w.errorDialog()); // a cancel is not an error
+        QVERIFY(!cancel->isVisible());
+    }
+
+    void searchStepsThroughOccurrences()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        w.openFile(m_session);
+        QVERIFY(loaded.wait(30000));
+        QSignalSpy found(w.search(), &EventSearch::found);
+        QSignalSpy selected(w.selection(), &SelectionModel::selectedEventChanged);
+        w.searchBox()->setText(QStringLiteral("gemm"));
+        w.findNext();
+        QVERIFY(found.wait(10000));
+        const EventSelection first = w.selection()->selectedEvent();
+        QVERIFY(first.isValid());
+        QVERIFY(first.name.contains(QStringLiteral("gemm"), Qt::CaseInsensitive));
+        // N on the timeline: the next occurrence starts later (or on a later lane).
+        QTest::keyClick(w.timelineView(), Qt::Key_N);
+        QVERIFY(found.wait(10000));
+        const EventSelection second = w.selection()->selectedEvent();
+        QVERIFY(std::tie(second.start, second.lane, second.index) > std::tie(first.start, first.lane, first.index));
+        // The view shows the occurrence.
+        QVERIFY(w.selection()->viewRange().begin <= second.start && second.end <= w.selection()->viewRange().end);
+        QTest::keyClick(w.timelineView(), Qt::Key_N, Qt::ShiftModifier);
+        QVERIFY(found.wait(10000));
+        QCOMPARE(w.selection()->selectedEvent(), first);
+        QVERIFY(selected.count() >= 3);
+    }
+
+    void demoSession()
+    {
+        MainWindow w;
+        w.show();
+        if (!QFile::exists(MainWindow::demoResourcePath())) {
+            // Not compiled in: says so in the window instead of faking one.
+            QVERIFY(!w.openDemo());
+            QVERIFY(!w.loader()->isLoading());
+            QSKIP("resources/demo/h200-gemm-relu.wscope is not in this build yet");
+        }
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        QVERIFY(w.openDemo());
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(w.snapshot()->hasGpuActivity());
+        QVERIFY(w.snapshot()->deviceSummary().contains(QStringLiteral("H200")));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

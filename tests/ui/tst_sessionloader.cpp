@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+// Opening sessions from real SQLite files (written by the synthetic generator): the worker
+// delivers the same lanes TimelineModel::load gives, errors name the file, Cancel is honoured,
+// and the details worker reads rows by rowid and finds the launching API call.
+#include "session/eventdetails.h"
+#include "session/sessionloader.h"
+#include "store/sessionreader.h"
+#include "store/sessionwriter.h"
+#include "timeline/lodfold.h"
+#include "synth/synthgenerator.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ws;
+
+namespace {
+
+QString writeSynth(const QTemporaryDir& dir, const QString& name, int64_t events, uint64_t seed)
+{
+    const QString path = dir.filePath(name);
+    SynthOptions o;
+    o.events = events;
+    o.seed = seed;
+    SessionWriter w(path.toStdString());
+    writeSyntheticSession(o, w);
+    w.commit();
+    return path;
+}
+
+} // namespace
+
+class TestSessionLoader : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_small;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_small = writeSynth(m_dir, QStringLiteral("small.wscope"), 20000, 7);
+    }
+
+    void loadsTheSameLanesAsTheModel()
+    {
+        SessionLoader loader;
+        QSignalSpy loaded(&loader, &SessionLoader::loaded);
+        QSignalSpy progress(&loader, &SessionLoader::progress);
+        loader.open(m_small);
+        QVERIFY(loader.isLoading());
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(!loader.isLoading());
+        const auto s = loaded.at(0).at(0).value<std::shared_ptr<const SessionSnapshot>>();
+        QVERIFY(s);
+        QVERIFY(s->hasFile);
+        QCOMPARE(s->path, m_small);
+
+        const SessionReader reader(m_small.toStdString());
+        const auto direct = TimelineModel::load(reader);
+        QCOMPARE(s->model->lanes.size(), direct->lanes.size());
+        QCOMPARE(s->eventCount(), direct->eventCount);
+        for (size_t i = 0; i < direct->lanes.size(); ++i) {
+            QCOMPARE(s->model->lanes[i].start, direct->lanes[i].start);
+            QCOMPARE(s->model->lanes[i].name, direct->lanes[i].name);
+            // Long lanes carry their LOD index, short ones scan.
+            QCOMPARE(s->indexFor(i) != nullptr, direct->lanes[i].size() >= kLodIndexMinEvents);
+        }
+        QCOMPARE(s->nameColor.size(), direct->strings.size());
+        QVERIFY(s->begin() < s->end());
+        QVERIFY(s->hasGpuActivity());
+        QVERIFY(s->deviceSummary().contains(QStringLiteral("GPU 0")));
+        QVERIFY(s->residentBytes() > size_t(s->eventCount()) * 24);
+    }
+
+    void errorsNameTheFile_data()
+    {
+        QTest::addColumn<QByteArray>("content"); // empty: no file at all
+        QTest::newRow("missing") << QByteArray();
+        QTest::newRow("text file") << QByteArray("just some text, not a database\n").repeated(200);
+        QTest::newRow("truncated session") << QByteArray("SQLite format 3") + QByteArray(100, '\0');
+    }
+    void errorsNameTheFile()
+    {
+        QFETCH(QByteArray, content);
+        const QString path = m_dir.filePath(
+            QStringLiteral("bad-%1.wscope").arg(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')));
+        if (!content.isEmpty()) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(content);
+        }
+        SessionLoader loader;
+        QSignalSpy failed(&loader, &SessionLoader::failed);
+        loader.open(path);
+        QVERIFY(failed.wait(30000));
+        QCOMPARE(failed.at(0).at(0).toString(), path);
+        const QString reason = failed.at(0).at(1).toString();
+        QVERIFY(!reason.isEmpty());
+        QVERIFY(!failed.at(0).at(2).toBool());
+        qInfo("%s: %s", qPrintable(QTest::currentDataTag()), qPrintable(reason));
+        // Never modified: a file being opened keeps its bytes.
+        if (!content.isEmpty()) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(f.readAll(), content);
+        }
+    }
+
+    void cancelIsHonoured()
+    {
+        const QString big = writeSynth(m_dir, QStringLiteral("big.wscope"), 600000, 3);
+        SessionLoader loader;
+        QSignalSpy failed(&loader, &SessionLoader::failed);
+        QSignalSpy loaded(&loader, &SessionLoader::loaded);
+        loader.open(big);
+        QTest::qWait(20);
+        QElapsedTimer t;
+        t.start();
+        loader.cancel();
+        QVERIFY(failed.wait(30000) || loaded.count() == 1);
+        if (loaded.count() == 1)
+            QSKIP("the load finished before Cancel reached it");
+        QVERIFY(failed.at(0).at(2).toBool());
+        qInfo("cancel honoured after %lld ms", t.elapsed());
+    }
+
+    void newerOpenReplacesARunningOne()
+    {
+        SessionLoader loader;
+        QSignalSpy loaded(&loader, &SessionLoader::loaded);
+        QSignalSpy failed(&loader, &SessionLoader::failed);
+        loader.open(m_dir.filePath(QStringLiteral("big.wscope")));
+        loader.open(m_small);
+        QVERIFY(loaded.wait(30000));
+        QTest::qWait(200);
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(loaded.at(0).at(0).value<std::shared_ptr<const SessionSnapshot>>()->path, m_small);
+    }
+
+    void kernelDetailsAndLaunchLink()
+    {
+        SessionLoader loader;
+        QSignalSpy loaded(&loader, &SessionLoader::loaded);
+        loader.open(m_small);
+        QVERIFY(loaded.wait(30000));
+        const auto s = loaded.at(0).at(0).value<std::shared_ptr<const SessionSnapshot>>();
+        const SessionReader reader(m_small.toStdString());
+        int checked = 0;
+        for (size_t li = 0; li < s->model->lanes.size() && checked < 5; ++li) {
+            const auto& lane = s->model->lanes[li];
+            if (lane.kind != LaneKind::GpuStream)
+                continue;
+            for (quint32 k = 0; k < lane.size() && checked < 5; k += 97) {
+                if (lane.ref[k].table() != EventTable::Kernel)
+                    continue;
+                const EventDetails d = queryEventDetails(reader.handle(), *s, int(li), k);
+                QVERIFY2(d.found, qPrintable(d.error));
+                QStringList keys;
+                for (const auto& f : d.fields)
+                    keys << f.first;
+                for (const char* want :
+                    {"Grid", "Block", "Registers / thread", "Shared memory", "Correlation id", "Stream"})
+                    QVERIFY2(keys.contains(QLatin1String(want)), want);
+                // The launching call: an API call of the same process, started before the kernel.
+                QVERIFY2(d.linkLane >= 0, qPrintable(d.name));
+                const auto& api = s->model->lanes[size_t(d.linkLane)];
+                QCOMPARE(api.kind, LaneKind::CudaApi);
+                QCOMPARE(api.pid, lane.pid);
+                QVERIFY(d.linkStart <= d.start);
+                QVERIFY(d.linkName.contains(QStringLiteral("Launch")));
+                // And back: the API call's details point at this kernel.
+                const EventDetails back = queryEventDetails(reader.handle(), *s, d.linkLane, d.linkIndex);
+                QCOMPARE(back.correlationId, d.correlationId);
+                QCOMPARE(back.linkLane, int(li));
+                QCOMPARE(back.linkIndex, k);
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, 5);
+    }
+
+    void detailsSourceIsAsynchronous()
+    {
+        SessionLoader loader;
+        QSignalSpy loaded(&loader, &SessionLoader::loaded);
+        loader.open(m_small);
+        QVERIFY(loaded.wait(30000));
+        const auto s = loaded.at(0).at(0).value<std::shared_ptr<const SessionSnapshot>>();
+        EventDetailsSource source;
+        source.setSnapshot(s);
+        QSignalSpy ready(&source, &EventDetailsSource::detailsReady);
+        // Several hover requests in a row: only the newest is answered.
+        source.request(EventDetailsSource::Hover, 0, 0);
+        source.request(EventDetailsSource::Hover, 0, 1);
+        source.request(EventDetailsSource::Hover, 0, 2);
+        QVERIFY(ready.wait(10000));
+        QTest::qWait(200);
+        QCOMPARE(ready.count(), 1);
+        const auto d = ready.at(0).at(1).value<EventDetails>();
+        QCOMPARE(d.index, 2u);
+        QVERIFY(source.cached(0, 2) != nullptr);
+        QVERIFY(source.cached(0, 1) == nullptr);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSessionLoader)
+#include "tst_sessionloader.moc"

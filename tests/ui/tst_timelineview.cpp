@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+// TimelineView: hit testing, mouse and keyboard navigation through the shared selection
+// object (QSignalSpy), frames built off the GUI thread and replayed by paint, pixels where
+// events and idle gaps are, and the LOD's bound on rectangles for a million events.
+#include "selectionmodel.h"
+#include "timeline/colorscheme.h"
+#include "timeline/timelinerowmodel.h"
+#include "timeline/timelineview.h"
+#include "uifixtures.h"
+
+#include <QApplication>
+#include <QFontDatabase>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace ws;
+
+namespace {
+
+constexpr TimeNs t0 = 1'000'000;
+
+struct Fixture {
+    SelectionModel selection;
+    TimelineRowModel rows;
+    TimelineView view {&selection, &rows};
+    std::shared_ptr<const SessionSnapshot> snapshot;
+
+    explicit Fixture(std::shared_ptr<const SessionSnapshot> s, QSize size = {1040, 400})
+        : snapshot(std::move(s))
+    {
+        rows.setSnapshot(snapshot);
+        view.resize(size);
+        view.setSnapshot(snapshot);
+        selection.reset({snapshot->begin(), snapshot->end()});
+        view.show();
+    }
+    bool waitFrame()
+    {
+        QElapsedTimer t;
+        t.start();
+        while (!view.isFrameCurrent() && t.elapsed() < 10000)
+            QTest::qWait(5);
+        return view.isFrameCurrent();
+    }
+    QPoint at(int lane, TimeNs t) const
+    {
+        const QRect r = view.laneRect(lane);
+        return {view.eventArea().left() + int(std::floor(view.coordinates().timeToX(t))), r.center().y()};
+    }
+};
+
+// QTest::mouseMove carries no buttons for widgets; drags are sent as plain events.
+void send(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButton button, Qt::MouseButtons buttons,
+    Qt::KeyboardModifiers mods = {})
+{
+    QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), button, buttons, mods);
+    QApplication::sendEvent(w, &e);
+}
+
+} // namespace
+
+class TestTimelineView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(QFontDatabase::families().size() > 0); }
+
+    void hitTesting_data()
+    {
+        QTest::addColumn<int>("lane");
+        QTest::addColumn<qint64>("time");
+        QTest::addColumn<int>("index"); // -1: nothing there
+        QTest::newRow("gemm") << 3 << qint64(18'000) << 0;
+        QTest::newRow("relu, first pixel") << 3 << qint64(50'100) << 1;
+        QTest::newRow("idle gap on stream 7") << 3 << qint64(40'000) << -1;
+        QTest::newRow("memcpy") << 4 << qint64(20'000) << 0;
+        QTest::newRow("api: sync") << 0 << qint64(60'000) << 2;
+        QTest::newRow("nvtx depth 1: backward") << 2 << qint64(70'000) << 1;
+        QTest::newRow("after the last event") << 4 << qint64(99'000) << -1;
+    }
+    void hitTesting()
+    {
+        QFETCH(int, lane);
+        QFETCH(qint64, time);
+        QFETCH(int, index);
+        Fixture f(test::smallSession());
+        QVERIFY(f.waitFrame());
+        const auto hit = f.view.hitTest(f.at(lane, t0 + time));
+        if (index < 0) {
+            QVERIFY(!hit.isEvent());
+        } else {
+            QVERIFY(hit.isEvent());
+            QCOMPARE(hit.lane, lane);
+            QCOMPARE(int(hit.first), index);
+            QCOMPARE(hit.count, 1u);
+        }
+        // Labels and the ruler are never events.
+        QVERIFY(!f.view.hitTest(QPoint(10, f.at(lane, t0 + time).y())).isEvent());
+        QVERIFY(!f.view.hitTest(QPoint(f.at(lane, t0 + time).x(), 5)).isEvent());
+    }
+
+    void counterHit()
+    {
+        Fixture f(test::smallSession());
+        QVERIFY(f.waitFrame());
+        // The counter row is the last one; find it by scanning down the event area.
+        const int x = f.at(3, t0 + 60'000).x();
+        TimelineView::Hit hit;
+        for (int y = f.view.eventArea().top(); y < f.view.height() && !hit.isCounter(); ++y)
+            hit = f.view.hitTest({x, y});
+        QVERIFY(hit.isCounter());
+        QCOMPARE(hit.value, 40.0); // 40 holds from 50 us to 75 us
+    }
+
+    void clickSelectsAndDoubleClickFits()
+    {
+        Fixture f(test::smallSession());
+        QVERIFY(f.waitFrame());
+        QSignalSpy selected(&f.selection, &SelectionModel::selectedEventChanged);
+        QSignalSpy names(&f.selection, &SelectionModel::selectedNameChanged);
+        const QPoint gemm = f.at(3, t0 + 18'000);
+        QTest::mouseClick(&f.view, Qt::LeftButton, {}, gemm);
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(f.selection.selectedEvent().lane, 3);
+        QCOMPARE(f.selection.selectedEvent().index, 0u);
+        QCOMPARE(f.selection.selectedEvent().name, QStringLiteral("gemm_kernel"));
+        QCOMPARE(names.count(), 1);
+        // Click on an idle gap clears it.
+        QTest::mouseClick(&f.view, Qt::LeftButton, {}, f.at(3, t0 + 40'000));
+        QCOMPARE(selected.count(), 2);
+        QVERIFY(!f.selection.selectedEvent().isValid());
+
+        QSignalSpy view(&f.selection, &SelectionModel::viewRangeChanged);
+        QTest::mouseDClick(&f.view, Qt::LeftButton, {}, gemm);
+        QVERIFY(view.count() >= 1);
+        // gemm is 24 us: fitted with 10% margin each side.
+        QCOMPARE(f.selection.viewRange(), (TimeRange {t0 + 6'000 - 2'400, t0 + 30'000 + 2'400}));
+        QVERIFY(f.selection.canGoBack());
+        f.selection.goBack();
+        QCOMPARE(f.selection.viewRange().begin, f.snapshot->begin());
+    }
+
+    void keyboardZoomAndPan()
+    {
+        Fixture f(test::smallSession());
+        QVERIFY(f.waitFrame());
+        QSignalSpy spy(&f.selection, &SelectionModel::viewRangeChanged);
+        f.selection.setViewRange({t0 + 20'000, t0 + 60'000});
+        const TimeRange start = f.selection.viewRange();
+        QTest::keyClick(&f.view, Qt::Key_W);
+        QVERIFY(qAbs(double(f.selection.viewRange().duration()) - 0.8 * double(start.duration())) <= 2.0);
+        QTest::keyClick(&f.view, Qt::Key_S);
+        QVERIFY(qAbs(double(f.selection.viewRange().duration()) - double(start.duration())) <= 4.0);
+        const TimeRange beforePan = f.selection.viewRange();
+        QTest::keyClick(&f.view, Qt::Key_D);
+        QCOMPARE(f.selection.viewRange().begin - beforePan.begin, beforePan.duration() / 10);
+        QTest::keyClick(&f.view, Qt::Key_A);
+        QCOMPARE(f.selection.viewRange().begin, beforePan.begin);
+        QTest::keyClick(&f.view, Qt::Key_Plus);
+        QVERIFY(f.selection.viewRange().duration() < beforePan.duration());
+        QTest::keyClick(&f.view, Qt::Key_Home);
+        QCOMPARE(f.selection.viewRange().begin, f.snapshot->begin());
+        QCOMPARE(f.selection.viewRange().end, f.snapshot->end());
+        QCOMPARE(spy.count(), 7);
+        // The view never leaves the session by more than its margin.
+        for (int i = 0; i < 50; ++i)
+            QTest::keyClick(&f.view, Qt::Key_S);
+        QVERIFY(f.selection.viewRange().duration() <= (f.snapshot->end() - f.snapshot->begin()) * 12 / 10 + 2);
+    }
+
+    void ctrlWheelZoomsAroundTheCursor()
+    {
+        Fixture f(test::smallSession());
+        QVERIFY(f.waitFrame());
+        const QPoint p = f.at(3, t0 + 70'000);
+        const TimeNs before = f.view.coordinates().xToTime(p.x() - f.view.eventArea().left());
+        QWheelEvent wheel(QPointF(p), f.view.mapToGlobal(QPointF(p)), QPoint(), QPoint(0, 240), Qt::NoButton,
+            Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&f.view, &wheel);
+        const TimelineCoordinates c = f.view.coordinates();
+        QVERIFY(c.nsPerPx() < 0.7 * (100'000.0 * 1.2) / f.view.eventArea().width());
+        QVERIFY(qAbs(c.xToTime(p.x() - f.view.eventArea().left()) - before) <= TimeNs(c.nsPerPx()) + 2);
+    }
+
+    void rangeSelectionAndZoomToIt()
+    {
+        Fixture f(test::smallSession());
+        QVERIFY(f.waitFrame());
+        QSignalSpy range(&f.selection, &SelectionModel::timeRangeChanged);
+        const QPoint a = f.at(3, t0 + 20'000);
+        const QPoint b = f.at(3, t0 + 60'000);
+        send(&f.view, QEvent::MouseButtonPress, a, Qt::LeftButton, Qt::LeftButton, Qt::ShiftModifier);
+        send(&f.view, QEvent::MouseMove, (a + b) / 2, Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+        send(&f.view, QEvent::MouseMove, b, Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+        send(&f.view, QEvent::MouseButtonRelease, b, Qt::LeftButton, Qt::NoButton, Qt::ShiftModifier);
+        QVERIFY(range.count() >= 1);
+        const TimeRange r = f.selection.timeRange();
+        const double px = f.view.coordinates().nsPerPx();
+        QVERIFY(qAbs(double(r.begin - (t0 + 20'000))) <= px + 1);
+        QVERIFY(qAbs(double(r.end - (t0 + 60'000))) <= px + 1);
+        // A range selection does not select an event and does not pan.
+        QVERIFY(!f.selection.selectedEvent().isValid());
+        QTest::keyClick(&f.view, Qt::Key_F);
+        QCOMPARE(f.selection.viewRange(), r);
+        QTest::keyClick(&f.view, Qt::Key_Escape);
+        QVERIFY(f.selection.timeRange().isEmpty());
+
+        // Dragging in the ruler selects too, without Shift.
+        const QPoint ra(a.x(), 10), rb(b.x(), 10);
+        send(&f.view, QEvent::MouseButtonPress, ra, Qt::LeftButton, Qt::LeftButton);
+        send(&f.view, QEvent::MouseMove, rb, Qt::NoButton, Qt::LeftButton);
+        send(&f.view, QEvent::MouseButtonRelease, rb, Qt::LeftButton, Qt::NoButton);
+        QVERIFY(!f.selection.timeRange().isEmpty());
+    }
+
+    void dragPans()
+    {
+        Fixture f(test::smallSession());
+        QVERIFY(f.waitFrame());
+        f.selection.setViewRange({t0 + 20'000, t0 + 60'000});
+        QVERIFY(f.waitFrame());
+        const double px = f.view.coordinates().nsPerPx();
+        const QPoint a = f.at(3, t0 + 40'000);
+        send(&f.view, QEvent::MouseButtonPress, a, Qt::LeftButton, Qt::LeftButton);
+        send(&f.view, QEvent::MouseMove, a + QPoint(100, 0), Qt::NoButton, Qt::LeftButton);
+        send(&f.view, QEvent::MouseButtonRelease, a + QPoint(100, 0), Qt::LeftButton, Qt::NoButton);
+        QVERIFY(qAbs(double(f.selection.viewRange().begin - (t0 + 20'000)) + 100 * px) <= 2);
+        QVERIFY(!f.selection.selectedEvent().isValid()); // a drag is not a click
+    }
+
+    void groupRowsCollapseOnClick()
+    {
+        Fixture f(test::smallSession());
+        QVERIFY(f.waitFrame());
+        const size_t before = f.rows.rows().size();
+        // The first row below the ruler is "Process 100 (python3)".
+        QTest::mouseClick(&f.view, Qt::LeftButton, {}, QPoint(20, TimelineView::kRulerHeight + 5));
+        QCOMPARE(f.rows.rows().size(), size_t(5));
+        QVERIFY(f.rows.rows().size() < before);
+        QVERIFY(f.view.laneRect(0).isEmpty()); // the API lane is no longer shown
+    }
+
+    void framesAreBuiltOffThePaintPath()
+    {
+        Fixture f(test::smallSession());
+        QVERIFY(f.waitFrame());
+        QSignalSpy ready(&f.view, &TimelineView::frameReady);
+        f.selection.setViewRange({t0 + 1'000, t0 + 2'000});
+        // No event loop has run: the new frame cannot exist yet, and painting the stale one
+        // (moved into place) must still work.
+        QVERIFY(!f.view.isFrameCurrent());
+        const QImage stale = f.view.grab().toImage();
+        QVERIFY(!stale.isNull());
+        QVERIFY(ready.wait(10000));
+        QVERIFY(f.waitFrame());
+    }
+
+    void pixelsShowEventsAndIdleGaps()
+    {
+        Fixture f(test::smallSession());
+        QVERIFY(f.waitFrame());
+        const QImage img = f.view.grab().toImage();
+        const QPoint gemm = f.at(3, t0 + 18'000);
+        QCOMPARE(img.pixel(gemm) & 0xffffff, ColorScheme::forName("gemm_kernel") & 0xffffff);
+        const QPoint memcpy = f.at(4, t0 + 20'000);
+        QCOMPARE(img.pixel(memcpy) & 0xffffff, ColorScheme::forName("[CUDA memcpy Host-to-Device]") & 0xffffff);
+        // GPU idle time is shaded, distinct from the event colours and from host rows.
+        const ColorScheme colors(f.view.palette());
+        // (32 us: left of the "idle 20.000 µs" label centred in the gap)
+        QCOMPARE(QColor(img.pixel(f.at(3, t0 + 32'000))).rgb() & 0xffffff, colors.gpuIdle.rgb() & 0xffffff);
+        QVERIFY((img.pixel(f.at(1, t0 + 97'000)) & 0xffffff) != (colors.gpuIdle.rgb() & 0xffffff));
+        // The frame holds one rect per visible event here (nothing is small enough to fold).
+        QCOMPARE(f.view.frame()->eventsCovered, qint64(9));
+    }
+
+    void millionEventsFoldToPixels()
+    {
+        const auto s = test::denseSession(1'000'000, 3);
+        QVERIFY(s->indexFor(0) != nullptr); // a lane this long gets a LOD index
+        Fixture f(s, {1240, 300});
+        QVERIFY(f.waitFrame());
+        const auto frame = f.view.frame();
+        const int width = f.view.eventArea().width();
+        QCOMPARE(frame->rows.size(), size_t(1));
+        QVERIFY2(
+            frame->rows[0].rects.size() <= size_t(2 * width), qPrintable(QString::number(frame->rows[0].rects.size())));
+        QCOMPARE(frame->eventsCovered, qint64(1'000'000));
+        qInfo("1M events, full view: %zu rects, frame built in %.2f ms", frame->rows[0].rects.size(), frame->buildMs);
+        // Bursts of 10,000 events stay apart (their idle gaps are a few pixels wide).
+        QVERIFY(frame->rows[0].rects.size() >= 50);
+        // A folded run under the mouse reports how many events it holds.
+        const auto& fold = frame->rows[0].rects[frame->rows[0].rects.size() / 2];
+        QVERIFY(fold.count > 1);
+        const auto hit
+            = f.view.hitTest({f.view.eventArea().left() + (fold.x0 + fold.x1) / 2, f.view.laneRect(0).center().y()});
+        QVERIFY(hit.isEvent());
+        QCOMPARE(hit.first, fold.first);
+        QCOMPARE(hit.count, fold.count);
+    }
+};
+
+QTEST_MAIN(TestTimelineView)
+#include "tst_timelineview.moc"
