@@ -294,7 +294,7 @@ bool KernelProfiler::setUp(ContextState& state)
     if (m_config.launchCount >= 0)
         ranges = std::max<size_t>(1, std::min<size_t>(ranges, static_cast<size_t>(m_config.launchCount)));
     if (!state.session.open(state.ctx, *state.device->config, ranges, kMaxImageBytes, error)) {
-        fail(state, error, {});
+        fail(state, error, cuptiRemedy(state.session.lastError()));
         return false;
     }
     m_writer.info("ranges_per_image", std::to_string(state.session.capacity()));

@@ -21,6 +21,7 @@ bool RangeProfilerSession::open(
     CUptiResult st = cuptiRangeProfilerEnable(&ep);
     if (st != CUPTI_SUCCESS) {
         error = "cuptiRangeProfilerEnable: " + cuptiStatus(st);
+        m_lastError = st;
         return false;
     }
     m_object = ep.pRangeProfilerObject;
@@ -42,6 +43,7 @@ bool RangeProfilerSession::open(
     size_t one = 0, two = 0;
     if (!sizeFor(1, one) || !sizeFor(2, two)) {
         error = "cuptiRangeProfilerGetCounterDataSize: " + cuptiStatus(st);
+        m_lastError = st;
         return false;
     }
     const size_t perRange = std::max<size_t>(two > one ? two - one : one, 1);
@@ -51,6 +53,7 @@ bool RangeProfilerSession::open(
     size_t bytes = 0;
     if (!sizeFor(ranges, bytes)) {
         error = "cuptiRangeProfilerGetCounterDataSize: " + cuptiStatus(st);
+        m_lastError = st;
         return false;
     }
     m_maxRanges = ranges;
@@ -73,6 +76,7 @@ bool RangeProfilerSession::open(
     cp.targetNestingLevel = 1;
     if ((st = cuptiRangeProfilerSetConfig(&cp)) != CUPTI_SUCCESS) {
         error = "cuptiRangeProfilerSetConfig: " + cuptiStatus(st);
+        m_lastError = st;
         return false;
     }
     return true;
@@ -103,6 +107,7 @@ bool RangeProfilerSession::start(std::string& error)
     const CUptiResult st = cuptiRangeProfilerStart(&p);
     if (st != CUPTI_SUCCESS) {
         error = "cuptiRangeProfilerStart: " + cuptiStatus(st);
+        m_lastError = st;
         return false;
     }
     m_started = true;
@@ -120,6 +125,7 @@ bool RangeProfilerSession::stopAndDecode(size_t& ranges, size_t& dropped, std::s
         m_started = false;
         if (st != CUPTI_SUCCESS) {
             error = "cuptiRangeProfilerStop: " + cuptiStatus(st);
+            m_lastError = st;
             return false;
         }
     }
@@ -128,6 +134,7 @@ bool RangeProfilerSession::stopAndDecode(size_t& ranges, size_t& dropped, std::s
     CUptiResult st = cuptiRangeProfilerDecodeData(&dp);
     if (st != CUPTI_SUCCESS) {
         error = "cuptiRangeProfilerDecodeData: " + cuptiStatus(st);
+        m_lastError = st;
         return false;
     }
     dropped = dp.numOfRangeDropped;
@@ -137,6 +144,7 @@ bool RangeProfilerSession::stopAndDecode(size_t& ranges, size_t& dropped, std::s
     ip.counterDataImageSize = m_counterData.size();
     if ((st = cuptiRangeProfilerGetCounterDataInfo(&ip)) != CUPTI_SUCCESS) {
         error = "cuptiRangeProfilerGetCounterDataInfo: " + cuptiStatus(st);
+        m_lastError = st;
         return false;
     }
     ranges = ip.numTotalRanges;
@@ -153,6 +161,7 @@ bool RangeProfilerSession::reset(std::string& error)
     const CUptiResult st = cuptiRangeProfilerCounterDataImageInitialize(&ip);
     if (st != CUPTI_SUCCESS) {
         error = "cuptiRangeProfilerCounterDataImageInitialize: " + cuptiStatus(st);
+        m_lastError = st;
         return false;
     }
     return true;

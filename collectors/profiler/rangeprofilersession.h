@@ -42,12 +42,15 @@ public:
     bool reset(std::string& error);
 
     const std::vector<uint8_t>& counterData() const { return m_counterData; }
+    // The status of the last CUPTI call that failed, for a remedy to show with the error.
+    CUptiResult lastError() const { return m_lastError; }
 
 private:
     CUpti_RangeProfiler_Object* m_object = nullptr;
     std::vector<uint8_t> m_counterData;
     size_t m_maxRanges = 0;
     bool m_started = false;
+    CUptiResult m_lastError = CUPTI_SUCCESS;
 };
 
 } // namespace ws::profiler
