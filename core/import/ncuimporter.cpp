@@ -327,7 +327,7 @@ SessionData NcuImporter::importBytes(
         options.progress(0.0, "parsing ncu CSV");
     NcuCsvTable table;
     try {
-        table = NcuCsvReader::parse(bytes);
+        table = readNcuCsvTable(bytes);
     } catch (const std::invalid_argument& e) {
         throw SessionError(SessionError::Kind::BadInput, displayName, e.what());
     }

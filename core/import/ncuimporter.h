@@ -2,7 +2,7 @@
 #pragma once
 
 #include "import/importer.h"
-#include "import/ncucsvreader.h"
+#include "import/ncucsvtable.h"
 
 namespace ws {
 

@@ -2,7 +2,7 @@
 // Importer behaviour on small hand-written inputs: number text, ncu CSV quirks, format
 // detection, the Chrome trace phases Kineto files do not use, errors, progress and cancel.
 #include "import/importer.h"
-#include "import/ncucsvreader.h"
+#include "import/ncucsvtable.h"
 #include "import/numbertext.h"
 #include "store/sessionerror.h"
 
@@ -117,7 +117,7 @@ private slots:
     {
         QFETCH(QString, line);
         QFETCH(QStringList, fields);
-        const auto got = NcuCsvReader::splitLine(line.toStdString());
+        const auto got = splitNcuCsvLine(line.toStdString());
         if (fields.isEmpty()) {
             QVERIFY(!got);
             return;

@@ -9,6 +9,10 @@
 
 namespace ws {
 
+// (core/metrics/ncucsv.h has another reader, NcuCsvReader, written at the same time for the
+// metrics comparison; this one keeps every identification column and tolerates program output
+// anywhere in the stream.)
+//
 // The table of `ncu --csv --page raw` output: a header row (identification columns "ID" ...
 // "CC", then one column per metric), a units row (empty for the identification columns),
 // then one row per profiled kernel.
@@ -28,14 +32,11 @@ struct NcuCsvTable {
     std::optional<size_t> column(std::string_view name) const;
 };
 
-class NcuCsvReader {
-public:
-    // Throws std::invalid_argument with a short reason when no raw-page header is found
-    // (callers add the file name).
-    static NcuCsvTable parse(std::string_view text);
+// Reads the table out of ncu's output. Throws std::invalid_argument with a short reason when no
+// raw-page header is found (callers add the file name).
+NcuCsvTable readNcuCsvTable(std::string_view text);
 
-    // One CSV record (RFC 4180 quoting, "" inside quotes); nullopt for a malformed line.
-    static std::optional<std::vector<std::string>> splitLine(std::string_view line);
-};
+// One CSV record (RFC 4180 quoting, "" inside quotes); nullopt for a malformed line.
+std::optional<std::vector<std::string>> splitNcuCsvLine(std::string_view line);
 
 } // namespace ws

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "import/ncucsvreader.h"
+#include "import/ncucsvtable.h"
 
 #include "import/numbertext.h"
 
@@ -16,7 +16,7 @@ std::optional<size_t> NcuCsvTable::column(std::string_view name) const
     return std::nullopt;
 }
 
-std::optional<std::vector<std::string>> NcuCsvReader::splitLine(std::string_view line)
+std::optional<std::vector<std::string>> splitNcuCsvLine(std::string_view line)
 {
     std::vector<std::string> fields;
     std::string field;
@@ -77,7 +77,7 @@ std::optional<std::vector<std::string>> recordIn(std::string_view line, size_t c
         from = line.find('"', from);
         if (from == std::string_view::npos)
             return std::nullopt;
-        auto fields = NcuCsvReader::splitLine(line.substr(from));
+        auto fields = splitNcuCsvLine(line.substr(from));
         if (fields) {
             const bool isHeader = fields->size() >= 2 && (*fields)[0] == "ID" && (*fields)[1] == "Process ID";
             if (columns == 0 ? isHeader : fields->size() == columns)
@@ -92,7 +92,7 @@ std::optional<std::vector<std::string>> recordIn(std::string_view line, size_t c
 
 } // namespace
 
-NcuCsvTable NcuCsvReader::parse(std::string_view text)
+NcuCsvTable readNcuCsvTable(std::string_view text)
 {
     NcuCsvTable table;
     bool haveHeader = false;
