@@ -257,6 +257,11 @@ void runBench(const BenchArgs& a, const Given& g, int& exitCode)
     if (a.output.empty())
         throw BenchOptionError("-o/--output FILE is required");
 
+    // Checked before measuring, so a run is not lost to a typo in the output path.
+    const auto parent = fs::absolute(a.output).parent_path();
+    if (!fs::is_directory(parent))
+        throw std::runtime_error(a.output + ": the directory " + parent.string() + " does not exist");
+
     BenchResult result;
     if (!a.fromJson.empty()) {
         for (auto* o : g.measurement) {

@@ -70,6 +70,9 @@ BenchResult resultToImport()
 class TestBenchCli : public QObject {
     Q_OBJECT
 
+    QTemporaryDir m_dir;
+    QString m_output = m_dir.filePath(QStringLiteral("never-written.wscope"));
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -81,7 +84,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("error");
-        const QStringList base {QStringLiteral("bench"), QStringLiteral("-o"), QStringLiteral("/nonexistent/x.wscope")};
+        const QStringList base {QStringLiteral("bench"), QStringLiteral("-o"), m_output};
         QTest::newRow("no workload") << base
                                      << "--workload is required (one of: gemm, gemm-relu, copy, multistream, pdl)";
         QTest::newRow("no output") << QStringList {"bench", "-w", "gemm"} << "-o/--output FILE is required";
@@ -105,6 +108,8 @@ private Q_SLOTS:
                               << "--size 1001 for gemm must be a multiple of 8";
         QTest::newRow("impl") << base + QStringList {"-w", "pdl", "--impl", "fast"}
                               << "workload pdl has no implementation 'fast'";
+        QTest::newRow("output directory") << QStringList {"bench", "-w", "gemm", "-o", "/nonexistent/dir/x.wscope"}
+                                          << "/nonexistent/dir/x.wscope: the directory /nonexistent/dir does not exist";
         QTest::newRow("rounds") << base + QStringList {"-w", "gemm", "--rounds", "0"} << "--rounds must be >= 1";
         QTest::newRow("device") << base + QStringList {"-w", "gemm", "--device", "-1"} << "--device must be >= 0";
         QTest::newRow("workloads exe") << base + QStringList {"-w", "gemm", "--workloads-exe", "/nonexistent/exe"}
@@ -126,7 +131,7 @@ private Q_SLOTS:
         QCOMPARE(lines.size(), 1);
         QVERIFY2(lines[0].startsWith(QStringLiteral("warpscope-cli bench: ")), qPrintable(lines[0]));
         QVERIFY2(lines[0].contains(error), qPrintable(lines[0]));
-        QVERIFY(!QFileInfo::exists(QStringLiteral("/nonexistent/x.wscope")));
+        QVERIFY(!QFileInfo::exists(m_output)); // nothing written for a refused request
     }
 
     void fromJson()
