@@ -56,8 +56,8 @@ public:
         TimeNs duration() const { return end - start; }
     };
 
-    // One pass over the source's kernels. Once `cancel` fires the remaining rows are skipped
-    // (the caller checks the token and drops the partial table); read errors propagate.
+    // One pass over the source's kernels. Read errors propagate; once `cancel` fires the
+    // build throws SessionError(Cancelled).
     static KernelLaunchTable build(const RecordSource& source, const CancellationToken& cancel = {});
 
     const std::vector<Launch>& launches() const { return m_launches; }

@@ -5,6 +5,7 @@
 // launches, whole and through WindowedSource.
 #include "analysis/nsysreports.h"
 #include "analysis/sessionfilesource.h"
+#include "ranking/compactname.h"
 #include "ranking/kernelranking.h"
 #include "ranking/windowedsource.h"
 #include "store/sessionreader.h"
@@ -235,6 +236,34 @@ private slots:
                 QCOMPARE(std::get<double>(row[7]), r.stdevNs);
             }
         }
+    }
+
+    void compactNames_data()
+    {
+        QTest::addColumn<QString>("demangled");
+        QTest::addColumn<QString>("compact");
+        QTest::newRow("plain C") << "nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NTN"
+                                 << "nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NTN";
+        QTest::newRow("return type, qualifiers, params")
+            << "void at::native::vectorized_elementwise_kernel<4, F>(int, F)" << "vectorized_elementwise_kernel<4, F>";
+        QTest::newRow("anonymous namespace") << "void at::(anonymous namespace)::fill<float>(float*, int)"
+                                             << "fill<float>";
+        QTest::newRow("anonymous namespace, no params") << "at::(anonymous namespace)::kern" << "kern";
+        QTest::newRow("qualifiers inside templates stay")
+            << "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MaxOps<float>>>(T3)"
+            << "reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MaxOps<float>>>";
+        QTest::newRow("<unnamed> qualifier") << "void at::<unnamed>::distribution_kernel<float>(long)"
+                                             << "distribution_kernel<float>";
+        // 2 + 94 + 1 = 97 characters: head 44 ("k<" + 42 a), "…", tail 15 (14 a + ">").
+        const QString as(94, QLatin1Char('a'));
+        QTest::newRow("elided") << "void k<" + as + ">()"
+                                << "k<" + QString(42, QLatin1Char('a')) + QChar(0x2026) + QString(14, QLatin1Char('a')) + ">";
+    }
+    void compactNames()
+    {
+        QFETCH(QString, demangled);
+        QFETCH(QString, compact);
+        QCOMPARE(QString::fromStdString(compactKernelName(demangled.toStdString())), compact);
     }
 
     void windowedSourceFiltersEveryTable()

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+#include "panels/detailspanel.h"
+
+#include "panels/panelexport.h"
+#include "panels/panelformat.h"
+#include "panels/plotstyle.h"
+#include "ranking/compactname.h"
+#include "timeline/timeformat.h"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+namespace ws {
+
+DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidget* parent)
+    : QWidget(parent)
+    , m_focus(focus)
+    , m_table(new MetricTableModel(this))
+    , m_tableView(new QTableView(this))
+    , m_kernels(new QLabel(this))
+    , m_banner(new QLabel(this))
+    , m_pin(new QToolButton(this))
+    , m_plotGrid(new QGridLayout)
+{
+    setObjectName(objectName);
+    m_tableView->setModel(m_table);
+    m_tableView->verticalHeader()->hide();
+    m_tableView->verticalHeader()->setDefaultSectionSize(m_tableView->fontMetrics().height() + 4);
+    m_tableView->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_tableView->horizontalHeader()->setStretchLastSection(true);
+    m_tableView->setAlternatingRowColors(true);
+    m_tableView->setWordWrap(false);
+    m_tableView->setSelectionBehavior(QAbstractItemView::SelectRows);
+
+    m_kernels->setTextFormat(Qt::RichText);
+    m_kernels->setWordWrap(true);
+    m_banner->setWordWrap(true);
+    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_banner->setStyleSheet(
+        QStringLiteral("QLabel { background: #fff4d6; color: #4a3b00; border: 1px solid #e0c060; padding: 4px; }"));
+    m_banner->setVisible(false);
+    m_pin->setText(tr("Pin"));
+    m_pin->setToolTip(tr("Pin the current kernel: it stays as a column while you select others, to compare"));
+    auto* clear = new QToolButton(this);
+    clear->setText(tr("Clear pins"));
+    auto* csv = new QToolButton(this);
+    csv->setText(tr("CSV…"));
+    csv->setToolTip(tr("Export the table as CSV"));
+
+    auto* top = new QHBoxLayout;
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(m_kernels, 1);
+    top->addWidget(m_pin);
+    top->addWidget(clear);
+    top->addWidget(csv);
+
+    auto* plotArea = new QWidget(this);
+    plotArea->setLayout(m_plotGrid);
+    m_plotGrid->setContentsMargins(0, 0, 0, 0);
+    m_plotGrid->setSpacing(4);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_tableView);
+    splitter->addWidget(plotArea);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    splitter->setChildrenCollapsible(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(top);
+    layout->addWidget(m_banner);
+    layout->addWidget(splitter, 1);
+
+    connect(m_pin, &QToolButton::clicked, m_focus, &KernelFocus::togglePinCurrent);
+    connect(clear, &QToolButton::clicked, m_focus, &KernelFocus::clearPins);
+    connect(csv, &QToolButton::clicked, this,
+        [this] { panelexport::exportModelDialog(this, m_table, this->objectName()); });
+    connect(m_focus, &KernelFocus::changed, this, &DetailsPanel::refresh);
+}
+
+QString DetailsPanel::notCollectedText()
+{
+    return tr("Kernel metrics not collected for this session - run warpscope-cli profile "
+              "(e.g. warpscope-cli profile --set full -o profile.wscope -- ./app) and open its session.");
+}
+
+QCustomPlot* DetailsPanel::addPlot(const QString& objectName, int row, int column, int rowSpan, int columnSpan)
+{
+    QCustomPlot* plot = plotstyle::makePlot(objectName, this);
+    m_plotGrid->addWidget(plot, row, column, rowSpan, columnSpan);
+    panelexport::addPlotExportMenu(plot, objectName);
+    m_plots.append(plot);
+    return plot;
+}
+
+void DetailsPanel::refresh()
+{
+    m_shown.clear();
+    const auto& session = m_focus->data();
+    int index = 0;
+    if (session) {
+        for (const KernelFocus::Column& c : m_focus->columns()) {
+            const KernelLaunchTable::Launch* l = session->launches.find(c.kernelId);
+            if (!l)
+                continue;
+            ShownKernel k;
+            k.kernelId = c.kernelId;
+            k.pinned = c.pinned;
+            k.current = c.current;
+            k.color = panelformat::seriesColor(index++);
+            k.launch = l;
+            k.config = &session->launches.configs()[l->config];
+            k.profiled = session->profiled(c.kernelId);
+            k.facts = session->facts(c.kernelId);
+            const KernelGroup& g = session->launches.groups()[l->group];
+            k.title
+                = QStringLiteral("#%1 %2").arg(c.kernelId).arg(QString::fromStdString(compactKernelName(g.name, 28)));
+            k.tooltip = QStringLiteral("<b>%1</b><br>launch #%2, %3 on the GPU%4%5")
+                            .arg(QString::fromStdString(g.name).toHtmlEscaped())
+                            .arg(c.kernelId)
+                            .arg(formatDuration(l->duration()))
+                            .arg(c.pinned ? tr(", pinned") : QString())
+                            .arg(c.current ? tr(", current selection") : QString());
+            m_shown.append(k);
+        }
+    }
+    QStringList names;
+    for (const ShownKernel& k : m_shown) {
+        names << QStringLiteral("<span style='color:%1'>&#9632;</span> %2%3")
+                     .arg(k.color.name(), k.title.toHtmlEscaped(),
+                         k.pinned ? tr(" <i>(pinned)</i>") : (k.current ? tr(" <i>(selected)</i>") : QString()));
+    }
+    m_kernels->setText(names.isEmpty() ? tr("Select a kernel in the timeline, the ranking or the roofline.")
+                                       : names.join(QStringLiteral("&nbsp;&nbsp; ")));
+    m_pin->setEnabled(m_focus->current() >= 0);
+    m_pin->setText(m_focus->isPinned(m_focus->current()) ? tr("Unpin") : tr("Pin"));
+
+    const bool missing = session && !m_shown.isEmpty() && !anyProfiled();
+    m_banner->setVisible(missing);
+    if (missing) {
+        m_banner->setText(needsMetrics() ? notCollectedText()
+                                         : notCollectedText()
+                    + tr(" Launch configuration and theoretical occupancy "
+                         "below come from the trace and the occupancy "
+                         "calculator."));
+    }
+    rebuild();
+    m_tableView->resizeColumnsToContents();
+    m_tableView->setColumnWidth(0, std::min(m_tableView->columnWidth(0), 320));
+}
+
+MetricRow DetailsPanel::row(const QString& label, const QString& unit, const QString& tip,
+    const std::function<std::optional<double>(const ShownKernel&)>& value, int digits) const
+{
+    MetricRow r;
+    r.label = label;
+    r.unit = unit;
+    r.tip = tip;
+    r.digits = digits;
+    for (const ShownKernel& k : m_shown)
+        r.values.push_back(value(k));
+    return r;
+}
+
+MetricRow DetailsPanel::metricRow(const QString& metric, const QString& label, const QString& unit, int digits) const
+{
+    const std::string name = metric.toStdString();
+    QString tip = metric;
+    if (const auto& session = m_focus->data())
+        if (const MetricDef* d = session->metrics.definition(name))
+            tip = QStringLiteral("%1\n%2 (section %3)")
+                      .arg(metric, QString::fromStdString(d->description), QString::fromStdString(d->section));
+    return row(
+        label, unit, tip,
+        [name](const ShownKernel& k) -> std::optional<double> {
+            if (!k.profiled)
+                return std::nullopt;
+            return k.profiled->metrics.get(name);
+        },
+        digits);
+}
+
+MetricRow DetailsPanel::heading(const QString& label)
+{
+    MetricRow r;
+    r.label = label;
+    r.heading = true;
+    return r;
+}
+
+std::vector<MetricTableModel::KernelColumn> DetailsPanel::kernelColumns() const
+{
+    std::vector<MetricTableModel::KernelColumn> c;
+    for (const ShownKernel& k : m_shown)
+        c.push_back({k.title, k.tooltip, k.color});
+    return c;
+}
+
+bool DetailsPanel::anyProfiled() const
+{
+    for (const ShownKernel& k : m_shown) {
+        if (k.profiled)
+            return true;
+    }
+    return false;
+}
+
+} // namespace ws

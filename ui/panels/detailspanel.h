@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "panels/kernelfocus.h"
+#include "panels/metrictablemodel.h"
+
+#include <QList>
+#include <QWidget>
+
+class QCustomPlot;
+class QGridLayout;
+class QLabel;
+class QTableView;
+class QToolButton;
+
+namespace ws {
+
+// One kernel a details panel shows, with everything the panels read about it.
+struct ShownKernel {
+    qint64 kernelId = -1;
+    bool pinned = false;
+    bool current = false;
+    QColor color;
+    QString title;   // "#12 gemm" (column header, legend)
+    QString tooltip; // full name, launch id, duration
+    const KernelLaunchTable::Launch* launch = nullptr;
+    const LaunchConfig* config = nullptr;
+    const SessionMetrics::Kernel* profiled = nullptr; // nullptr: no metrics for this launch
+    KernelFacts facts;
+};
+
+// Base of the Launch & Occupancy, Throughput, Scheduler and Memory panels: the kernels the
+// focus shows (pinned ones side by side with the current one), a table with one column per
+// kernel, plots below it, a banner when metrics were not collected, and CSV / plot export.
+class DetailsPanel : public QWidget {
+    Q_OBJECT
+public:
+    DetailsPanel(KernelFocus* focus, const QString& objectName, QWidget* parent = nullptr);
+
+    MetricTableModel* table() const { return m_table; }
+    QTableView* tableView() const { return m_tableView; }
+    QLabel* banner() const { return m_banner; }
+    QLabel* kernelsLabel() const { return m_kernels; }
+    const QList<QCustomPlot*>& plots() const { return m_plots; }
+    const QList<ShownKernel>& shown() const { return m_shown; }
+    // Re-reads the focus (called on every focus or data change).
+    void refresh();
+
+    static QString notCollectedText();
+
+protected:
+    // Adds a plot to the grid below the table (row-major, `columns` per row).
+    QCustomPlot* addPlot(const QString& objectName, int row, int column, int rowSpan = 1, int columnSpan = 1);
+    // Builds the table rows and the plots for the shown kernels.
+    virtual void rebuild() = 0;
+    // Whether this panel needs collected metrics at all (Launch & Occupancy does not).
+    virtual bool needsMetrics() const { return true; }
+
+    // Helpers for subclasses: one value per shown kernel.
+    MetricRow row(const QString& label, const QString& unit, const QString& tip,
+        const std::function<std::optional<double>(const ShownKernel&)>& value, int digits = 4) const;
+    MetricRow metricRow(const QString& metric, const QString& label, const QString& unit, int digits = 4) const;
+    static MetricRow heading(const QString& label);
+    std::vector<MetricTableModel::KernelColumn> kernelColumns() const;
+    bool anyProfiled() const;
+
+    KernelFocus* m_focus;
+    QList<ShownKernel> m_shown;
+
+private:
+    MetricTableModel* m_table;
+    QTableView* m_tableView;
+    QLabel* m_kernels;
+    QLabel* m_banner;
+    QToolButton* m_pin;
+    QGridLayout* m_plotGrid;
+    QList<QCustomPlot*> m_plots;
+};
+
+} // namespace ws

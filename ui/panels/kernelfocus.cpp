@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+#include "panels/kernelfocus.h"
+
+#include "ranking/kernelranking.h"
+#include "session/sessionsnapshot.h"
+
+#include <algorithm>
+
+namespace ws {
+
+KernelFocus::KernelFocus(SelectionModel* selection, QObject* parent)
+    : QObject(parent)
+    , m_selection(selection)
+{
+    connect(m_selection, &SelectionModel::selectedEventChanged, this, &KernelFocus::onSelectedEvent);
+    connect(m_selection, &SelectionModel::selectedNameChanged, this, &KernelFocus::onSelectedName);
+}
+
+void KernelFocus::setData(std::shared_ptr<const PanelData> data, std::shared_ptr<const SessionSnapshot> snapshot)
+{
+    m_data = std::move(data);
+    m_snapshot = std::move(snapshot);
+    m_pinned.clear();
+    m_current = -1;
+    // A profile session opens on its most expensive profiled kernel: there is something to
+    // read before the first click.
+    if (m_data && !m_data->launches.empty()) {
+        const EventSelection e = m_selection->selectedEvent();
+        if (e.isValid() && e.ref.table() == EventTable::Kernel && m_data->launches.find(e.ref.rowid())) {
+            m_current = e.ref.rowid();
+        } else {
+            for (const KernelRank& r : rankKernels(m_data->launches)) {
+                const auto* l = m_data->representative(r.group);
+                if (l && (!m_data->hasMetrics() || m_data->profiled(l->id))) {
+                    m_current = l->id;
+                    break;
+                }
+            }
+        }
+    }
+    emit dataChanged();
+    emit changed();
+}
+
+QList<KernelFocus::Column> KernelFocus::columns() const
+{
+    QList<Column> out;
+    for (qint64 id : m_pinned)
+        out.append({id, true, id == m_current});
+    if (m_current >= 0 && !m_pinned.contains(m_current))
+        out.append({m_current, false, true});
+    return out;
+}
+
+int KernelFocus::currentGroup() const
+{
+    if (!m_data || m_current < 0)
+        return -1;
+    const auto* l = m_data->launches.find(m_current);
+    return l ? static_cast<int>(l->group) : -1;
+}
+
+EventSelection KernelFocus::eventFor(qint64 kernelId) const
+{
+    EventSelection e;
+    if (!m_snapshot || !m_snapshot->model || !m_data)
+        return e;
+    const KernelLaunchTable::Launch* l = m_data->launches.find(kernelId);
+    if (!l)
+        return e;
+    const EventRef ref = EventRef::make(EventTable::Kernel, kernelId);
+    const auto& lanes = m_snapshot->model->lanes;
+    for (size_t i = 0; i < lanes.size(); ++i) {
+        const TimelineLane& lane = lanes[i];
+        if (lane.kind != LaneKind::GpuStream || lane.pid != l->pid || lane.deviceId != l->deviceId
+            || lane.streamId != l->streamId)
+            continue;
+        auto it = std::lower_bound(lane.start.begin(), lane.start.end(), l->start);
+        for (; it != lane.start.end() && *it == l->start; ++it) {
+            const size_t index = static_cast<size_t>(it - lane.start.begin());
+            if (lane.ref[index] == ref) {
+                e.lane = static_cast<int>(i);
+                e.index = static_cast<quint32>(index);
+                e.ref = ref;
+                e.start = lane.start[index];
+                e.end = lane.end[index];
+                e.name = m_snapshot->qstr(lane.name[index]);
+                return e;
+            }
+        }
+    }
+    return e;
+}
+
+void KernelFocus::selectKernel(qint64 kernelId)
+{
+    if (!m_data)
+        return;
+    const KernelLaunchTable::Launch* l = m_data->launches.find(kernelId);
+    if (!l)
+        return;
+    setCurrent(kernelId);
+    const EventSelection e = eventFor(kernelId);
+    if (e.isValid())
+        m_selection->setSelectedEvent(e);
+    m_selection->setSelectedName(QString::fromStdString(m_data->launches.groups()[l->group].name));
+}
+
+void KernelFocus::selectGroup(int group)
+{
+    if (!m_data || group < 0)
+        return;
+    if (const auto* l = m_data->representative(static_cast<uint32_t>(group)))
+        selectKernel(l->id);
+}
+
+void KernelFocus::pin(qint64 kernelId)
+{
+    if (m_pinned.contains(kernelId) || !m_data || !m_data->launches.find(kernelId))
+        return;
+    if (m_pinned.size() >= kMaxPinned)
+        m_pinned.removeFirst();
+    m_pinned.append(kernelId);
+    emit changed();
+}
+
+void KernelFocus::unpin(qint64 kernelId)
+{
+    if (m_pinned.removeAll(kernelId) > 0)
+        emit changed();
+}
+
+void KernelFocus::togglePinCurrent()
+{
+    if (m_current < 0)
+        return;
+    if (isPinned(m_current))
+        unpin(m_current);
+    else
+        pin(m_current);
+}
+
+void KernelFocus::clearPins()
+{
+    if (m_pinned.isEmpty())
+        return;
+    m_pinned.clear();
+    emit changed();
+}
+
+void KernelFocus::setCurrent(qint64 kernelId)
+{
+    if (kernelId == m_current)
+        return;
+    m_current = kernelId;
+    emit changed();
+}
+
+void KernelFocus::onSelectedEvent(const EventSelection& e)
+{
+    // Only kernels move the focus; picking an API call or a copy keeps the panels as they are.
+    if (!m_data || !e.isValid() || e.ref.table() != EventTable::Kernel)
+        return;
+    const KernelLaunchTable::Launch* l = m_data->launches.find(e.ref.rowid());
+    if (!l)
+        return;
+    setCurrent(l->id);
+    m_selection->setSelectedName(QString::fromStdString(m_data->launches.groups()[l->group].name));
+}
+
+void KernelFocus::onSelectedName(const QString& name)
+{
+    if (!m_data || name.isEmpty())
+        return;
+    const int group = m_data->launches.groupIndex(name.toStdString());
+    if (group < 0 || group == currentGroup())
+        return;
+    if (const auto* l = m_data->representative(static_cast<uint32_t>(group)))
+        setCurrent(l->id);
+}
+
+} // namespace ws

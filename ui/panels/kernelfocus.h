@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "panels/paneldata.h"
+#include "selectionmodel.h"
+
+#include <QList>
+#include <QObject>
+
+#include <memory>
+
+namespace ws {
+
+class SessionSnapshot;
+
+// The kernels the details panels, the roofline and the diagnosis look at: the one the shared
+// selection points at ("current") plus kernels the user pinned to compare side by side. It
+// listens to the SelectionModel (a kernel picked on the timeline, or a kernel name picked in
+// the ranking) and writes back to it when a panel picks a kernel, so every view follows.
+class KernelFocus : public QObject {
+    Q_OBJECT
+public:
+    explicit KernelFocus(SelectionModel* selection, QObject* parent = nullptr);
+
+    // New session. The snapshot maps kernel ids to timeline events (may be null: then picking
+    // a kernel sets only the selected name).
+    void setData(std::shared_ptr<const PanelData> data, std::shared_ptr<const SessionSnapshot> snapshot);
+    const std::shared_ptr<const PanelData>& data() const { return m_data; }
+    SelectionModel* selection() const { return m_selection; }
+
+    qint64 current() const { return m_current; }
+    const QList<qint64>& pinned() const { return m_pinned; }
+    bool isPinned(qint64 kernelId) const { return m_pinned.contains(kernelId); }
+
+    struct Column {
+        qint64 kernelId = -1;
+        bool pinned = false;
+        bool current = false;
+    };
+    // Pinned kernels in pin order, then the current one when it is not pinned.
+    QList<Column> columns() const;
+    // The group (kernel name) of the current kernel, -1 without one.
+    int currentGroup() const;
+
+    // The timeline event of a launch; invalid when the snapshot has none.
+    EventSelection eventFor(qint64 kernelId) const;
+
+    static constexpr int kMaxPinned = 6;
+
+public slots:
+    // Makes a launch current and selects it everywhere (event + kernel name).
+    void selectKernel(qint64 kernelId);
+    // Makes a kernel name current through its representative launch.
+    void selectGroup(int group);
+    void pin(qint64 kernelId);
+    void unpin(qint64 kernelId);
+    void togglePinCurrent();
+    void clearPins();
+
+signals:
+    void changed();     // current or pins changed
+    void dataChanged(); // a new session
+
+private:
+    void onSelectedEvent(const EventSelection& e);
+    void onSelectedName(const QString& name);
+    void setCurrent(qint64 kernelId);
+
+    SelectionModel* m_selection;
+    std::shared_ptr<const PanelData> m_data;
+    std::shared_ptr<const SessionSnapshot> m_snapshot;
+    qint64 m_current = -1;
+    QList<qint64> m_pinned;
+};
+
+} // namespace ws

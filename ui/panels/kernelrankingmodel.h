@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "panels/paneldata.h"
+#include "ranking/kernelranking.h"
+
+#include <QAbstractTableModel>
+
+#include <memory>
+
+namespace ws {
+
+// The kernel ranking as a table (Proton's per-kernel view with the spread): one row per kernel
+// name with calls, total, average, median, min, max and share, for a time window. Durations
+// are GPU execution times (kernel end - start); the header names each column's unit. Display
+// text is rounded, kRawRole gives the exact value in the header's unit for sorting and CSV.
+class KernelRankingModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Name, Calls, Total, Average, Median, Min, Max, Share, ColumnCount };
+    static constexpr int kGroupRole = Qt::UserRole + 1; // index into KernelLaunchTable::groups()
+
+    explicit KernelRankingModel(QObject* parent = nullptr);
+
+    void setPanelData(std::shared_ptr<const PanelData> data);
+    // Recomputes the ranking for the launches overlapping the window (empty = everything).
+    void setWindow(const TimeWindow& window);
+    const TimeWindow& window() const { return m_window; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // The row of a kernel name, -1 when it has no launch in the window.
+    int rowOfGroup(int group) const;
+    int64_t launchesInWindow() const { return m_launches; }
+    int64_t totalNs() const { return m_total; }
+    const std::vector<KernelRank>& ranks() const { return m_ranks; }
+
+private:
+    void recompute();
+
+    std::shared_ptr<const PanelData> m_data;
+    TimeWindow m_window;
+    std::vector<KernelRank> m_ranks;
+    int64_t m_launches = 0;
+    int64_t m_total = 0;
+};
+
+} // namespace ws

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+#include "panels/kernelrankingpanel.h"
+
+#include "panels/panelexport.h"
+#include "timeline/timeformat.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QRegularExpression>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace ws {
+
+KernelRankingPanel::KernelRankingPanel(KernelFocus* focus, QWidget* parent)
+    : QWidget(parent)
+    , m_focus(focus)
+    , m_model(new KernelRankingModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_view(new QTableView(this))
+    , m_filter(new QLineEdit(this))
+    , m_scope(new QLabel(this))
+{
+    setObjectName(QStringLiteral("kernelRankingPanel"));
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(panelexport::kRawRole);
+    m_proxy->setFilterRole(panelexport::kRawRole);
+    m_proxy->setFilterKeyColumn(KernelRankingModel::Name);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(KernelRankingModel::Total, Qt::DescendingOrder);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->setTextElideMode(Qt::ElideMiddle);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->horizontalHeader()->setSectionResizeMode(KernelRankingModel::Name, QHeaderView::Stretch);
+    for (int c = KernelRankingModel::Calls; c < KernelRankingModel::ColumnCount; ++c)
+        m_view->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+
+    m_filter->setPlaceholderText(tr("Filter kernels (text or regular expression over the full name)"));
+    m_filter->setClearButtonEnabled(true);
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("CSV…"));
+    exportButton->setToolTip(tr("Export the ranking as CSV (exact values in the header's units)"));
+    m_scope->setObjectName(QStringLiteral("rankingScope"));
+    m_scope->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* top = new QHBoxLayout;
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(m_filter, 1);
+    top->addWidget(exportButton);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(top);
+    layout->addWidget(m_scope);
+    layout->addWidget(m_view, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        QRegularExpression re(text, QRegularExpression::CaseInsensitiveOption);
+        if (!re.isValid())
+            re = QRegularExpression(QRegularExpression::escape(text), QRegularExpression::CaseInsensitiveOption);
+        m_proxy->setFilterRegularExpression(re);
+        updateScope();
+    });
+    connect(exportButton, &QToolButton::clicked, this,
+        [this] { panelexport::exportModelDialog(this, m_proxy, QStringLiteral("kernel-ranking")); });
+    connect(
+        m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+            if (!m_syncing)
+                onRowActivated(current);
+        });
+    connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        const QModelIndex source = m_proxy->mapToSource(index);
+        const int group = m_model->data(source, KernelRankingModel::kGroupRole).toInt();
+        if (m_focus->data())
+            if (const auto* l = m_focus->data()->representative(static_cast<uint32_t>(group)))
+                emit kernelActivated(l->id);
+    });
+    connect(m_view, &QWidget::customContextMenuRequested, this, &KernelRankingPanel::showContextMenu);
+    connect(m_focus, &KernelFocus::dataChanged, this, &KernelRankingPanel::onData);
+    connect(m_focus, &KernelFocus::changed, this, &KernelRankingPanel::onFocus);
+    connect(m_focus->selection(), &SelectionModel::timeRangeChanged, this, &KernelRankingPanel::onTimeRange);
+    onData();
+}
+
+void KernelRankingPanel::onData()
+{
+    m_syncing = true;
+    m_model->setPanelData(m_focus->data());
+    m_syncing = false;
+    onTimeRange();
+}
+
+void KernelRankingPanel::onTimeRange()
+{
+    const TimeRange r = m_focus->selection()->timeRange();
+    m_syncing = true;
+    m_model->setWindow(r.isEmpty() ? TimeWindow {} : TimeWindow {r.begin, r.end});
+    m_syncing = false;
+    updateScope();
+    onFocus();
+}
+
+void KernelRankingPanel::onFocus()
+{
+    const int row = m_model->rowOfGroup(m_focus->currentGroup());
+    m_syncing = true;
+    if (row < 0) {
+        m_view->selectionModel()->clearSelection();
+    } else {
+        const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+        if (index.isValid()) {
+            m_view->selectionModel()->setCurrentIndex(
+                index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_view->scrollTo(index);
+        }
+    }
+    m_syncing = false;
+}
+
+void KernelRankingPanel::onRowActivated(const QModelIndex& proxyIndex)
+{
+    if (!proxyIndex.isValid())
+        return;
+    const QModelIndex source = m_proxy->mapToSource(proxyIndex);
+    const int group = m_model->data(source, KernelRankingModel::kGroupRole).toInt();
+    if (group != m_focus->currentGroup())
+        m_focus->selectGroup(group);
+}
+
+void KernelRankingPanel::updateScope()
+{
+    const auto& session = m_focus->data();
+    if (!session) {
+        m_scope->setText(tr("No session."));
+        return;
+    }
+    if (session->launches.empty()) {
+        m_scope->setText(tr("This session recorded no kernel launches."));
+        return;
+    }
+    const TimeWindow w = m_model->window();
+    const TimeNs origin = session->origin;
+    QString scope = w.isEmpty()
+        ? tr("whole session")
+        : tr("range selection +%1 … +%2 (%3)")
+              .arg(formatDuration(w.begin - origin), formatDuration(w.end - origin), formatDuration(w.end - w.begin));
+    QString text = tr("%1 kernels, %2 launches, %3 of GPU kernel time in the %4")
+                       .arg(formatCount(m_model->rowCount()), formatCount(m_model->launchesInWindow()),
+                           formatDuration(m_model->totalNs()), scope);
+    if (m_proxy->rowCount() != m_model->rowCount())
+        text += tr("; %1 shown by the filter").arg(formatCount(m_proxy->rowCount()));
+    m_scope->setText(text);
+}
+
+void KernelRankingPanel::showContextMenu(const QPoint& pos)
+{
+    const QModelIndex index = m_view->indexAt(pos);
+    if (!index.isValid() || !m_focus->data())
+        return;
+    const QModelIndex source = m_proxy->mapToSource(index);
+    const int group = m_model->data(source, KernelRankingModel::kGroupRole).toInt();
+    const auto* l = m_focus->data()->representative(static_cast<uint32_t>(group));
+    QMenu menu(this);
+    if (l) {
+        const qint64 id = l->id;
+        menu.addAction(m_focus->isPinned(id) ? tr("Unpin from the details") : tr("Pin to the details (compare)"), this,
+            [this, id] { m_focus->isPinned(id) ? m_focus->unpin(id) : m_focus->pin(id); });
+        menu.addAction(tr("Show on the timeline"), this, [this, id] {
+            m_focus->selectKernel(id);
+            emit kernelActivated(id);
+        });
+    }
+    menu.addAction(tr("Copy full name"), this, [this, source] {
+        QApplication::clipboard()->setText(
+            m_model->data(m_model->index(source.row(), KernelRankingModel::Name), panelexport::kRawRole).toString());
+    });
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
+}
+
+bool KernelRankingPanel::exportCsv(const QString& path, QString* error) const
+{
+    return panelexport::saveModelCsv(m_proxy, path, error);
+}
+
+} // namespace ws

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "panels/kernelfocus.h"
+#include "panels/kernelrankingmodel.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace ws {
+
+// The kernel ranking panel: which kernels take the GPU time, in the timeline's range
+// selection (or the whole session). Sortable by every column, filtered by a text or regular
+// expression over the full kernel names; picking a row selects that kernel everywhere
+// (timeline, details, roofline), and a kernel picked elsewhere is highlighted here.
+class KernelRankingPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit KernelRankingPanel(KernelFocus* focus, QWidget* parent = nullptr);
+
+    KernelRankingModel* model() const { return m_model; }
+    QSortFilterProxyModel* proxy() const { return m_proxy; }
+    QTableView* view() const { return m_view; }
+    QLineEdit* filterEdit() const { return m_filter; }
+    QLabel* scopeLabel() const { return m_scope; }
+    bool exportCsv(const QString& path, QString* error = nullptr) const;
+
+signals:
+    // Double-click: the user wants to see this launch on the timeline.
+    void kernelActivated(qint64 kernelId);
+
+private:
+    void onData();
+    void onTimeRange();
+    void onFocus();
+    void onRowActivated(const QModelIndex& proxyIndex);
+    void updateScope();
+    void showContextMenu(const QPoint& pos);
+
+    KernelFocus* m_focus;
+    KernelRankingModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTableView* m_view;
+    QLineEdit* m_filter;
+    QLabel* m_scope;
+    bool m_syncing = false;
+};
+
+} // namespace ws

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: MIT
+#include "panels/launchpanel.h"
+
+#include "diagnosis/occupancycurves.h"
+#include "panels/panelformat.h"
+#include "panels/plotstyle.h"
+
+#include <qcustomplot.h>
+
+#include <cmath>
+#include <map>
+
+namespace ws {
+
+namespace {
+
+struct KernelOccupancy {
+    bool valid = false;
+    QString why; // when not valid
+    ArchitectureLimits limits;
+    OccupancyCurves curves;
+    int smCount = 0;
+};
+
+KernelOccupancy occupancyOf(const PanelData& data, const ShownKernel& k)
+{
+    KernelOccupancy o;
+    const DeviceInfo* device = data.device(k.config->deviceId);
+    if (!device) {
+        o.why = QObject::tr("no device record");
+        return o;
+    }
+    if (!ArchitectureLimits::forDevice(*device, o.limits)) {
+        o.why = QObject::tr("compute capability %1.%2 is not in the occupancy tables")
+                    .arg(device->ccMajor)
+                    .arg(device->ccMinor);
+        return o;
+    }
+    if (k.config->blockThreads() <= 0) {
+        o.why = QObject::tr("the record has no block size");
+        return o;
+    }
+    o.smCount = device->smCount;
+    o.curves = occupancyCurves(OccupancyCalculator(o.limits), occupancyInput(*k.config, o.limits));
+    o.valid = true;
+    return o;
+}
+
+QString triple(const std::array<int32_t, 3>& v)
+{
+    return QStringLiteral("(%1, %2, %3)").arg(v[0]).arg(v[1]).arg(v[2]);
+}
+
+std::optional<double> limitValue(int v)
+{
+    if (v == INT_MAX)
+        return std::nullopt;
+    return v;
+}
+
+void plotCurve(QCustomPlot* plot, const QList<ShownKernel>& shown, const std::vector<KernelOccupancy>& occ,
+    const std::vector<OccupancyCurvePoint> OccupancyCurves::*member, double xScale,
+    double currentX(const KernelOccupancy&), const QString& xLabel, const QString& unitText)
+{
+    plotstyle::clear(plot);
+    double maxX = 0;
+    int maxWarps = 0;
+    for (int i = 0; i < shown.size(); ++i) {
+        const KernelOccupancy& o = occ[static_cast<size_t>(i)];
+        if (!o.valid)
+            continue;
+        maxWarps = o.limits.maxWarpsPerSm;
+        const auto& points = o.curves.*member;
+        QVector<double> x;
+        QVector<double> y;
+        for (const auto& p : points) {
+            x << p.x / xScale;
+            y << p.occupancyPct;
+            maxX = std::max(maxX, p.x / xScale);
+        }
+        QCPGraph* g = plot->addGraph();
+        g->setName(shown[i].title);
+        g->setPen(QPen(shown[i].color, 2));
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        g->setData(x, y, true);
+        // The launch's own point.
+        const double cx = currentX(o) / xScale;
+        QCPGraph* mark = plot->addGraph();
+        mark->removeFromLegend();
+        mark->setLineStyle(QCPGraph::lsNone);
+        mark->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 1.5), shown[i].color, 11));
+        mark->setData({cx}, {o.curves.current.occupancyPct});
+        auto* label = new QCPItemText(plot);
+        label->position->setCoords(cx, o.curves.current.occupancyPct);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        label->setPadding(QMargins(6, 0, 0, 4 + 12 * i));
+        label->setText(QStringLiteral("%1: %2 %3 → %4%")
+                           .arg(shown[i].title.section(QLatin1Char(' '), 0, 0))
+                           .arg(panelformat::number(cx, 4), unitText)
+                           .arg(o.curves.current.occupancyPct, 0, 'f', 1));
+        label->setColor(shown[i].color.darker(140));
+    }
+    plot->xAxis->setLabel(xLabel);
+    plot->yAxis->setLabel(maxWarps > 0 ? QObject::tr("theoretical occupancy (%, of %1 warps/SM)").arg(maxWarps)
+                                       : QObject::tr("theoretical occupancy (%)"));
+    plot->xAxis->setRange(0, std::max(1.0, maxX * 1.02));
+    plot->yAxis->setRange(0, 105);
+    plot->legend->setVisible(shown.size() > 1);
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    plot->replot();
+}
+
+} // namespace
+
+LaunchPanel::LaunchPanel(KernelFocus* focus, QWidget* parent)
+    : DetailsPanel(focus, QStringLiteral("launchPanel"), parent)
+    , m_regs(addPlot(QStringLiteral("occupancy-vs-registers"), 0, 0))
+    , m_block(addPlot(QStringLiteral("occupancy-vs-block-size"), 0, 1))
+    , m_smem(addPlot(QStringLiteral("occupancy-vs-shared-memory"), 1, 0))
+    , m_occupancy(addPlot(QStringLiteral("occupancy-theoretical-vs-achieved"), 1, 1))
+{
+    refresh();
+}
+
+void LaunchPanel::rebuild()
+{
+    const auto& session = m_focus->data();
+    std::vector<KernelOccupancy> occ;
+    for (const ShownKernel& k : m_shown)
+        occ.push_back(session ? occupancyOf(*session, k) : KernelOccupancy {});
+    std::map<qint64, size_t> index;
+    for (int i = 0; i < m_shown.size(); ++i)
+        index[m_shown[i].kernelId] = static_cast<size_t>(i);
+    auto o = [&](const ShownKernel& k) -> const KernelOccupancy& { return occ[index.at(k.kernelId)]; };
+    auto metric = [](const ShownKernel& k, const char* name) -> std::optional<double> {
+        return k.profiled ? k.profiled->metrics.get(name) : std::nullopt;
+    };
+
+    std::vector<MetricRow> rows;
+    rows.push_back(heading(tr("Launch (from the kernel record)")));
+    MetricRow grid = row(tr("Grid"), tr("blocks (x, y, z)"), tr("Grid dimensions of the launch"),
+        [](const ShownKernel&) { return std::nullopt; });
+    MetricRow block = row(tr("Block"), tr("threads (x, y, z)"), tr("Block dimensions of the launch"),
+        [](const ShownKernel&) { return std::nullopt; });
+    MetricRow cluster = row(tr("Cluster"), tr("blocks (x, y, z)"),
+        tr("Thread-block cluster dimensions (sm_90+); (0, 0, 0) = no cluster"),
+        [](const ShownKernel&) { return std::nullopt; });
+    for (const ShownKernel& k : m_shown) {
+        grid.texts.push_back(triple(k.config->grid));
+        block.texts.push_back(triple(k.config->block));
+        cluster.texts.push_back(triple(k.config->cluster));
+    }
+    rows.push_back(grid);
+    rows.push_back(block);
+    rows.push_back(cluster);
+    rows.push_back(row(tr("Grid size"), tr("blocks"), tr("launch__grid_size: blocks in the grid"),
+        [](const ShownKernel& k) { return static_cast<double>(k.config->gridBlocks()); }));
+    rows.push_back(row(tr("Block size"), tr("threads"), tr("launch__block_size: threads per block"),
+        [](const ShownKernel& k) { return static_cast<double>(k.config->blockThreads()); }));
+    rows.push_back(row(tr("Registers per thread"), tr("registers"),
+        tr("As compiled (the kernel record). The hardware allocates at least 16 and rounds per warp; ncu's "
+           "launch__registers_per_thread shows the allocated count."),
+        [](const ShownKernel& k) { return static_cast<double>(k.config->registersPerThread); }));
+    rows.push_back(row(tr("Registers allocated per thread"), tr("registers"),
+        tr("What the occupancy calculator allocates (minimum 16)"), [&](const ShownKernel& k) -> std::optional<double> {
+            return o(k).valid ? std::optional<double>(o(k).curves.current.allocatedRegsPerThread) : std::nullopt;
+        }));
+    rows.push_back(row(tr("Static shared memory per block"), tr("bytes"),
+        tr("launch__shared_mem_per_block_static: __shared__ arrays"),
+        [](const ShownKernel& k) { return static_cast<double>(k.config->staticSmemBytes); }));
+    rows.push_back(row(tr("Dynamic shared memory per block"), tr("bytes"),
+        tr("launch__shared_mem_per_block_dynamic: the launch's dynamic allocation"),
+        [](const ShownKernel& k) { return static_cast<double>(k.config->dynamicSmemBytes); }));
+    rows.push_back(row(tr("Local memory per thread"), tr("bytes"), tr("Stack and register spills"),
+        [](const ShownKernel& k) { return static_cast<double>(k.config->localMemPerThread); }));
+    rows.push_back(row(tr("SMs"), tr("SM"), tr("Multiprocessors of the device"),
+        [&](const ShownKernel& k) { return o(k).smCount > 0 ? std::optional<double>(o(k).smCount) : std::nullopt; }));
+    rows.push_back(row(
+        tr("Waves per SM"), tr("waves"),
+        tr("Grid size / (blocks per SM x SMs): how many times the grid fills the GPU. Collected value "
+           "(launch__waves_per_multiprocessor) when profiled, else computed from the theoretical blocks per SM."),
+        [&](const ShownKernel& k) -> std::optional<double> {
+            if (auto v = metric(k, "launch__waves_per_multiprocessor"))
+                return v;
+            if (!o(k).valid || o(k).curves.current.blocksPerSm <= 0)
+                return std::nullopt;
+            return OccupancyCalculator::waves(k.config->gridBlocks(), o(k).curves.current.blocksPerSm, o(k).smCount);
+        },
+        3));
+
+    rows.push_back(heading(tr("Occupancy (block limits per SM: the smallest one binds)")));
+    auto limitRow = [&](const QString& label, const char* metricName, int OccupancyResult::*member,
+                        const QString& tip) {
+        return row(label, tr("blocks/SM"), tip + QStringLiteral(" (") + QLatin1String(metricName) + QLatin1Char(')'),
+            [&, metricName, member](const ShownKernel& k) -> std::optional<double> {
+                if (auto v = metric(k, metricName))
+                    return v;
+                return o(k).valid ? limitValue(o(k).curves.current.*member) : std::nullopt;
+            });
+    };
+    rows.push_back(limitRow(tr("Block limit registers"), "launch__occupancy_limit_registers",
+        &OccupancyResult::limitRegisters, tr("Blocks that fit the register file")));
+    rows.push_back(limitRow(tr("Block limit shared memory"), "launch__occupancy_limit_shared_mem",
+        &OccupancyResult::limitSharedMem, tr("Blocks that fit the shared-memory carveout")));
+    rows.push_back(limitRow(tr("Block limit warps"), "launch__occupancy_limit_warps", &OccupancyResult::limitWarps,
+        tr("Blocks that fit the SM's warp slots")));
+    rows.push_back(limitRow(tr("Block limit SM"), "launch__occupancy_limit_blocks", &OccupancyResult::limitBlocks,
+        tr("The SM's maximum resident blocks")));
+    MetricRow limiter = row(tr("Limited by"), QString(), tr("The resource with the smallest block limit"),
+        [](const ShownKernel&) { return std::nullopt; });
+    for (const ShownKernel& k : m_shown)
+        limiter.texts.push_back(o(k).valid ? QString::fromLatin1(toString(o(k).curves.current.limiter)) : o(k).why);
+    rows.push_back(limiter);
+    rows.push_back(row(
+        tr("Theoretical occupancy"), tr("%"),
+        tr("Resident warps the limits allow / the SM's maximum (sm__maximum_warps_per_active_cycle_pct)"),
+        [&](const ShownKernel& k) -> std::optional<double> {
+            if (auto v = metric(k, "sm__maximum_warps_per_active_cycle_pct"))
+                return v;
+            return o(k).valid ? std::optional<double>(o(k).curves.current.occupancyPct) : std::nullopt;
+        },
+        3));
+    rows.push_back(row(tr("Theoretical active warps per SM"), tr("warps"), tr("sm__maximum_warps_avg_per_active_cycle"),
+        [&](const ShownKernel& k) -> std::optional<double> {
+            if (auto v = metric(k, "sm__maximum_warps_avg_per_active_cycle"))
+                return v;
+            return o(k).valid ? std::optional<double>(o(k).curves.current.activeWarpsPerSm) : std::nullopt;
+        }));
+    rows.push_back(metricRow(
+        QStringLiteral("sm__warps_active.avg.pct_of_peak_sustained_active"), tr("Achieved occupancy"), tr("%"), 3));
+    rows.back().tip = tr("Average active warps per active cycle / the SM's maximum, measured "
+                         "(sm__warps_active.avg.pct_of_peak_sustained_active); n/c without metrics");
+    rows.push_back(metricRow(
+        QStringLiteral("sm__warps_active.avg.per_cycle_active"), tr("Achieved active warps per SM"), tr("warps"), 3));
+    rows.push_back(row(tr("Shared memory configuration"), tr("bytes"),
+        tr("The carveout the driver configures (launch__shared_mem_config_size)"),
+        [&](const ShownKernel& k) -> std::optional<double> {
+            if (auto v = metric(k, "launch__shared_mem_config_size"))
+                return v;
+            return o(k).valid ? std::optional<double>(static_cast<double>(o(k).curves.current.smemConfigBytes))
+                              : std::nullopt;
+        }));
+    table()->set(kernelColumns(), rows);
+
+    // Curves.
+    QString device;
+    if (session && !m_shown.isEmpty())
+        if (const DeviceInfo* d = session->device(m_shown.front().config->deviceId))
+            device = QString::fromStdString(d->name);
+    const QString sub = tr("occupancy calculator%1; the other resources stay at each launch's values")
+                            .arg(device.isEmpty() ? QString() : QStringLiteral(", ") + device);
+    if (m_shown.isEmpty()) {
+        for (QCustomPlot* p : {m_regs, m_block, m_smem, m_occupancy})
+            plotstyle::showMessage(p, tr("No kernel selected"));
+        return;
+    }
+    plotstyle::setTitle(m_regs, tr("Theoretical occupancy vs registers per thread"), sub);
+    plotCurve(
+        m_regs, m_shown, occ, &OccupancyCurves::byRegisters, 1.0,
+        [](const KernelOccupancy& k) { return static_cast<double>(k.curves.input.registersPerThread); },
+        tr("registers per thread"), tr("regs"));
+    plotstyle::setTitle(m_block, tr("Theoretical occupancy vs block size"), sub);
+    plotCurve(
+        m_block, m_shown, occ, &OccupancyCurves::byBlockSize, 1.0,
+        [](const KernelOccupancy& k) { return static_cast<double>(k.curves.input.blockSize); }, tr("threads per block"),
+        tr("threads"));
+    plotstyle::setTitle(m_smem, tr("Theoretical occupancy vs shared memory per block"), sub);
+    plotCurve(
+        m_smem, m_shown, occ, &OccupancyCurves::bySharedMem, 1024.0,
+        [](const KernelOccupancy& k) {
+            return static_cast<double>(k.curves.input.staticSmemBytes + k.curves.input.dynamicSmemBytes);
+        },
+        tr("shared memory per block (KiB, static + dynamic)"), tr("KiB"));
+
+    // Theoretical vs achieved.
+    plotstyle::setTitle(m_occupancy, tr("Occupancy: theoretical vs achieved"),
+        tr("% of the SM's warp slots; achieved is measured (n/c without metrics)"));
+    QList<plotstyle::BarSeries> series;
+    for (const ShownKernel& k : m_shown) {
+        const double theo = o(k).valid ? o(k).curves.current.occupancyPct : std::nan("");
+        const auto ach = metric(k, "sm__warps_active.avg.pct_of_peak_sustained_active");
+        series.append({k.title, k.color,
+            {metric(k, "sm__maximum_warps_per_active_cycle_pct").value_or(theo), ach.value_or(std::nan(""))}});
+    }
+    plotstyle::BarChart chart;
+    chart.categories = {tr("Theoretical"), tr("Achieved")};
+    chart.valueLabel = tr("occupancy (% of max warps per SM)");
+    chart.valueMax = 115;
+    chart.valueText = [](double v, int, int) { return QStringLiteral("%1%").arg(v, 0, 'f', 1); };
+    plotstyle::groupedBars(m_occupancy, chart, series);
+}
+
+} // namespace ws

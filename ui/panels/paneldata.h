@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/gpuidlegaps.h"
+#include "diagnosis/diagnosis.h"
+#include "diagnosis/kernelmetrics.h"
+#include "ranking/kernellaunchtable.h"
+#include "roofline/roofline.h"
+#include "util/cancellation.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// What the kernel panels know about one session, read once on a worker thread and immutable
+// afterwards (shared as std::shared_ptr<const PanelData>): every launch in compact form (for
+// the ranking and the linked selection), the profiled kernels with their metrics, the devices
+// and their roofs, and the GPU's busy/idle summary (for the overhead-bound rule). The stats
+// tables are computed on demand from the file, like the CLI does.
+class PanelData {
+public:
+    QString path; // the session file ("" for sessions that exist only in memory)
+    std::vector<DeviceInfo> devices;
+    std::map<std::string, std::string> meta;
+    TimeNs origin = 0; // earliest event of the session: the timeline's "+0"
+    KernelLaunchTable launches;
+    SessionMetrics metrics;
+    GpuIdleAnalysis idle;
+    // The session itself when it exists only in memory (fromSession): the stats tables read
+    // it instead of the file.
+    std::shared_ptr<const SessionData> memory;
+
+    // Reads everything above from a session file. Throws SessionError naming the file.
+    static std::shared_ptr<PanelData> load(const QString& path, const CancellationToken& cancel = {});
+    // The same from a session in memory (tests, imported sessions not yet saved).
+    static std::shared_ptr<PanelData> fromSession(std::shared_ptr<const SessionData> data);
+
+    bool hasMetrics() const { return !metrics.empty(); }
+    const DeviceInfo* device(uint32_t id) const;
+    RooflineCeilings ceilings(uint32_t deviceId) const;
+
+    // The launch the details show for a kernel name: the longest launch that has metrics,
+    // else the longest launch. nullptr for an unknown group.
+    const KernelLaunchTable::Launch* representative(uint32_t group) const;
+    const SessionMetrics::Kernel* profiled(int64_t kernelId) const { return metrics.find(kernelId); }
+
+    // Facts for a launch: its metrics when profiled, else just the traced duration.
+    KernelFacts facts(int64_t kernelId) const;
+    QString kernelName(int64_t kernelId) const; // demangled
+    QString shortName(int64_t kernelId) const;  // base name
+    // Session-level facts for diagnoseSession().
+    SessionFacts sessionFacts(double tinyKernelNs) const;
+
+private:
+    void finish();
+    std::vector<int64_t> m_bestOfGroup; // per group: the representative launch id
+};
+
+// Loads PanelData off the GUI thread; a new load cancels the previous one.
+class PanelDataLoader : public QObject {
+    Q_OBJECT
+public:
+    explicit PanelDataLoader(QObject* parent = nullptr);
+    ~PanelDataLoader() override;
+
+    void load(const QString& path);
+    void cancel();
+    bool isLoading() const { return m_watcher != nullptr; }
+
+signals:
+    void loaded(std::shared_ptr<const ws::PanelData> data);
+    void failed(const QString& path, const QString& reason);
+
+private:
+    struct Result {
+        std::shared_ptr<const PanelData> data;
+        QString error;
+    };
+    QFutureWatcher<Result>* m_watcher = nullptr;
+    CancellationToken m_cancel;
+};
+
+} // namespace ws
+
+Q_DECLARE_METATYPE(std::shared_ptr<const ws::PanelData>)

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+class QAbstractItemModel;
+class QCustomPlot;
+class QWidget;
+
+namespace ws {
+
+struct ReportTable;
+
+// Exporting what the panels show: every plot as PNG, PDF or SVG (SVG when this build has
+// Qt SVG; plotFormats() lists what is available), every table as CSV.
+namespace panelexport {
+
+// The role the panels' models answer with the raw value (for sorting and CSV): numbers
+// unformatted, in the unit the column header names.
+constexpr int kRawRole = 0x0100 + 17; // Qt::UserRole + 17
+
+QStringList plotFormats(); // "png", "pdf" and, with Qt SVG, "svg"
+bool hasSvg();
+
+// Saves by the file's suffix (png, pdf, svg). PNG at twice the widget's size for print.
+bool savePlot(QCustomPlot* plot, const QString& path, QString* error = nullptr);
+// CSV (RFC 4180) of a model: header row from the horizontal header, then every row; cells
+// are the raw values when the model answers kRawRole, else the displayed text.
+bool saveModelCsv(const QAbstractItemModel* model, const QString& path, QString* error = nullptr);
+// A stats report exactly as `warpscope-cli stats --format csv` writes it.
+bool saveReportCsv(const ReportTable& report, const QString& path, QString* error = nullptr);
+
+// Adds "Export plot as PNG / SVG / PDF…" to the plot's context menu (file dialog).
+void addPlotExportMenu(QCustomPlot* plot, const QString& baseName);
+// Asks for a file name and saves the model as CSV; returns the path or "" when cancelled.
+QString exportModelDialog(QWidget* parent, const QAbstractItemModel* model, const QString& baseName);
+
+} // namespace panelexport
+
+} // namespace ws

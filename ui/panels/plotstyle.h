@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QColor>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <functional>
+
+class QCustomPlot;
+class QWidget;
+
+namespace ws {
+
+// Shared look and building blocks of the panels' QCustomPlot figures: a title that says what
+// was measured, axis labels with units, grouped bars with value labels, a legend naming every
+// series (colour never carries meaning alone).
+namespace plotstyle {
+
+// A fresh plot with the panels' fonts, margins and interactions.
+QCustomPlot* makePlot(const QString& objectName, QWidget* parent);
+// Sets (or replaces) the title row above the axis rect; `subtitle` is a smaller second line.
+void setTitle(QCustomPlot* plot, const QString& title, const QString& subtitle = {});
+// Removes every plottable and item, keeps the title.
+void clear(QCustomPlot* plot);
+// Shows a centred message instead of data ("not collected ...").
+void showMessage(QCustomPlot* plot, const QString& message);
+
+struct BarSeries {
+    QString name;
+    QColor color;
+    QVector<double> values; // one per category; NaN = not collected
+};
+
+struct BarChart {
+    QStringList categories;
+    QString valueLabel;     // axis label with unit: "% of peak", "warp-cycles per issued instruction"
+    bool horizontal = true; // categories down the left side
+    double valueMax = 0;    // 0 = from the data
+    std::function<QString(double value, int series, int category)> valueText; // labels at bar ends; empty = none
+};
+
+void groupedBars(QCustomPlot* plot, const BarChart& chart, const QList<BarSeries>& series);
+
+} // namespace plotstyle
+
+} // namespace ws

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+#include "panels/statspanel.h"
+
+#include "analysis/gpuidlegaps.h"
+#include "analysis/nsysreports.h"
+#include "analysis/nvtxgpuprojection.h"
+#include "analysis/sessionfilesource.h"
+#include "panels/panelexport.h"
+#include "ranking/windowedsource.h"
+#include "store/sessionreader.h"
+#include "timeline/timeformat.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QThreadPool>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace ws {
+
+namespace {
+
+QThreadPool* statsPool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool();
+        p->setMaxThreadCount(1);
+        return p;
+    }();
+    return pool;
+}
+
+} // namespace
+
+const QList<StatsPanel::ReportChoice>& StatsPanel::reports()
+{
+    static const QList<ReportChoice> list = {
+        {QStringLiteral("cuda_gpu_kern_sum"), tr("CUDA GPU Kernel Summary"),
+            tr("GPU execution time per kernel name (kernel end - start), as nsys's cuda_gpu_kern_sum. Time (%) is "
+               "the share of the summed kernel time, not of wall time.")},
+        {QStringLiteral("cuda_kern_exec_trace"), tr("CUDA Kernel Launch & Exec Time Trace"),
+            tr("One row per launch: launch call (API) time, queue time (from the call's return to the kernel's start, "
+               "empty when the kernel started first) and GPU time, as nsys's cuda_kern_exec_trace.")},
+        {QStringLiteral("cuda_api_sum"), tr("CUDA API Summary"),
+            tr("Host time spent in each CUDA runtime call, as nsys's cuda_api_sum.")},
+        {QStringLiteral("nvtx_gpu_proj_sum"), tr("NVTX GPU Projection Summary"),
+            tr("NVTX ranges projected onto the GPU: from the first start to the last end of the GPU work launched "
+               "inside each range on its thread, as nsys's nvtx_gpu_proj_sum. Parents include their children.")},
+        {QStringLiteral("nvtx_sum"), tr("NVTX Range Summary"),
+            tr("Host duration of NVTX ranges per name and style, as nsys's nvtx_sum.")},
+        {QStringLiteral("gpu_idle_gaps"), tr("GPU Idle Gaps"),
+            tr("Intervals in which a GPU ran no kernel, copy or memset on any stream, between its first and last "
+               "work (like nsys's gpu_gaps analysis rule, without a threshold). Before/After name the work around "
+               "each gap.")},
+    };
+    return list;
+}
+
+ReportTable StatsPanel::compute(const QString& id, const RecordSource& source)
+{
+    if (id == QLatin1String("nvtx_gpu_proj_sum"))
+        return nvtxGpuProjSum(source);
+    if (id == QLatin1String("gpu_idle_gaps"))
+        return gpuIdleGaps(source);
+    return computeReport(id.toStdString(), source);
+}
+
+StatsPanel::StatsPanel(KernelFocus* focus, QWidget* parent)
+    : QWidget(parent)
+    , m_focus(focus)
+    , m_model(new ReportTableModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_view(new QTableView(this))
+    , m_selector(new QComboBox(this))
+    , m_filter(new QLineEdit(this))
+    , m_note(new QLabel(this))
+{
+    setObjectName(QStringLiteral("statsPanel"));
+    for (const ReportChoice& r : reports())
+        m_selector->addItem(QStringLiteral("%1 — %2").arg(r.id, r.title), r.id);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(panelexport::kRawRole);
+    m_proxy->setFilterKeyColumn(-1);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->setTextElideMode(Qt::ElideMiddle);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_filter->setPlaceholderText(tr("Filter rows"));
+    m_filter->setClearButtonEnabled(true);
+    m_note->setWordWrap(true);
+    m_note->setObjectName(QStringLiteral("statsNote"));
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("CSV…"));
+    exportButton->setToolTip(
+        tr("Export the whole report as CSV, exactly as warpscope-cli stats --format csv writes it"));
+
+    auto* top = new QHBoxLayout;
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(m_selector, 2);
+    top->addWidget(m_filter, 1);
+    top->addWidget(exportButton);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(top);
+    layout->addWidget(m_note);
+    layout->addWidget(m_view, 1);
+
+    connect(m_selector, &QComboBox::currentIndexChanged, this, &StatsPanel::recompute);
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterRegularExpression(
+            QRegularExpression(QRegularExpression::escape(text), QRegularExpression::CaseInsensitiveOption));
+    });
+    connect(exportButton, &QToolButton::clicked, this, [this] {
+        if (!m_full)
+            return;
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export report as CSV"), currentReport() + QStringLiteral(".csv"), QStringLiteral("CSV (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !exportCsv(path, &error))
+            QMessageBox::warning(this, tr("Export failed"), error);
+    });
+    connect(m_focus, &KernelFocus::dataChanged, this, &StatsPanel::recompute);
+    connect(m_focus->selection(), &SelectionModel::timeRangeChanged, this, &StatsPanel::recompute);
+    recompute();
+}
+
+StatsPanel::~StatsPanel()
+{
+    if (m_watcher) {
+        m_watcher->disconnect(this);
+        m_watcher->waitForFinished();
+    }
+}
+
+QString StatsPanel::currentReport() const
+{
+    return m_selector->currentData().toString();
+}
+
+void StatsPanel::showReport(const QString& id)
+{
+    const int index = m_selector->findData(id);
+    if (index >= 0)
+        m_selector->setCurrentIndex(index);
+}
+
+void StatsPanel::recompute()
+{
+    if (m_watcher) {
+        m_pending = true; // one more run once this one is back
+        return;
+    }
+    const auto session = m_focus->data();
+    const QString id = currentReport();
+    m_error.clear();
+    if (!session) {
+        m_full.reset();
+        m_model->setReport({});
+        updateNote();
+        return;
+    }
+    const TimeRange range = m_focus->selection()->timeRange();
+    const TimeWindow window = range.isEmpty() ? TimeWindow {} : TimeWindow {range.begin, range.end};
+    m_watcher = new QFutureWatcher<Result>(this);
+    connect(m_watcher, &QFutureWatcher<Result>::finished, this, [this, id] {
+        const Result r = m_watcher->result();
+        m_watcher->deleteLater();
+        m_watcher = nullptr;
+        if (m_pending) {
+            m_pending = false;
+            recompute();
+            return;
+        }
+        m_full = r.table;
+        m_error = r.error;
+        m_model->setReport(r.table ? *r.table : ReportTable {}, kMaxRows);
+        m_view->resizeColumnsToContents();
+        for (int c = 0; c < m_model->columnCount(); ++c)
+            m_view->setColumnWidth(c, std::min(m_view->columnWidth(c), 420));
+        updateNote();
+        emit reportReady(id);
+    });
+    m_note->setText(tr("computing %1…").arg(id));
+    m_watcher->setFuture(QtConcurrent::run(statsPool(), [session, id, window]() -> Result {
+        try {
+            if (session->memory) {
+                const MemoryRecordSource source(*session->memory);
+                const WindowedSource windowed(source, window);
+                return {std::make_shared<const ReportTable>(compute(id, windowed)), {}};
+            }
+            const SessionReader reader(session->path.toStdString());
+            const SessionFileSource source(reader);
+            const WindowedSource windowed(source, window);
+            return {std::make_shared<const ReportTable>(compute(id, windowed)), {}};
+        } catch (const std::exception& e) {
+            return {nullptr, QString::fromUtf8(e.what())};
+        }
+    }));
+}
+
+void StatsPanel::updateNote()
+{
+    const auto session = m_focus->data();
+    if (!session) {
+        m_note->setText(tr("No session."));
+        return;
+    }
+    if (!m_error.isEmpty()) {
+        m_note->setText(tr("Could not compute the report: %1").arg(m_error));
+        return;
+    }
+    QString definition;
+    for (const ReportChoice& r : reports()) {
+        if (r.id == currentReport())
+            definition = r.definition;
+    }
+    const TimeRange range = m_focus->selection()->timeRange();
+    const QString scope = range.isEmpty()
+        ? tr("Whole session.")
+        : tr("Events overlapping the range selection +%1 … +%2.")
+              .arg(formatDuration(range.begin - session->origin), formatDuration(range.end - session->origin));
+    QString rows = tr("%1 rows.").arg(formatCount(static_cast<qint64>(m_model->rowsTotal())));
+    if (m_model->rowsTotal() > static_cast<size_t>(m_model->rowCount()))
+        rows = tr("First %1 of %2 rows shown; CSV export writes them all.")
+                   .arg(formatCount(m_model->rowCount()), formatCount(static_cast<qint64>(m_model->rowsTotal())));
+    m_note->setText(QStringLiteral("%1 %2 %3").arg(scope, rows, definition));
+}
+
+bool StatsPanel::exportCsv(const QString& path, QString* error) const
+{
+    if (!m_full) {
+        if (error)
+            *error = tr("%1: no report computed yet").arg(path);
+        return false;
+    }
+    return panelexport::saveReportCsv(*m_full, path, error);
+}
+
+} // namespace ws

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "panels/kernelfocus.h"
+#include "panels/reporttablemodel.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace ws {
+
+class RecordSource;
+
+// The stats reports as tables, computed by the same core code as `warpscope-cli stats`
+// (cuda_gpu_kern_sum, cuda_kern_exec_trace, cuda_api_sum, nvtx_sum) plus nvtx_gpu_proj_sum and
+// gpu_idle_gaps, over the timeline's range selection (events overlapping it) or the whole
+// session. Computed on a worker thread from the session file; sortable, filterable, and
+// exported as CSV byte for byte as the CLI writes it.
+class StatsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit StatsPanel(KernelFocus* focus, QWidget* parent = nullptr);
+    ~StatsPanel() override;
+
+    struct ReportChoice {
+        QString id;
+        QString title;
+        QString definition; // one paragraph: what the table measures
+    };
+    static const QList<ReportChoice>& reports();
+    // The report for a record source, by id (the panel's ids, "gpu_idle_gaps" included).
+    static ReportTable compute(const QString& id, const RecordSource& source);
+
+    void showReport(const QString& id);
+    QString currentReport() const;
+    bool isComputing() const { return m_watcher != nullptr; }
+    // Rows beyond this many are not shown (export writes them all).
+    static constexpr size_t kMaxRows = 200'000;
+
+    ReportTableModel* model() const { return m_model; }
+    QSortFilterProxyModel* proxy() const { return m_proxy; }
+    QTableView* view() const { return m_view; }
+    QLabel* noteLabel() const { return m_note; }
+    QComboBox* reportSelector() const { return m_selector; }
+    // The full report as last computed (not cut to kMaxRows).
+    const ReportTable* fullReport() const { return m_full.get(); }
+    bool exportCsv(const QString& path, QString* error = nullptr) const;
+
+signals:
+    void reportReady(const QString& id);
+
+private:
+    void recompute();
+    void updateNote();
+
+    KernelFocus* m_focus;
+    ReportTableModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTableView* m_view;
+    QComboBox* m_selector;
+    QLineEdit* m_filter;
+    QLabel* m_note;
+    std::shared_ptr<const ReportTable> m_full;
+    QString m_error;
+    struct Result {
+        std::shared_ptr<const ReportTable> table;
+        QString error;
+    };
+    QFutureWatcher<Result>* m_watcher = nullptr;
+    bool m_pending = false;
+};
+
+} // namespace ws
