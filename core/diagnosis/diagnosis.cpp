@@ -285,13 +285,14 @@ KernelDiagnosis diagnoseKernel(const KernelFacts& f, const RooflineCeilings& cei
             const double excess = std::max(0.0, (*spr - o.idealSectorsPerRequest) / *spr);
             speedup = *f.l2ThroughputPct * excess;
             basis = format("ncu UncoalescedGlobalAccess: L2 busy (%.0f%%) x excessive sectors / all sectors; "
-                           "the excess is estimated from sectors per request against the ideal %.0f (ncu counts "
-                           "it per instruction)",
+                           "the excess is estimated from sectors per request against the ideal %.0f of 4-byte "
+                           "accesses (ncu counts it per instruction from the source counters)",
                 *f.l2ThroughputPct, o.idealSectorsPerRequest);
         }
         add({FindingKind::Uncoalesced, ReadingStep::MemoryPath, "uncoalesced global access",
-            format(
-                "%.0f sectors/request for global loads (ideal %.0f for 4-byte words)", *spr, o.idealSectorsPerRequest),
+            format("%.0f sectors/request for global loads (ideal %.0f for 4-byte words, %.0f for 16-byte vector "
+                   "loads; more than %.0f means threads touch scattered sectors)",
+                *spr, o.idealSectorsPerRequest, 4 * o.idealSectorsPerRequest, o.uncoalescedSectorsPerRequest),
             "make neighbouring threads touch neighbouring addresses (transpose through shared memory, "
             "structure-of-arrays, vectorised loads)",
             speedup, basis});

@@ -151,10 +151,13 @@ double toBaseUnit(double value, std::string_view unit)
     // ncu prints SI prefixes with a factor of 1000 for bytes too (nsight-formats.md 3.3).
     static constexpr Scale kScales[] = {
         {"nsecond", 1},
+        {"nanosecond", 1},
         {"ns", 1},
         {"usecond", 1e3},
+        {"microsecond", 1e3},
         {"us", 1e3},
         {"msecond", 1e6},
+        {"millisecond", 1e6},
         {"ms", 1e6},
         {"second", 1e9},
         {"s", 1e9},
@@ -180,6 +183,7 @@ double toBaseUnit(double value, std::string_view unit)
         if (s.unit == unit)
             return value * s.factor;
     }
+    // Clock rates come as "<domain>_cycle/second" (gpc_cycle, dram_cycle): already Hz.
     return value;
 }
 

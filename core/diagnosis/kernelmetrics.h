@@ -70,7 +70,8 @@ private:
 };
 
 // Converts a value stored in `unit` to the base unit of its dimension: nanoseconds for time,
-// bytes for sizes, bytes per second and hertz for rates. Unknown units pass through.
+// bytes for sizes, bytes per second and hertz for rates ("gpc_cycle/second" is already hertz).
+// Unknown units pass through.
 double toBaseUnit(double value, std::string_view unit);
 
 } // namespace ws

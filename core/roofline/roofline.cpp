@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "roofline/roofline.h"
 
+#include "ingest/devicepeaks.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -11,7 +13,9 @@ namespace {
 std::string rate(double v, const char* unit)
 {
     char buf[64];
-    if (v >= 1e12)
+    if (v >= 1e15)
+        std::snprintf(buf, sizeof buf, "%.3g P%s", v / 1e15, unit);
+    else if (v >= 1e12)
         std::snprintf(buf, sizeof buf, "%.3g T%s", v / 1e12, unit);
     else
         std::snprintf(buf, sizeof buf, "%.3g G%s", v / 1e9, unit);
@@ -33,9 +37,21 @@ const char* memoryLevelName(MemoryLevel level)
     return "?";
 }
 
-RooflineCeilings RooflineCeilings::fromDevice(const DeviceInfo& d)
+RooflineCeilings RooflineCeilings::fromDevice(const DeviceInfo& recorded)
 {
     RooflineCeilings c;
+    DeviceInfo d = recorded;
+    DeviceInfo computed = recorded;
+    fillDevicePeaks(computed);
+    for (auto field : {&DeviceInfo::peakFp32FlopsPerS, &DeviceInfo::peakFp64FlopsPerS,
+             &DeviceInfo::peakFp16TensorFlopsPerS, &DeviceInfo::peakBf16TensorFlopsPerS,
+             &DeviceInfo::peakFp8TensorFlopsPerS, &DeviceInfo::peakTf32TensorFlopsPerS,
+             &DeviceInfo::dramBandwidthBytesPerS, &DeviceInfo::l1BandwidthBytesPerS}) {
+        if (d.*field <= 0 && computed.*field > 0) {
+            d.*field = computed.*field;
+            c.computedPeaks = true;
+        }
+    }
     auto compute = [&](const char* key, const char* name, double peak) {
         if (peak > 0)
             c.compute.push_back({key, std::string(name) + "  " + rate(peak, "FLOP/s"), peak});

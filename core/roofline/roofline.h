@@ -34,7 +34,11 @@ struct RooflineCeilings {
     std::vector<ComputeCeiling> compute; // descending
     std::vector<MemoryCeiling> memory;   // DRAM, L2, L1 as available
     std::vector<std::string> missing;    // labels of roofs the device record lacks
+    // True when the record had no peaks (profile sessions store only what the driver reports)
+    // and they were computed from its SM count, clock and compute capability (fillDevicePeaks).
+    bool computedPeaks = false;
 
+    // A peak the record lacks is computed from the record's own properties when it has them.
     static RooflineCeilings fromDevice(const DeviceInfo& device);
     // The compute roof for a precision key; for "tensor" (precision unknown) the highest
     // 16-bit tensor roof; nullopt when the device has none for it.

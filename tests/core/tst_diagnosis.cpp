@@ -320,6 +320,62 @@ private slots:
         QCOMPARE(got, kinds);
     }
 
+    // The H200 metrics fixtures (warpscope-cli profile --set full): four workloads chosen to be
+    // compute-, memory- and latency-bound; the rules must name each one's limiter and findings.
+    void h200Fixtures_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<qint64>("kernel");
+        QTest::addColumn<QString>("limiter");
+        QTest::addColumn<QStringList>("kinds");
+        QTest::addColumn<QString>("evidence");
+        // Pointer chase, one warp per SM: 32 sectors per request, long scoreboard 99 % of cycles.
+        QTest::newRow("chase") << "chase" << qint64(1) << "latency-bound"
+                               << QStringList {"small-grid", "low-occupancy", "roofline", "latency", "uncoalesced",
+                                      "issue-starved", "top-stall"}
+                               << "32 sectors/request";
+        // float4 copy: 83 % of DRAM peak; 16 sectors per request is coalesced for 16-byte loads.
+        QTest::newRow("copy") << "copy" << qint64(1) << "memory-bound"
+                              << QStringList {"roofline", "memory", "issue-starved", "top-stall"}
+                              << "3.98 TB/s of DRAM -> 83% of peak bandwidth";
+        // cuBLAS BF16 GEMM: compute-bound at 73 % of the roofline.
+        QTest::newRow("nvjet gemm") << "gemm_relu" << qint64(3) << "compute-bound"
+                                    << QStringList {"achieved-occupancy", "roofline", "compute", "issue-starved",
+                                           "top-stall"}
+                                    << "783 TFLOP/s at 696 FLOP/B (DRAM); roof 1071 TFLOP/s -> 73% of roofline";
+        // ReLU on bf16: neither unit busy, warps wait on memory.
+        QTest::newRow("relu") << "gemm_relu" << qint64(4) << "latency-bound"
+                              << QStringList {"achieved-occupancy", "roofline", "latency", "issue-starved", "top-stall"}
+                              << "top stall: Long Scoreboard";
+        QTest::newRow("softmax") << "torch_softmax" << qint64(1) << "compute-bound"
+                                 << QStringList {"roofline", "compute", "top-stall"} << "top stall: Not Selected";
+    }
+    void h200Fixtures()
+    {
+        QFETCH(QString, file);
+        QFETCH(qint64, kernel);
+        QFETCH(QString, limiter);
+        QFETCH(QStringList, kinds);
+        QFETCH(QString, evidence);
+        const SessionReader reader(std::string(WS_FIXTURES_DIR) + "/metrics/" + file.toStdString() + ".wscope");
+        const SessionMetrics metrics = SessionMetrics::read(reader);
+        const auto* k = metrics.find(kernel);
+        QVERIFY(k);
+        const KernelDiagnosis d
+            = diagnoseKernel(kernelFacts(k->metrics, static_cast<double>(k->launch.end - k->launch.start)),
+                RooflineCeilings::fromDevice(reader.readDevices().at(0)));
+        QCOMPARE(QString::fromLatin1(limiterName(d.limiter)), limiter);
+        QStringList got;
+        QString text;
+        for (const Finding& f : d.findings) {
+            got << kindName(f.kind);
+            text += QString::fromStdString(f.title + " | " + f.evidence) + "\n";
+        }
+        QCOMPARE(got, kinds);
+        QVERIFY2(text.contains(evidence), qPrintable(text));
+        QVERIFY(d.notCollected.empty()); // --set full: every rule had its numbers
+    }
+
     void metricsRoundTripThroughSessionFile()
     {
         QTemporaryDir dir;

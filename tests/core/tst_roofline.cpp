@@ -5,12 +5,34 @@
 #include "analysis/sessionfilesource.h"
 #include "roofline/roofline.h"
 #include "store/sessionreader.h"
+#include "store/sqlite.h"
+
+#include <map>
 
 #include <QtTest>
 
 using namespace ws;
 
 namespace {
+
+// One kernel's stored metric values read with plain SQL, independent of SessionMetrics.
+class StoredMetrics {
+public:
+    StoredMetrics(const std::string& path, qint64 kernel)
+    {
+        const SessionReader reader(path);
+        sqlite::Statement q(reader.handle(),
+            "SELECT d.name, m.value FROM kernel_metric m JOIN metric_def d ON d.id = m.metric_id WHERE m.kernel_id = ?",
+            false);
+        q.bind(1, static_cast<int64_t>(kernel));
+        while (q.step())
+            m_values[std::string(q.columnText(0))] = q.columnDouble(1);
+    }
+    double value(const std::string& name) const { return m_values.at(name); }
+
+private:
+    std::map<std::string, double> m_values;
+};
 
 DeviceInfo h200()
 {
@@ -117,6 +139,69 @@ private slots:
         QCOMPARE(p.size(), size_t {1});
         // 500 FLOP/B x 4.81e12 B/s > BF16 peak: the compute roof caps it.
         QCOMPARE(p[0].attainableFlopsPerS, *c.peakFor("tensor_bf16"));
+    }
+
+    // Profile sessions store no peaks (only what the driver reports): the roofs are computed
+    // from the record's SM count, clock and compute capability, and the panel says so.
+    void profileRecordGetsComputedPeaks()
+    {
+        const SessionReader reader(std::string(WS_FIXTURES_DIR) + "/metrics/gemm_relu.wscope");
+        const DeviceInfo d = reader.readDevices().at(0);
+        QCOMPARE(d.peakBf16TensorFlopsPerS, 0.0);
+        const RooflineCeilings c = RooflineCeilings::fromDevice(d);
+        QVERIFY(c.computedPeaks);
+        // 132 SMs x 1.98 GHz x 4096 FLOP per SM-clock (devicepeaks.cpp, Hopper).
+        QCOMPARE(*c.peakFor("tensor_bf16"), 132 * 1.98e9 * 4096);
+        QCOMPARE(*c.bandwidthOf(MemoryLevel::Dram), d.dramBandwidthBytesPerS); // recorded, kept
+        QVERIFY(!c.bandwidthOf(MemoryLevel::L2));
+    }
+
+    // The H200 fixtures' kernels, against the numbers read straight from the file (SQL, not
+    // through SessionMetrics) and combined by hand as the Roofline section defines them:
+    // FLOP = derived__fp32_flop + derived__fp64_flop + derived__fp16_flop + derived__tensor_flop,
+    // x = FLOP / bytes of the level, y = FLOP / gpu__time_duration.sum.
+    void fixturePointsByHand_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<qint64>("kernel");
+        QTest::addColumn<QString>("precision");
+        // nvjet BF16 GEMM 4096^3: 2 x 4096^3 = 137438953472 FLOP in 175424 ns = 783 TFLOP/s;
+        // DRAM 197372160 B -> 696 FLOP/B, L2 1066655520 B -> 129, L1 12160 B (TMA bypasses L1).
+        QTest::newRow("gemm_relu nvjet") << "gemm_relu" << qint64(3) << "tensor_bf16";
+        // fill_kernel: 33554432 FP32 FLOP, 28460544 DRAM bytes, 41408 ns.
+        QTest::newRow("gemm_relu fill") << "gemm_relu" << qint64(1) << "fp32";
+        // softmax: 1150550016 FP32 + 167772160 FP16 FLOP, 268987392 DRAM bytes, 108416 ns.
+        QTest::newRow("torch softmax") << "torch_softmax" << qint64(1) << "fp32";
+    }
+    void fixturePointsByHand()
+    {
+        QFETCH(QString, file);
+        QFETCH(qint64, kernel);
+        QFETCH(QString, precision);
+        const std::string path = std::string(WS_FIXTURES_DIR) + "/metrics/" + file.toStdString() + ".wscope";
+        StoredMetrics raw(path, kernel);
+        const double flop = raw.value("derived__fp32_flop") + raw.value("derived__fp64_flop")
+            + raw.value("derived__fp16_flop") + raw.value("derived__tensor_flop");
+        const double seconds = raw.value("gpu__time_duration.sum") * 1e-9;
+
+        const SessionReader reader(path);
+        const SessionMetrics metrics = SessionMetrics::read(reader);
+        const auto* k = metrics.find(kernel);
+        QVERIFY(k);
+        const RooflineCeilings c = RooflineCeilings::fromDevice(reader.readDevices().at(0));
+        const auto points = rooflinePoints(kernel, kernelFacts(k->metrics), c);
+        QCOMPARE(points.size(), size_t {3});
+        const char* bytes[] = {"dram__bytes.sum", "lts__t_bytes.sum", "l1tex__t_bytes.sum"};
+        for (size_t i = 0; i < 3; ++i) {
+            QVERIFY(qFuzzyCompare(points[i].intensity, flop / raw.value(bytes[i])));
+            QVERIFY(qFuzzyCompare(points[i].flopsPerS, flop / seconds));
+            QCOMPARE(QString::fromStdString(points[i].precision), precision);
+        }
+        const double roof = std::min(*c.peakFor(precision.toStdString()),
+            flop / raw.value("dram__bytes.sum") * *c.bandwidthOf(MemoryLevel::Dram));
+        QVERIFY(qFuzzyCompare(points[0].attainableFlopsPerS, roof));
+        if (kernel == 3 && file == "gemm_relu") // 783 / 1071 TFLOP/s
+            QCOMPARE(qRound(points[0].pctOfRoof()), 73);
     }
 
     void noPointAndWhy_data()

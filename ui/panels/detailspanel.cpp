@@ -62,13 +62,18 @@ DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidge
     top->addWidget(clear);
     top->addWidget(csv);
 
-    auto* plotArea = new QWidget(this);
+    // Plots scroll rather than shrink below legibility when the dock is small.
+    auto* plotArea = new QWidget;
     plotArea->setLayout(m_plotGrid);
     m_plotGrid->setContentsMargins(0, 0, 0, 0);
     m_plotGrid->setSpacing(4);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(plotArea);
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_tableView);
-    splitter->addWidget(plotArea);
+    splitter->addWidget(scroll);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
     splitter->setChildrenCollapsible(false);

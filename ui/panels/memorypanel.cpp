@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+#include "panels/memorypanel.h"
+
+#include "panels/panelformat.h"
+#include "panels/plotstyle.h"
+
+#include <qcustomplot.h>
+
+#include <cmath>
+
+namespace ws {
+
+namespace {
+
+double nanIfMissing(const std::optional<double>& v, double scale = 1.0)
+{
+    return v ? *v / scale : std::nan("");
+}
+
+} // namespace
+
+MemoryPanel::MemoryPanel(KernelFocus* focus, QWidget* parent)
+    : DetailsPanel(focus, QStringLiteral("memoryPanel"), parent)
+    , m_bytes(addPlot(QStringLiteral("memory-bytes-per-level"), 0, 0))
+    , m_throughput(addPlot(QStringLiteral("memory-throughput-per-level"), 0, 1))
+    , m_hits(addPlot(QStringLiteral("memory-hit-rates"), 1, 0))
+    , m_sectors(addPlot(QStringLiteral("memory-sectors-per-request"), 1, 1))
+{
+    for (QCustomPlot* p : {m_bytes, m_throughput, m_hits, m_sectors})
+        p->setMinimumHeight(250);
+    refresh();
+}
+
+void MemoryPanel::rebuild()
+{
+    const auto& session = m_focus->data();
+    std::vector<MetricRow> rows;
+    auto fact = [](std::optional<double> KernelFacts::*member, double scale = 1.0) {
+        return [member, scale](const ShownKernel& k) -> std::optional<double> {
+            const auto v = k.facts.*member;
+            return v ? std::optional<double>(*v / scale) : std::nullopt;
+        };
+    };
+    auto rate = [](std::optional<double> KernelFacts::*member) {
+        return [member](const ShownKernel& k) -> std::optional<double> {
+            const auto v = k.facts.perSecond(k.facts.*member);
+            return v ? std::optional<double>(*v / 1e9) : std::nullopt;
+        };
+    };
+    rows.push_back(heading(tr("Bytes moved (whole kernel)")));
+    rows.push_back(row(tr("L1/TEX bytes"), tr("MB"), tr("l1tex__t_bytes.sum: bytes requested from L1/TEX"),
+        fact(&KernelFacts::l1Bytes, 1e6)));
+    rows.push_back(row(
+        tr("L2 bytes"), tr("MB"), tr("lts__t_bytes.sum: bytes requested from L2"), fact(&KernelFacts::l2Bytes, 1e6)));
+    rows.push_back(
+        row(tr("DRAM bytes read"), tr("MB"), tr("dram__bytes_read.sum"), fact(&KernelFacts::dramReadBytes, 1e6)));
+    rows.push_back(
+        row(tr("DRAM bytes written"), tr("MB"), tr("dram__bytes_write.sum"), fact(&KernelFacts::dramWriteBytes, 1e6)));
+    rows.push_back(row(tr("DRAM bytes"), tr("MB"), tr("dram__bytes.sum"), fact(&KernelFacts::dramBytes, 1e6)));
+    rows.push_back(heading(tr("Throughput (bytes / kernel duration)")));
+    rows.push_back(row(tr("L1/TEX"), tr("GB/s"), tr("l1tex__t_bytes.sum / duration"), rate(&KernelFacts::l1Bytes)));
+    rows.push_back(row(tr("L2"), tr("GB/s"), tr("lts__t_bytes.sum / duration"), rate(&KernelFacts::l2Bytes)));
+    rows.push_back(row(tr("DRAM"), tr("GB/s"), tr("dram__bytes.sum / duration"), rate(&KernelFacts::dramBytes)));
+    rows.push_back(metricRow(QStringLiteral("gpu__compute_memory_access_throughput.avg.pct_of_peak_sustained_elapsed"),
+        tr("Mem busy"), tr("%"), 3));
+    rows.push_back(metricRow(QStringLiteral("gpu__compute_memory_request_throughput.avg.pct_of_peak_sustained_elapsed"),
+        tr("Max bandwidth"), tr("%"), 3));
+    rows.push_back(metricRow(
+        QStringLiteral("sm__memory_throughput.avg.pct_of_peak_sustained_elapsed"), tr("Mem pipes busy"), tr("%"), 3));
+    rows.push_back(heading(tr("Caches and access pattern")));
+    rows.push_back(row(
+        tr("L1/TEX hit rate"), tr("%"), tr("l1tex__t_sector_hit_rate.pct"),
+        [](const ShownKernel& k) { return k.facts.l1HitRatePct; }, 3));
+    rows.push_back(row(
+        tr("L2 hit rate"), tr("%"), tr("lts__t_sector_hit_rate.pct"),
+        [](const ShownKernel& k) { return k.facts.l2HitRatePct; }, 3));
+    rows.push_back(row(
+        tr("Global load sectors per request"), tr("sectors"),
+        tr("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum / ..._requests_...: 4 is ideal for 4-byte words; 32 means "
+           "every thread touches its own sector (uncoalesced)"),
+        [](const ShownKernel& k) { return k.facts.globalLoadSectorsPerRequest(); }, 3));
+    rows.push_back(row(
+        tr("Global store sectors per request"), tr("sectors"),
+        tr("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / ..._requests_..."),
+        [](const ShownKernel& k) { return k.facts.globalStoreSectorsPerRequest(); }, 3));
+    rows.push_back(metricRow(QStringLiteral("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
+        tr("Shared load bank conflicts"), tr("conflicts")));
+    rows.push_back(metricRow(QStringLiteral("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
+        tr("Shared store bank conflicts"), tr("conflicts")));
+    table()->set(kernelColumns(), rows);
+
+    const bool any = anyProfiled();
+    const QString none = m_shown.isEmpty() ? tr("No kernel selected") : notCollectedText();
+    plotstyle::setTitle(m_bytes, tr("Bytes moved per memory level"), tr("whole kernel, MB (10^6 bytes)"));
+    plotstyle::setTitle(m_throughput, tr("Throughput per memory level"), QString());
+    plotstyle::setTitle(m_hits, tr("Cache hit rates"), tr("% of sectors requested that hit"));
+    plotstyle::setTitle(m_sectors, tr("Sectors per request (global memory)"),
+        tr("32-byte sectors per warp-level request; 4 is ideal for 4-byte words"));
+    if (!any) {
+        for (QCustomPlot* p : {m_bytes, m_throughput, m_hits, m_sectors})
+            plotstyle::showMessage(p, none);
+        return;
+    }
+    const QStringList levels = {tr("L1/TEX"), tr("L2"), tr("DRAM read"), tr("DRAM write")};
+    {
+        plotstyle::BarChart chart;
+        chart.categories = levels;
+        chart.valueLabel = tr("MB moved");
+        chart.valueText = [](double v, int, int) { return panelformat::number(v, 3); };
+        QList<plotstyle::BarSeries> series;
+        for (const ShownKernel& k : m_shown)
+            series << plotstyle::BarSeries {k.title, k.color,
+                {nanIfMissing(k.facts.l1Bytes, 1e6), nanIfMissing(k.facts.l2Bytes, 1e6),
+                    nanIfMissing(k.facts.dramReadBytes, 1e6), nanIfMissing(k.facts.dramWriteBytes, 1e6)}};
+        plotstyle::groupedBars(m_bytes, chart, series);
+    }
+    {
+        // Peaks from the session's device record, in the subtitle and as a note per level.
+        QStringList peaks;
+        if (session && !m_shown.isEmpty()) {
+            const RooflineCeilings c = session->ceilings(m_shown.front().config->deviceId);
+            for (const MemoryCeiling& m : c.memory)
+                peaks << QStringLiteral("%1 %2").arg(
+                    QString::fromLatin1(memoryLevelName(m.level)), panelformat::bytesPerSecond(m.bytesPerS));
+        }
+        plotstyle::setTitle(m_throughput, tr("Throughput per memory level"),
+            tr("GB/s, bytes / duration%1")
+                .arg(peaks.isEmpty() ? QString() : tr("; device peaks: ") + peaks.join(QStringLiteral(", "))));
+        plotstyle::BarChart chart;
+        chart.categories = {tr("L1/TEX"), tr("L2"), tr("DRAM")};
+        chart.valueLabel = tr("GB/s");
+        chart.valueText = [](double v, int, int) { return panelformat::number(v, 4); };
+        QList<plotstyle::BarSeries> series;
+        for (const ShownKernel& k : m_shown) {
+            auto gbps = [&](const std::optional<double>& b) { return nanIfMissing(k.facts.perSecond(b), 1e9); };
+            series << plotstyle::BarSeries {
+                k.title, k.color, {gbps(k.facts.l1Bytes), gbps(k.facts.l2Bytes), gbps(k.facts.dramBytes)}};
+        }
+        plotstyle::groupedBars(m_throughput, chart, series);
+    }
+    {
+        plotstyle::BarChart chart;
+        chart.categories = {tr("L1/TEX"), tr("L2")};
+        chart.valueLabel = tr("hit rate (%)");
+        chart.valueMax = 112;
+        chart.valueText = [](double v, int, int) { return QStringLiteral("%1%").arg(v, 0, 'f', 1); };
+        QList<plotstyle::BarSeries> series;
+        for (const ShownKernel& k : m_shown)
+            series << plotstyle::BarSeries {
+                k.title, k.color, {nanIfMissing(k.facts.l1HitRatePct), nanIfMissing(k.facts.l2HitRatePct)}};
+        plotstyle::groupedBars(m_hits, chart, series);
+    }
+    {
+        plotstyle::BarChart chart;
+        chart.categories = {tr("Global loads"), tr("Global stores")};
+        chart.valueLabel = tr("sectors per request");
+        chart.valueText = [](double v, int, int) { return panelformat::number(v, 3); };
+        QList<plotstyle::BarSeries> series;
+        double top = 4;
+        for (const ShownKernel& k : m_shown) {
+            const double ld = nanIfMissing(k.facts.globalLoadSectorsPerRequest());
+            const double st = nanIfMissing(k.facts.globalStoreSectorsPerRequest());
+            series << plotstyle::BarSeries {k.title, k.color, {ld, st}};
+            for (double v : {ld, st})
+                if (!std::isnan(v))
+                    top = std::max(top, v);
+        }
+        chart.valueMax = top * 1.25;
+        plotstyle::groupedBars(m_sectors, chart, series);
+        // The ideal, as a labelled line.
+        auto* ideal = new QCPItemStraightLine(m_sectors);
+        ideal->point1->setCoords(4, 0);
+        ideal->point2->setCoords(4, 1);
+        ideal->setPen(QPen(QColor(60, 60, 60), 1, Qt::DashLine));
+        auto* label = new QCPItemText(m_sectors);
+        label->position->setCoords(4, -0.45);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setText(tr(" ideal 4"));
+        m_sectors->replot();
+    }
+}
+
+} // namespace ws

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+#include "panels/throughputpanel.h"
+
+#include "metrics/profileingest.h"
+#include "panels/panelformat.h"
+#include "panels/plotstyle.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace ws {
+
+namespace {
+
+constexpr std::string_view kElapsedPct = ".avg.pct_of_peak_sustained_elapsed";
+
+// Speed-of-light header metrics: shown as the SOL bars, never again as breakdown rows.
+const std::set<std::string>& headerMetrics()
+{
+    static const std::set<std::string> names = {
+        "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+        "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+        "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
+        "l1tex__throughput.avg.pct_of_peak_sustained_elapsed",
+        "lts__throughput.avg.pct_of_peak_sustained_elapsed",
+        "gpu__compute_memory_access_throughput.avg.pct_of_peak_sustained_elapsed",
+        "gpu__compute_memory_request_throughput.avg.pct_of_peak_sustained_elapsed",
+        "sm__memory_throughput.avg.pct_of_peak_sustained_elapsed",
+        "sm__instruction_throughput.avg.pct_of_peak_sustained_elapsed",
+        "sm__inst_issued.avg.pct_of_peak_sustained_elapsed",
+    };
+    return names;
+}
+
+// "sm__pipe_alu_cycles_active..." -> "alu"; "sm__inst_executed_pipe_lsu..." -> "lsu".
+std::string pipeKey(const std::string& metric, ThroughputPanel::Family family)
+{
+    const std::string prefix = family == ThroughputPanel::Family::PipeCycles ? "sm__pipe_" : "sm__inst_executed_pipe_";
+    const std::string rest = metric.substr(prefix.size());
+    if (family == ThroughputPanel::Family::PipeCycles)
+        return rest.substr(0, rest.find("_cycles_active"));
+    return rest.substr(0, rest.find('.'));
+}
+
+} // namespace
+
+bool ThroughputPanel::inFamily(const std::string& m, Family family)
+{
+    const bool elapsed = m.size() > kElapsedPct.size() && m.ends_with(kElapsedPct);
+    switch (family) {
+    case Family::PipeCycles:
+        return elapsed && m.starts_with("sm__pipe_") && m.find("_cycles_active") != std::string::npos;
+    case Family::PipeInstructions:
+        return elapsed && m.starts_with("sm__inst_executed_pipe_");
+    case Family::ComputeBreakdown:
+        if (!elapsed || headerMetrics().count(m) || inFamily(m, Family::PipeCycles)
+            || inFamily(m, Family::PipeInstructions))
+            return false;
+        return m.starts_with("sm__") || m.starts_with("smsp__") || m.starts_with("idc__");
+    case Family::MemoryBreakdown:
+        if (!elapsed || headerMetrics().count(m))
+            return false;
+        return m.starts_with("l1tex__") || m.starts_with("lts__") || m.starts_with("dram__") || m.starts_with("fbpa__")
+            || m.starts_with("gpu__") || m.starts_with("ltc__");
+    }
+    return false;
+}
+
+ThroughputPanel::ThroughputPanel(KernelFocus* focus, QWidget* parent)
+    : DetailsPanel(focus, QStringLiteral("throughputPanel"), parent)
+    , m_sol(addPlot(QStringLiteral("speed-of-light"), 0, 0))
+    , m_compute(addPlot(QStringLiteral("compute-throughput-breakdown"), 1, 0))
+    , m_memory(addPlot(QStringLiteral("memory-throughput-breakdown"), 1, 1))
+    , m_pipeCycles(addPlot(QStringLiteral("pipe-utilization-active-cycles"), 2, 0))
+    , m_pipeInst(addPlot(QStringLiteral("pipe-utilization-instructions"), 2, 1))
+{
+    m_sol->setMinimumHeight(230);
+    for (QCustomPlot* p : {m_compute, m_memory, m_pipeCycles, m_pipeInst})
+        p->setMinimumHeight(300);
+    refresh();
+}
+
+void ThroughputPanel::rebuild()
+{
+    const auto& session = m_focus->data();
+    std::vector<MetricRow> rows;
+    rows.push_back(heading(tr("Speed of light (each figure is % of its own unit's peak)")));
+    rows.push_back(row(tr("Duration"), tr("µs"),
+        tr("gpu__time_duration.sum when profiled (under kernel replay), else the traced duration"),
+        [](const ShownKernel& k) -> std::optional<double> {
+            return k.facts.durationNs ? std::optional<double>(*k.facts.durationNs / 1e3) : std::nullopt;
+        }));
+    rows.push_back(metricRow(
+        QStringLiteral("sm__throughput.avg.pct_of_peak_sustained_elapsed"), tr("Compute (SM) throughput"), tr("%"), 3));
+    rows.push_back(metricRow(QStringLiteral("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"),
+        tr("Memory throughput"), tr("%"), 3));
+    rows.push_back(metricRow(
+        QStringLiteral("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"), tr("DRAM throughput"), tr("%"), 3));
+    rows.push_back(metricRow(QStringLiteral("l1tex__throughput.avg.pct_of_peak_sustained_active"),
+        tr("L1/TEX cache throughput"), tr("%"), 3));
+    rows.push_back(metricRow(
+        QStringLiteral("lts__throughput.avg.pct_of_peak_sustained_elapsed"), tr("L2 cache throughput"), tr("%"), 3));
+    rows.push_back(metricRow(QStringLiteral("gpc__cycles_elapsed.max"), tr("Elapsed cycles"), tr("cycles")));
+    rows.push_back(metricRow(QStringLiteral("sm__cycles_active.avg"), tr("SM active cycles"), tr("cycles")));
+    rows.push_back(row(
+        tr("SM frequency"), tr("GHz"), tr("gpc__cycles_elapsed.avg.per_second"),
+        [](const ShownKernel& k) -> std::optional<double> {
+            if (!k.profiled)
+                return std::nullopt;
+            const auto& m = k.profiled->metrics;
+            const auto v = m.get("gpc__cycles_elapsed.avg.per_second");
+            return v ? std::optional<double>(toBaseUnit(*v, m.unit("gpc__cycles_elapsed.avg.per_second")) / 1e9)
+                     : std::nullopt;
+        },
+        3));
+    rows.push_back(heading(tr("Compute workload")));
+    rows.push_back(metricRow(
+        QStringLiteral("sm__instruction_throughput.avg.pct_of_peak_sustained_elapsed"), tr("SM busy"), tr("%"), 3));
+    rows.push_back(metricRow(
+        QStringLiteral("sm__inst_issued.avg.pct_of_peak_sustained_elapsed"), tr("Issue slots busy"), tr("%"), 3));
+    rows.push_back(metricRow(
+        QStringLiteral("sm__inst_executed.avg.per_cycle_elapsed"), tr("Executed IPC elapsed"), tr("inst/cycle"), 3));
+    rows.push_back(metricRow(
+        QStringLiteral("sm__inst_executed.avg.per_cycle_active"), tr("Executed IPC active"), tr("inst/cycle"), 3));
+    rows.push_back(metricRow(
+        QStringLiteral("sm__inst_issued.avg.per_cycle_active"), tr("Issued IPC active"), tr("inst/cycle"), 3));
+
+    // Every figure of the families, for the table and the charts.
+    auto collect = [&](Family family) {
+        std::set<std::string> names;
+        for (const ShownKernel& k : m_shown) {
+            if (!k.profiled)
+                continue;
+            for (const auto& [name, entry] : k.profiled->metrics.all()) {
+                if (inFamily(name, family))
+                    names.insert(name);
+            }
+        }
+        // Largest first (by the largest value over the shown kernels).
+        std::vector<std::pair<double, std::string>> ordered;
+        for (const std::string& n : names) {
+            double best = 0;
+            for (const ShownKernel& k : m_shown) {
+                if (k.profiled)
+                    best = std::max(best, k.profiled->metrics.get(n).value_or(0));
+            }
+            ordered.emplace_back(best, n);
+        }
+        std::stable_sort(
+            ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::vector<std::string> out;
+        for (auto& o : ordered)
+            out.push_back(std::move(o.second));
+        return out;
+    };
+    auto labelOf = [&](const std::string& metric, Family family) {
+        if (family == Family::PipeCycles || family == Family::PipeInstructions) {
+            if (session)
+                // A profile session labels pipes as its section does ("Tensor (FP, incl. HGMMA)").
+                if (const MetricDef* d = session->metrics.definition(metric);
+                    d && !d->description.empty() && d->description.size() < 40)
+                    return QString::fromStdString(d->description);
+            QString key = QString::fromStdString(pipeKey(metric, family)).toUpper();
+            return key.replace(QLatin1Char('_'), QLatin1Char(' '));
+        }
+        return QString::fromStdString(ProfileIngest::breakdownLabel(metric));
+    };
+
+    const auto compute = collect(Family::ComputeBreakdown);
+    const auto memory = collect(Family::MemoryBreakdown);
+    const auto pipeCycles = collect(Family::PipeCycles);
+    const auto pipeInst = collect(Family::PipeInstructions);
+    auto addRows = [&](const QString& title, const std::vector<std::string>& names, Family family) {
+        if (names.empty())
+            return;
+        rows.push_back(heading(title));
+        for (const std::string& n : names) {
+            MetricRow r = metricRow(QString::fromStdString(n), labelOf(n, family), tr("%"), 3);
+            rows.push_back(r);
+        }
+    };
+    addRows(
+        tr("Compute throughput breakdown (% of each unit's peak, elapsed cycles)"), compute, Family::ComputeBreakdown);
+    addRows(tr("Memory throughput breakdown (% of each unit's peak, elapsed cycles)"), memory, Family::MemoryBreakdown);
+    addRows(tr("Pipe utilization: % of elapsed cycles the pipe was active"), pipeCycles, Family::PipeCycles);
+    addRows(tr("Pipe utilization: % of peak instructions executed over elapsed cycles"), pipeInst,
+        Family::PipeInstructions);
+    table()->set(kernelColumns(), rows);
+
+    const bool any = anyProfiled();
+    const QString none = m_shown.isEmpty() ? tr("No kernel selected") : notCollectedText();
+    // Speed of light bars.
+    plotstyle::setTitle(m_sol, tr("GPU speed of light"),
+        tr("% of each unit's own peak over the kernel's elapsed cycles: separate denominators, not shares of time"));
+    if (!any) {
+        plotstyle::showMessage(m_sol, none);
+    } else {
+        static const char* const kSol[][2] = {
+            {"sm__throughput.avg.pct_of_peak_sustained_elapsed", QT_TR_NOOP("Compute (SM)")},
+            {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", QT_TR_NOOP("Memory")},
+            {"gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", QT_TR_NOOP("DRAM")},
+            {"l1tex__throughput.avg.pct_of_peak_sustained_active", QT_TR_NOOP("L1/TEX (active cycles)")},
+            {"lts__throughput.avg.pct_of_peak_sustained_elapsed", QT_TR_NOOP("L2")},
+        };
+        plotstyle::BarChart chart;
+        for (const auto& s : kSol)
+            chart.categories << tr(s[1]);
+        chart.valueLabel = tr("throughput (% of peak)");
+        chart.valueMax = 112;
+        chart.valueText = [](double v, int, int) { return QStringLiteral("%1%").arg(v, 0, 'f', 1); };
+        QList<plotstyle::BarSeries> series;
+        for (const ShownKernel& k : m_shown) {
+            plotstyle::BarSeries bs {k.title, k.color, {}};
+            for (const auto& s : kSol)
+                bs.values << (k.profiled ? k.profiled->metrics.get(s[0]).value_or(std::nan("")) : std::nan(""));
+            series << bs;
+        }
+        plotstyle::groupedBars(m_sol, chart, series);
+    }
+
+    auto familyChart = [&](QCustomPlot* plot, const QString& title, const QString& subtitle,
+                           const std::vector<std::string>& names, Family family, size_t limit) {
+        plotstyle::setTitle(plot, title, subtitle);
+        if (!any) {
+            plotstyle::showMessage(plot, none);
+            return;
+        }
+        if (names.empty()) {
+            plotstyle::showMessage(plot,
+                tr("not in this profile (section %1)")
+                    .arg(family == Family::ComputeBreakdown || family == Family::MemoryBreakdown
+                            ? QStringLiteral("SpeedOfLight breakdown")
+                            : QStringLiteral("ComputeWorkloadAnalysis")));
+            return;
+        }
+        plotstyle::BarChart chart;
+        const size_t n = std::min(limit, names.size());
+        for (size_t i = 0; i < n; ++i)
+            chart.categories << labelOf(names[i], family);
+        chart.valueLabel = tr("% of peak");
+        chart.valueMax = 112;
+        chart.valueText = [](double v, int, int) { return QString::number(v, 'f', 1); };
+        QList<plotstyle::BarSeries> series;
+        for (const ShownKernel& k : m_shown) {
+            plotstyle::BarSeries bs {k.title, k.color, {}};
+            for (size_t i = 0; i < n; ++i)
+                bs.values << (k.profiled ? k.profiled->metrics.get(names[i]).value_or(std::nan("")) : std::nan(""));
+            series << bs;
+        }
+        plotstyle::groupedBars(plot, chart, series);
+    };
+    familyChart(m_compute, tr("Compute throughput breakdown"),
+        tr("SM units behind Compute (SM), % of each one's peak; top %1").arg(std::min<size_t>(10, compute.size())),
+        compute, Family::ComputeBreakdown, 10);
+    familyChart(m_memory, tr("Memory throughput breakdown"),
+        tr("memory units behind Memory, % of each one's peak; top %1").arg(std::min<size_t>(10, memory.size())), memory,
+        Family::MemoryBreakdown, 10);
+    familyChart(m_pipeCycles, tr("Pipe utilization (% of elapsed cycles)"),
+        tr("cycles each pipe was active / elapsed cycles"), pipeCycles, Family::PipeCycles, 12);
+    familyChart(m_pipeInst, tr("Pipe utilization (% of peak instructions executed)"),
+        tr("instructions executed / the pipe's peak rate over elapsed cycles: a different denominator"), pipeInst,
+        Family::PipeInstructions, 14);
+}
+
+} // namespace ws

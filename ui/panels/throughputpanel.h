@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "panels/detailspanel.h"
+
+namespace ws {
+
+// Throughput (seed 000's speed-of-light step, then the compute path): Compute (SM), Memory,
+// DRAM, L1 and L2 throughput as % of each unit's own peak (different denominators: they
+// neither add up nor share a scale), the breakdown into the units behind the compute and the
+// memory figure, and pipe utilization in both of ncu's denominators, labelled: cycles the
+// pipe was active over elapsed cycles, and instructions executed over the pipe's peak rate.
+class ThroughputPanel : public DetailsPanel {
+    Q_OBJECT
+public:
+    explicit ThroughputPanel(KernelFocus* focus, QWidget* parent = nullptr);
+
+    QCustomPlot* speedOfLightPlot() const { return m_sol; }
+    QCustomPlot* computeBreakdownPlot() const { return m_compute; }
+    QCustomPlot* memoryBreakdownPlot() const { return m_memory; }
+    QCustomPlot* pipeCyclesPlot() const { return m_pipeCycles; }
+    QCustomPlot* pipeInstructionsPlot() const { return m_pipeInst; }
+
+    // Metric names of one figure family present for any shown kernel, e.g. the breakdown
+    // constituents of the compute throughput (sm__* / smsp__* .avg.pct_of_peak_sustained_elapsed).
+    enum class Family { ComputeBreakdown, MemoryBreakdown, PipeCycles, PipeInstructions };
+    static bool inFamily(const std::string& metric, Family family);
+
+protected:
+    void rebuild() override;
+
+private:
+    QCustomPlot* m_sol;
+    QCustomPlot* m_compute;
+    QCustomPlot* m_memory;
+    QCustomPlot* m_pipeCycles;
+    QCustomPlot* m_pipeInst;
+};
+
+} // namespace ws
