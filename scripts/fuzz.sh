@@ -40,11 +40,13 @@ for t in "${targets[@]}"; do
     crashes=$build/crashes/$t
     mkdir -p "$corpus" "$crashes"
     extra=()
-    maxlen=262144
+    # Small inputs keep executions fast; the seeds are cuts of the real fixtures.
+    maxlen=16384
     case $t in
         fuzz_import_kineto | fuzz_import_proton) extra+=(-dict="$root/tests/fuzz/trace.dict") ;;
         fuzz_import_ncu) extra+=(-dict="$root/tests/fuzz/ncu.dict") ;;
-        fuzz_session_loader) maxlen=1048576 ;;
+        fuzz_import_nsys) maxlen=65536 ;;
+        fuzz_session_loader) maxlen=131072 ;;
     esac
     if [ -n "${WS_FUZZ_RUNS:-}" ]; then
         limit=(-runs="$WS_FUZZ_RUNS")

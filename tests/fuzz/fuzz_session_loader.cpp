@@ -31,21 +31,26 @@ void writeSeed(const char* dir)
     // The Proton fixture gives a small session with kernels, ranges, devices and metrics.
     ws::SessionData d = ws::importSession(
         std::string(WS_FIXTURES_DIR) + "/import/proton_mm_relu.hatchet", ws::ImportFormat::Proton, {});
-    const std::string seed = std::string(dir) + "/seed-proton.wscope";
+    // Written with the normal 4 KiB pages outside the corpus, then copied into it with 512-byte
+    // pages: a valid SQLite file an eighth of the size, so many more mutations per second reach
+    // the reader's checks.
+    const std::string full = scratchPath() + ".seed";
+    std::remove(full.c_str());
     {
-        ws::SessionWriter writer(seed);
+        ws::SessionWriter writer(full);
         writer.write(d);
         writer.commit();
     }
-    // The same session with 512-byte pages: a valid SQLite file an eighth of the size, so far
-    // more mutations per second reach the reader's checks.
     const std::string small = std::string(dir) + "/seed-proton-512.wscope";
     std::remove(small.c_str());
-    ws::sqlite::Database db(seed, SQLITE_OPEN_READWRITE);
-    db.exec("PRAGMA page_size = 512");
-    auto vacuum = db.prepare("VACUUM INTO ?1");
-    vacuum.bind(1, std::string_view(small));
-    vacuum.run();
+    {
+        ws::sqlite::Database db(full, SQLITE_OPEN_READWRITE);
+        db.exec("PRAGMA page_size = 512");
+        auto vacuum = db.prepare("VACUUM INTO ?1");
+        vacuum.bind(1, std::string_view(small));
+        vacuum.run();
+    }
+    std::remove(full.c_str());
 }
 
 } // namespace

@@ -39,12 +39,23 @@ inline int importOnce(ImportFormat format, const uint8_t* data, size_t size)
     return 0;
 }
 
-inline std::string fixtureText(const char* name)
+inline std::string readText(const std::string& path)
 {
-    std::ifstream in(std::string(WS_FIXTURES_DIR) + "/import/" + name, std::ios::binary);
+    std::ifstream in(path, std::ios::binary);
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+inline std::string fixtureText(const char* name)
+{
+    return readText(std::string(WS_FIXTURES_DIR) + "/import/" + name);
+}
+
+// tests/fuzz/seeds: small cuts of the real fixtures (made with Python from them; see README.md).
+inline std::string seedText(const char* name)
+{
+    return readText(std::string(WS_FIXTURES_DIR) + "/../fuzz/seeds/" + name);
 }
 
 // With WS_FUZZ_WRITE_SEED=<dir>, puts the format's real fixtures (and for nsys the database
@@ -59,7 +70,8 @@ inline void writeSeeds(ImportFormat format)
     };
     switch (format) {
     case ImportFormat::Kineto:
-        put("kineto_mm_relu.json", fixtureText("kineto_mm_relu.json"));
+        // A cut of the real fixture (two events of each phase and category), so executions stay fast.
+        put("kineto_small.json", seedText("kineto_small.json"));
         put("small.json",
             R"({"traceEvents":[{"ph":"B","name":"a","pid":1,"tid":1,"ts":1},)"
             R"({"ph":"E","pid":1,"tid":1,"ts":2},{"ph":"C","name":"c","pid":1,"ts":3,"args":{"v":1}},)"
@@ -68,7 +80,8 @@ inline void writeSeeds(ImportFormat format)
             R"("args":{"correlation":3,"grid":[1,2,3],"block":[4,5,6]}}]})");
         break;
     case ImportFormat::NcuCsv:
-        put("ncu_mixed.txt", fixtureText("ncu_mixed.txt"));
+        // ncu_mixed.txt cut to 21 columns and 3 rows, with program output between rows.
+        put("ncu_small.txt", seedText("ncu_small.txt"));
         break;
     case ImportFormat::Proton:
         put("proton_mm_relu.hatchet", fixtureText("proton_mm_relu.hatchet"));
