@@ -344,8 +344,17 @@ const ws::cli::CommandRegistrar registrar(
              "Write the session from result files kept with --keep-raw instead of running a program (same "
              "--set/--section/--metrics as the run)");
          cmd->add_flag("-v,--verbose", args->verbose, "Print every profiled launch");
-         cmd->add_option("command", args->command, "Program and its arguments (after --)");
-         cmd->callback([args, &exitCode] { exitCode = runProfile(*args); });
+         // As in `record`: everything from the program name on belongs to the program, its own
+         // options included ("-- prog --iters 2" must not be parsed as ours).
+         cmd->add_option("command", args->command, "Program and its arguments (after --)")->expected(-1);
+         cmd->positionals_at_end();
+         cmd->prefix_command();
+         cmd->callback([cmd, args, &exitCode] {
+             for (const auto& r : cmd->remaining())
+                 if (r != "--")
+                     args->command.push_back(r);
+             exitCode = runProfile(*args);
+         });
      }});
 
 } // namespace
