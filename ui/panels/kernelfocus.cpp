@@ -100,10 +100,13 @@ void KernelFocus::selectKernel(qint64 kernelId)
     if (!l)
         return;
     setCurrent(kernelId);
+    // Selecting the event also names the kernel (SelectionModel uses the timeline's name for
+    // it); without a timeline event, name it the same way ourselves.
     const EventSelection e = eventFor(kernelId);
     if (e.isValid())
         m_selection->setSelectedEvent(e);
-    m_selection->setSelectedName(QString::fromStdString(m_data->launches.groups()[l->group].name));
+    else
+        m_selection->setSelectedName(QString::fromStdString(m_data->launches.groups()[l->group].shortName));
 }
 
 void KernelFocus::selectGroup(int group)
@@ -161,22 +164,31 @@ void KernelFocus::onSelectedEvent(const EventSelection& e)
     // Only kernels move the focus; picking an API call or a copy keeps the panels as they are.
     if (!m_data || !e.isValid() || e.ref.table() != EventTable::Kernel)
         return;
-    const KernelLaunchTable::Launch* l = m_data->launches.find(e.ref.rowid());
-    if (!l)
-        return;
-    setCurrent(l->id);
-    m_selection->setSelectedName(QString::fromStdString(m_data->launches.groups()[l->group].name));
+    if (const KernelLaunchTable::Launch* l = m_data->launches.find(e.ref.rowid()))
+        setCurrent(l->id);
 }
 
 void KernelFocus::onSelectedName(const QString& name)
 {
+    // The shared name is the timeline's (the short name); a full demangled name is accepted
+    // too. Several kernels can share a short name: the current one keeps the focus if it has it.
     if (!m_data || name.isEmpty())
         return;
-    const int group = m_data->launches.groupIndex(name.toStdString());
-    if (group < 0 || group == currentGroup())
+    const std::string n = name.toStdString();
+    const auto& groups = m_data->launches.groups();
+    auto matches = [&](int g) {
+        return groups[static_cast<size_t>(g)].name == n || groups[static_cast<size_t>(g)].shortName == n;
+    };
+    const int current = currentGroup();
+    if (current >= 0 && matches(current))
         return;
-    if (const auto* l = m_data->representative(static_cast<uint32_t>(group)))
-        setCurrent(l->id);
+    for (int g = 0; g < static_cast<int>(groups.size()); ++g) {
+        if (matches(g)) {
+            if (const auto* l = m_data->representative(static_cast<uint32_t>(g)))
+                setCurrent(l->id);
+            return;
+        }
+    }
 }
 
 } // namespace ws

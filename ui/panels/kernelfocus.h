@@ -48,7 +48,8 @@ public:
     static constexpr int kMaxPinned = 6;
 
 public slots:
-    // Makes a launch current and selects it everywhere (event + kernel name).
+    // Makes a launch current and selects it everywhere: its timeline event, and with it the
+    // selected kernel name (the timeline's short name).
     void selectKernel(qint64 kernelId);
     // Makes a kernel name current through its representative launch.
     void selectGroup(int group);

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Real H200 sessions for the panel tests: the snapshot the main window would build and the
+// panels' own data, both read from the fixture file.
+
+#include "panels/paneldata.h"
+#include "session/sessionsnapshot.h"
+#include "store/sessionreader.h"
+
+#include <QElapsedTimer>
+#include <QString>
+#include <QTest>
+
+#include <functional>
+#include <memory>
+
+namespace ws::test {
+
+inline QString fixturePath(const char* rel)
+{
+    return QStringLiteral(WS_FIXTURES_DIR "/") + QString::fromLatin1(rel);
+}
+
+inline std::shared_ptr<const SessionSnapshot> snapshotOf(const QString& path)
+{
+    const SessionReader reader(path.toStdString());
+    auto snapshot = SessionSnapshot::build(TimelineModel::load(reader), loadCounterSeries(reader), reader.meta());
+    snapshot->path = path;
+    snapshot->displayName = path;
+    snapshot->hasFile = true;
+    return snapshot;
+}
+
+inline bool waitUntil(const std::function<bool()>& condition, int ms = 30000)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!condition() && t.elapsed() < ms)
+        QTest::qWait(10);
+    return condition();
+}
+
+} // namespace ws::test

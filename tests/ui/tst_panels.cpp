@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+// The kernel analysis panels on real H200 sessions: every model under
+// QAbstractItemModelTester, the ranking against the core ranking, the stats tables against the
+// CLI's report code (whole session and range selection, CSV byte for byte), the details tables
+// against the stored metrics and the occupancy calculator, the "not collected" state of trace
+// sessions, and plot/table export.
+#include "panelfixtures.h"
+
+#include "analysis/nsysreports.h"
+#include "analysis/sessionfilesource.h"
+#include "diagnosis/occupancycurves.h"
+#include "panels/analysispanels.h"
+#include "panels/diagnosispanel.h"
+#include "panels/kernelrankingpanel.h"
+#include "panels/launchpanel.h"
+#include "panels/memorypanel.h"
+#include "panels/panelexport.h"
+#include "panels/schedulerpanel.h"
+#include "panels/statspanel.h"
+#include "panels/throughputpanel.h"
+#include "ranking/windowedsource.h"
+#include "report/reportformat.h"
+
+#include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include <sstream>
+
+using namespace ws;
+using namespace ws::test;
+
+namespace {
+
+QString cellText(const QAbstractItemModel* m, int row, int column)
+{
+    return m->data(m->index(row, column)).toString();
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestPanels : public QObject {
+    Q_OBJECT
+
+    struct Session {
+        std::shared_ptr<const PanelData> data;
+        std::shared_ptr<const SessionSnapshot> snapshot;
+    };
+    static Session open(const char* rel)
+    {
+        const QString path = fixturePath(rel);
+        return {PanelData::load(path), snapshotOf(path)};
+    }
+
+private slots:
+    void initTestCase() { qRegisterMetaType<ws::EventSelection>(); }
+
+    void rankingModel()
+    {
+        const Session s = open("recorder/sessions/torch_nvtx.wscope");
+        KernelRankingModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPanelData(s.data);
+        const auto ranks = rankKernels(s.data->launches);
+        QCOMPARE(model.rowCount(), static_cast<int>(ranks.size()));
+        QVERIFY(model.rowCount() > 3);
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const KernelRank& k = ranks[static_cast<size_t>(r)];
+            QCOMPARE(
+                model.data(model.index(r, KernelRankingModel::Calls), panelexport::kRawRole).toLongLong(), k.calls);
+            QCOMPARE(model.data(model.index(r, KernelRankingModel::Total), panelexport::kRawRole).toDouble(),
+                static_cast<double>(k.totalNs) / 1e6);
+            QCOMPARE(model.data(model.index(r, KernelRankingModel::Median), panelexport::kRawRole).toDouble(),
+                k.medianNs / 1e3);
+            QCOMPARE(
+                model.data(model.index(r, KernelRankingModel::Share), panelexport::kRawRole).toDouble(), k.sharePct);
+            // Full demangled name on hover, a shorter one in the cell.
+            const QString full = QString::fromStdString(s.data->launches.groups()[k.group].name);
+            QVERIFY(model.data(model.index(r, 0), Qt::ToolTipRole).toString().contains(full.toHtmlEscaped()));
+            QVERIFY(cellText(&model, r, 0).size() <= full.size());
+        }
+        QVERIFY(model.headerData(KernelRankingModel::Total, Qt::Horizontal).toString().contains("ms"));
+        QVERIFY(model.headerData(KernelRankingModel::Average, Qt::Horizontal).toString().contains("µs"));
+        // A window: the middle of the session.
+        const auto& launches = s.data->launches.launches();
+        const TimeWindow w {launches[launches.size() / 3].start, launches[2 * launches.size() / 3].start};
+        model.setWindow(w);
+        QCOMPARE(model.rowCount(), static_cast<int>(rankKernels(s.data->launches, w).size()));
+        int64_t calls = 0;
+        for (int r = 0; r < model.rowCount(); ++r)
+            calls += model.data(model.index(r, KernelRankingModel::Calls), panelexport::kRawRole).toLongLong();
+        QCOMPARE(calls, model.launchesInWindow());
+        QVERIFY(calls < static_cast<int64_t>(launches.size()));
+    }
+
+    void rankingPanelFollowsRangeAndFilters()
+    {
+        const Session s = open("recorder/sessions/gemm_relu.wscope");
+        SelectionModel selection;
+        KernelFocus focus(&selection);
+        KernelRankingPanel panel(&focus);
+        focus.setData(s.data, s.snapshot);
+        QVERIFY(panel.model()->rowCount() >= 2);
+        const int all = panel.model()->rowCount();
+        QVERIFY(panel.scopeLabel()->text().contains("whole session"));
+        // Sorted by total, descending.
+        const auto* proxy = panel.proxy();
+        for (int r = 1; r < proxy->rowCount(); ++r)
+            QVERIFY(proxy->data(proxy->index(r - 1, KernelRankingModel::Total), panelexport::kRawRole).toDouble()
+                >= proxy->data(proxy->index(r, KernelRankingModel::Total), panelexport::kRawRole).toDouble());
+        // Filter over the full names (regular expression).
+        panel.filterEdit()->setText(QStringLiteral("relu|fill"));
+        QVERIFY(proxy->rowCount() >= 1 && proxy->rowCount() < all);
+        for (int r = 0; r < proxy->rowCount(); ++r)
+            QVERIFY(proxy->data(proxy->index(r, 0), panelexport::kRawRole)
+                        .toString()
+                        .contains(QRegularExpression(QStringLiteral("relu|fill"))));
+        QVERIFY(panel.scopeLabel()->text().contains("shown by the filter"));
+        panel.filterEdit()->setText(QStringLiteral("[")); // invalid regex: taken literally, no crash
+        QCOMPARE(proxy->rowCount(), 0);
+        panel.filterEdit()->clear();
+        // The range selection drives the ranking.
+        const auto& launches = s.data->launches.launches();
+        selection.setTimeRange({launches.front().start, launches.front().end});
+        QVERIFY(panel.model()->launchesInWindow() < static_cast<int64_t>(launches.size()));
+        QVERIFY(panel.scopeLabel()->text().contains("range selection"));
+        selection.clearTimeRange();
+        QCOMPARE(panel.model()->rowCount(), all);
+        // CSV: the visible rows, exact values.
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("ranking.csv");
+        QVERIFY(panel.exportCsv(csv));
+        const QList<QByteArray> lines = readAll(csv).split('\n');
+        QVERIFY(lines.first().startsWith("Kernel,Calls,Total (ms),Avg (µs)"));
+        QCOMPARE(lines.size(), all + 2); // header, rows, trailing newline
+    }
+
+    void statsTablesAreTheCliReports_data()
+    {
+        QTest::addColumn<QString>("report");
+        for (const auto& r : StatsPanel::reports())
+            QTest::newRow(qPrintable(r.id)) << r.id;
+    }
+    void statsTablesAreTheCliReports()
+    {
+        QFETCH(QString, report);
+        const Session s = open("recorder/sessions/torch_nvtx.wscope");
+        SelectionModel selection;
+        KernelFocus focus(&selection);
+        StatsPanel panel(&focus);
+        QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy ready(&panel, &StatsPanel::reportReady);
+        focus.setData(s.data, s.snapshot);
+        panel.showReport(report);
+        QVERIFY(
+            waitUntil([&] { return !panel.isComputing() && panel.fullReport() && panel.currentReport() == report; }));
+
+        const SessionReader reader(s.data->path.toStdString());
+        const SessionFileSource source(reader);
+        auto expectCsv = [&](const RecordSource& src) {
+            std::ostringstream out;
+            writeReportCsv(out, StatsPanel::compute(report, src));
+            return QByteArray::fromStdString(out.str());
+        };
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("r.csv");
+        QVERIFY(panel.exportCsv(csv));
+        QCOMPARE(readAll(csv), expectCsv(source));
+        QCOMPARE(panel.model()->rowCount(), static_cast<int>(panel.fullReport()->rows.size()));
+        // Headers with units, as nsys prints them.
+        for (int c = 0; c < panel.model()->columnCount(); ++c)
+            QCOMPARE(panel.model()->headerData(c, Qt::Horizontal).toString(),
+                QString::fromStdString(panel.fullReport()->columns[static_cast<size_t>(c)].header()));
+
+        // Range selection: the report over the events overlapping it.
+        const TimeSpan span = source.timeSpan();
+        const TimeRange half {span.begin, span.begin + (span.end - span.begin) / 2};
+        selection.setTimeRange(half);
+        QVERIFY(waitUntil([&] { return !panel.isComputing(); }));
+        QVERIFY(panel.exportCsv(csv));
+        const WindowedSource windowed(source, {half.begin, half.end});
+        QCOMPARE(readAll(csv), expectCsv(windowed));
+        QVERIFY(panel.noteLabel()->text().contains("range selection"));
+    }
+
+    void detailsOnProfiledKernels()
+    {
+        const Session s = open("metrics/gemm_relu.wscope");
+        SelectionModel selection;
+        KernelFocus focus(&selection);
+        LaunchPanel launch(&focus);
+        ThroughputPanel throughput(&focus);
+        SchedulerPanel scheduler(&focus);
+        MemoryPanel memory(&focus);
+        for (DetailsPanel* p : std::initializer_list<DetailsPanel*> {&launch, &throughput, &scheduler, &memory})
+            new QAbstractItemModelTester(p->table(), QAbstractItemModelTester::FailureReportingMode::QtTest, p);
+        focus.setData(s.data, s.snapshot);
+        focus.selectKernel(3); // the nvjet BF16 GEMM
+        QCOMPARE(focus.current(), qint64(3));
+        const auto* k = s.data->profiled(3);
+        QVERIFY(k);
+        auto valueOf = [](DetailsPanel& p, const QString& label, int column = 0) {
+            const int row = p.table()->rowOf(label);
+            return row < 0 ? QVariant() : p.table()->data(p.table()->index(row, 2 + column), panelexport::kRawRole);
+        };
+        // Block limits and occupancy: the stored (collected/launch) metrics.
+        QCOMPARE(
+            valueOf(launch, "Block limit registers").toDouble(), *k->metrics.get("launch__occupancy_limit_registers"));
+        QCOMPARE(valueOf(launch, "Theoretical occupancy").toDouble(),
+            *k->metrics.get("sm__maximum_warps_per_active_cycle_pct"));
+        QCOMPARE(valueOf(launch, "Achieved occupancy").toDouble(),
+            *k->metrics.get("sm__warps_active.avg.pct_of_peak_sustained_active"));
+        QCOMPARE(valueOf(launch, "Grid").toString(),
+            QStringLiteral("(%1, %2, %3)").arg(k->launch.gridX).arg(k->launch.gridY).arg(k->launch.gridZ));
+        QVERIFY(!launch.banner()->isVisible() || launch.banner()->isHidden());
+        QCOMPARE(valueOf(throughput, "Compute (SM) throughput").toDouble(),
+            *k->metrics.get("sm__throughput.avg.pct_of_peak_sustained_elapsed"));
+        // Pipe utilization in both denominators, labelled.
+        QVERIFY(throughput.table()->rowOf("Pipe utilization: % of elapsed cycles the pipe was active") >= 0);
+        QVERIFY(
+            throughput.table()->rowOf("Pipe utilization: % of peak instructions executed over elapsed cycles") >= 0);
+        QCOMPARE(valueOf(scheduler, "Eligible warps").toDouble(),
+            *k->metrics.get("smsp__warps_eligible.avg.per_cycle_active"));
+        // Stall reasons sorted, largest first, with the share next to the value.
+        const auto order = scheduler.stallOrder();
+        QVERIFY(order.size() > 5);
+        const int first = scheduler.table()->rowOf(QString::fromStdString(stallLabel(order[0])));
+        QVERIFY(first > 0);
+        QVERIFY(scheduler.table()->data(scheduler.table()->index(first, 2)).toString().contains("%)"));
+        QCOMPARE(valueOf(memory, "DRAM bytes").toDouble(), *k->metrics.get("dram__bytes.sum") / 1e6);
+        // Every plot titled and with labelled axes.
+        for (DetailsPanel* p : std::initializer_list<DetailsPanel*> {&launch, &throughput, &scheduler, &memory}) {
+            for (QCustomPlot* plot : p->plots()) {
+                QVERIFY2(plot->plottableCount() > 0, qPrintable(plot->objectName()));
+                QVERIFY2(
+                    !plot->xAxis->label().isEmpty() || !plot->yAxis->label().isEmpty(), qPrintable(plot->objectName()));
+            }
+        }
+
+        // Pinning puts kernels side by side.
+        focus.pin(3);
+        focus.selectKernel(4);                      // relu
+        QCOMPARE(launch.table()->columnCount(), 4); // Metric, Unit, #3 (pinned), #4 (current)
+        QVERIFY(launch.table()->headerData(2, Qt::Horizontal).toString().startsWith("#3 "));
+        QVERIFY(launch.table()->headerData(3, Qt::Horizontal).toString().startsWith("#4 "));
+        QCOMPARE(throughput.speedOfLightPlot()->plottableCount(), 2); // one bar series per kernel
+        focus.clearPins();
+        QCOMPARE(launch.table()->columnCount(), 3);
+    }
+
+    // The occupancy curves drawn are the calculator's, with the launch's own point on them.
+    void occupancyCurvesAreTheCalculator()
+    {
+        const Session s = open("metrics/torch_softmax.wscope");
+        SelectionModel selection;
+        KernelFocus focus(&selection);
+        LaunchPanel panel(&focus);
+        focus.setData(s.data, s.snapshot);
+        focus.selectKernel(1);
+        const auto* l = s.data->launches.find(1);
+        ArchitectureLimits limits;
+        QVERIFY(ArchitectureLimits::forDevice(*s.data->device(l->deviceId), limits));
+        const OccupancyCalculator calc(limits);
+        const auto& config = s.data->launches.configs()[l->config];
+        const OccupancyCurves expected = occupancyCurves(calc, occupancyInput(config, limits));
+        QCustomPlot* plot = panel.registersPlot();
+        QVERIFY(plot->graphCount() >= 2);
+        QCPGraph* curve = plot->graph(0);
+        QCOMPARE(curve->dataCount(), static_cast<int>(expected.byRegisters.size()));
+        for (int i = 0; i < curve->dataCount(); ++i) {
+            QCOMPARE(curve->data()->at(i)->key, expected.byRegisters[static_cast<size_t>(i)].x);
+            QCOMPARE(curve->data()->at(i)->value, expected.byRegisters[static_cast<size_t>(i)].occupancyPct);
+        }
+        QCPGraph* mark = plot->graph(1);
+        QCOMPARE(mark->dataCount(), 1);
+        QCOMPARE(mark->data()->at(0)->key, static_cast<double>(config.registersPerThread));
+        QCOMPARE(mark->data()->at(0)->value, expected.current.occupancyPct);
+        // ncu's theoretical occupancy (stored by the profile) is the calculator's.
+        QCOMPARE(
+            *s.data->profiled(1)->metrics.get("sm__maximum_warps_per_active_cycle_pct"), expected.current.occupancyPct);
+        QCPGraph* smem = panel.sharedMemPlot()->graph(0);
+        QCOMPARE(smem->dataCount(), static_cast<int>(expected.bySharedMem.size()));
+        QCOMPARE(smem->data()->at(48)->key, 48.0); // KiB on the axis
+    }
+
+    void traceSessionSaysNotCollected()
+    {
+        const Session s = open("recorder/sessions/gemm_relu.wscope");
+        QVERIFY(!s.data->hasMetrics());
+        SelectionModel selection;
+        KernelFocus focus(&selection);
+        LaunchPanel launch(&focus);
+        ThroughputPanel throughput(&focus);
+        DiagnosisPanel diagnosis(&focus);
+        launch.show();
+        throughput.show();
+        focus.setData(s.data, s.snapshot);
+        QVERIFY(focus.current() >= 0); // opens on the most expensive kernel
+        QVERIFY(throughput.banner()->isVisible());
+        QVERIFY(throughput.banner()->text().contains("run warpscope-cli profile"));
+        // The launch configuration is in the trace: theoretical occupancy is computed...
+        const int theo = launch.table()->rowOf("Theoretical occupancy");
+        QVERIFY(launch.table()->data(launch.table()->index(theo, 2), panelexport::kRawRole).toDouble() > 0);
+        // ... achieved is not collected.
+        const int ach = launch.table()->rowOf("Achieved occupancy");
+        QCOMPARE(launch.table()->data(launch.table()->index(ach, 2)).toString(), QStringLiteral("n/c"));
+        QVERIFY(launch.banner()->text().contains("occupancy calculator"));
+        QVERIFY(diagnosis.browser()->toPlainText().contains("Kernel metrics not collected"));
+        QVERIFY(diagnosis.browser()->toPlainText().contains("Timeline: is the GPU busy?"));
+    }
+
+    void diagnosisReadsInOrder()
+    {
+        const Session s = open("metrics/chase.wscope");
+        SelectionModel selection;
+        KernelFocus focus(&selection);
+        DiagnosisPanel panel(&focus);
+        focus.setData(s.data, s.snapshot);
+        focus.selectKernel(1);
+        QCOMPARE(panel.kernelDiagnoses().size(), size_t {1});
+        const KernelDiagnosis& d = panel.kernelDiagnoses().front().second;
+        QCOMPARE(d.limiter, Limiter::Latency);
+        const QString text = panel.browser()->toPlainText();
+        QVERIFY(text.contains("latency-bound"));
+        QVERIFY(text.contains("Est. Speedup"));
+        // Launch before occupancy before speed of light before warp states.
+        const int launchAt = text.indexOf("[Launch]");
+        const int occupancyAt = text.indexOf("[Occupancy]");
+        const int solAt = text.indexOf("[Speed of light]");
+        const int warpAt = text.indexOf("[Warp states]");
+        QVERIFY(launchAt >= 0 && launchAt < occupancyAt && occupancyAt < solAt && solAt < warpAt);
+        // A profile run's timeline is replay order, not the application's.
+        QVERIFY(text.contains("profile run"));
+    }
+
+    void exports()
+    {
+        const Session s = open("metrics/copy.wscope");
+        SelectionModel selection;
+        KernelFocus focus(&selection);
+        MemoryPanel panel(&focus);
+        panel.resize(900, 700);
+        focus.setData(s.data, s.snapshot);
+        QTemporaryDir dir;
+        QCustomPlot* plot = panel.bytesPlot();
+        QVERIFY(panelexport::savePlot(plot, dir.filePath("p.png")));
+        QVERIFY(readAll(dir.filePath("p.png")).startsWith("\x89PNG"));
+        QVERIFY(panelexport::savePlot(plot, dir.filePath("p.pdf")));
+        QVERIFY(readAll(dir.filePath("p.pdf")).startsWith("%PDF"));
+        QCOMPARE(panelexport::plotFormats().contains("svg"), panelexport::hasSvg());
+        if (panelexport::hasSvg()) {
+            QVERIFY(panelexport::savePlot(plot, dir.filePath("p.svg")));
+            const QByteArray svg = readAll(dir.filePath("p.svg"));
+            QVERIFY(svg.contains("<svg"));
+            QVERIFY(svg.contains("Bytes moved per memory level"));
+        }
+        QString error;
+        QVERIFY(!panelexport::savePlot(plot, dir.filePath("p.bmpx"), &error));
+        QVERIFY(error.contains("unknown plot format"));
+        QVERIFY(!panelexport::savePlot(plot, QStringLiteral("/nonexistent-dir/p.png"), &error));
+        QVERIFY(panelexport::saveModelCsv(panel.table(), dir.filePath("t.csv")));
+        const QList<QByteArray> lines = readAll(dir.filePath("t.csv")).split('\n');
+        QVERIFY(lines.first().startsWith("Metric,Unit,#"));
+        QCOMPARE(lines.size(), panel.table()->rowCount() + 2);
+    }
+};
+
+QTEST_MAIN(TestPanels)
+#include "tst_panels.moc"

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+// Renders every panel on the real H200 fixtures, as a user sees them, and checks that each
+// rendering has content (not a blank widget). With WS_SCREENSHOT_DIR set, the PNGs are written
+// there (docs/screenshots/panel-*.png are made this way: see docs/panels.md).
+#include "panelfixtures.h"
+
+#include "mainwindow.h"
+#include "panels/analysispanels.h"
+#include "panels/diagnosispanel.h"
+#include "panels/kernelrankingpanel.h"
+#include "ranking/kernelranking.h"
+#include "panels/launchpanel.h"
+#include "panels/memorypanel.h"
+#include "panels/rooflinepanel.h"
+#include "panels/schedulerpanel.h"
+#include "panels/statspanel.h"
+#include "panels/throughputpanel.h"
+#include "session/sessionloader.h"
+#include "timeline/timelineview.h"
+
+#include <QDockWidget>
+#include <QSet>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ws;
+using namespace ws::test;
+
+class TestPanelsScreenshots : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+    QString m_out;
+
+    // Saves the rendering and checks it is not blank: a rendered panel has text, lines and
+    // bars, so hundreds of distinct colours; an empty widget has a handful.
+    void shoot(QWidget* w, const QString& name, const QSize& size)
+    {
+        // Panels live as hidden children of a host until docked: make them windows of their own.
+        if (!w->isWindow())
+            w->setWindowFlag(Qt::Window, true);
+        w->resize(size);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w));
+        QTest::qWait(50);
+        const QImage image = w->grab().toImage();
+        QCOMPARE(image.size(), size);
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 3)
+            for (int x = 0; x < image.width(); x += 3)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 40, qPrintable(name + QStringLiteral(": %1 colours").arg(colours.size())));
+        QVERIFY(image.save(m_out + QLatin1Char('/') + name + QStringLiteral(".png")));
+    }
+
+    struct Open {
+        SelectionModel selection;
+        std::unique_ptr<QWidget> host = std::make_unique<QWidget>();
+        std::unique_ptr<AnalysisPanels> panels;
+        explicit Open(const char* rel)
+        {
+            panels = std::make_unique<AnalysisPanels>(&selection, host.get());
+            const QString path = fixturePath(rel);
+            panels->setData(PanelData::load(path), snapshotOf(path));
+        }
+        KernelFocus* focus() const { return panels->focus(); }
+    };
+
+private slots:
+    void initTestCase()
+    {
+        m_out = qEnvironmentVariable("WS_SCREENSHOT_DIR");
+        if (m_out.isEmpty())
+            m_out = m_tmp.path();
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("WarpscopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_panels_screenshots"));
+        QSettings().clear();
+    }
+
+    void ranking()
+    {
+        Open s("recorder/sessions/torch_nvtx.wscope");
+        shoot(s.panels->ranking(), QStringLiteral("panel-ranking"), {1100, 520});
+    }
+
+    void stats()
+    {
+        Open s("recorder/sessions/torch_nvtx.wscope");
+        StatsPanel* stats = s.panels->stats();
+        for (const char* report : {"cuda_gpu_kern_sum", "cuda_kern_exec_trace", "nvtx_gpu_proj_sum", "gpu_idle_gaps"}) {
+            stats->showReport(QString::fromLatin1(report));
+            QVERIFY(waitUntil([&] { return !stats->isComputing() && stats->fullReport(); }));
+            shoot(stats, QStringLiteral("panel-stats-%1").arg(QString::fromLatin1(report).replace('_', '-')),
+                {1400, 520});
+        }
+    }
+
+    void details()
+    {
+        Open s("metrics/gemm_relu.wscope");
+        // The GEMM pinned next to the ReLU it feeds: compute- against latency-bound.
+        s.focus()->selectKernel(3);
+        s.focus()->pin(3);
+        s.focus()->selectKernel(4);
+        shoot(s.panels->launch(), QStringLiteral("panel-launch-occupancy"), {1500, 1150});
+        shoot(s.panels->throughput(), QStringLiteral("panel-throughput"), {1500, 1500});
+        shoot(s.panels->scheduler(), QStringLiteral("panel-scheduler"), {1500, 1250});
+        shoot(s.panels->memory(), QStringLiteral("panel-memory"), {1500, 1100});
+    }
+
+    void roofline()
+    {
+        Open s("metrics/gemm_relu.wscope");
+        s.focus()->selectKernel(3);
+        s.focus()->pin(3);
+        s.focus()->selectKernel(1);
+        shoot(s.panels->roofline(), QStringLiteral("panel-roofline"), {1100, 720});
+        Open softmax("metrics/torch_softmax.wscope");
+        softmax.focus()->selectKernel(1);
+        shoot(softmax.panels->roofline(), QStringLiteral("panel-roofline-softmax"), {1100, 720});
+    }
+
+    void diagnosis()
+    {
+        Open chase("metrics/chase.wscope");
+        chase.focus()->selectKernel(1);
+        shoot(chase.panels->diagnosis(), QStringLiteral("panel-diagnosis-chase"), {1000, 900});
+        Open gemm("metrics/gemm_relu.wscope");
+        gemm.focus()->selectKernel(3);
+        shoot(gemm.panels->diagnosis(), QStringLiteral("panel-diagnosis-gemm"), {1000, 760});
+        Open trace("recorder/sessions/torch_nvtx.wscope");
+        shoot(trace.panels->diagnosis(), QStringLiteral("panel-diagnosis-trace"), {1000, 600});
+    }
+
+    // The whole window: timeline in the centre, the panels docked below it (README).
+    void mainWindow()
+    {
+        MainWindow window;
+        AnalysisPanels panels(window.selection(), &window);
+        panels.addDocks(&window, nullptr);
+        QObject::connect(window.loader(), &SessionLoader::loaded, &panels, &AnalysisPanels::setSnapshot);
+        QObject::connect(&panels, &AnalysisPanels::revealRequested, window.timelineView(), &TimelineView::revealEvent);
+        QSignalSpy ready(&panels, &AnalysisPanels::dataReady);
+        window.resize(1920, 1080);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openFile(fixturePath("recorder/sessions/torch_nvtx.wscope"));
+        QVERIFY(ready.wait(30000));
+        // A kernel picked in the ranking: the timeline shows the same launch selected.
+        const auto data = panels.focus()->data();
+        const auto ranks = rankKernels(data->launches);
+        panels.focus()->selectGroup(static_cast<int>(ranks.front().group));
+        QVERIFY(window.selection()->selectedEvent().isValid());
+        QTest::qWait(300);
+        shoot(&window, QStringLiteral("panel-mainwindow"), {1920, 1080});
+    }
+};
+
+QTEST_MAIN(TestPanelsScreenshots)
+#include "tst_panels_screenshots.moc"

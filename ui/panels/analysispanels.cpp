@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#include "panels/analysispanels.h"
+
+#include "panels/diagnosispanel.h"
+#include "panels/kernelrankingpanel.h"
+#include "panels/launchpanel.h"
+#include "panels/memorypanel.h"
+#include "panels/rooflinepanel.h"
+#include "panels/schedulerpanel.h"
+#include "panels/statspanel.h"
+#include "panels/throughputpanel.h"
+#include "session/sessionsnapshot.h"
+
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QMenu>
+
+namespace ws {
+
+AnalysisPanels::AnalysisPanels(SelectionModel* selection, QWidget* parent)
+    : QObject(parent)
+    , m_focus(new KernelFocus(selection, this))
+    , m_loader(new PanelDataLoader(this))
+    , m_ranking(new KernelRankingPanel(m_focus, parent))
+    , m_stats(new StatsPanel(m_focus, parent))
+    , m_launch(new LaunchPanel(m_focus, parent))
+    , m_throughput(new ThroughputPanel(m_focus, parent))
+    , m_scheduler(new SchedulerPanel(m_focus, parent))
+    , m_memory(new MemoryPanel(m_focus, parent))
+    , m_roofline(new RooflinePanel(m_focus, parent))
+    , m_diagnosis(new DiagnosisPanel(m_focus, parent))
+{
+    for (QWidget* w : std::initializer_list<QWidget*> {
+             m_ranking, m_stats, m_launch, m_throughput, m_scheduler, m_memory, m_roofline, m_diagnosis})
+        w->hide();
+    connect(m_loader, &PanelDataLoader::loaded, this,
+        [this](std::shared_ptr<const PanelData> data) { setData(std::move(data), std::move(m_pendingSnapshot)); });
+    connect(m_loader, &PanelDataLoader::failed, this, [this](const QString& path, const QString& reason) {
+        m_pendingSnapshot.reset();
+        setData(nullptr, nullptr);
+        emit loadFailed(path, reason);
+    });
+    connect(m_ranking, &KernelRankingPanel::kernelActivated, this, &AnalysisPanels::reveal);
+    connect(m_roofline, &RooflinePanel::kernelActivated, this, &AnalysisPanels::reveal);
+}
+
+AnalysisPanels::~AnalysisPanels()
+{
+    m_loader->cancel();
+    // Panels first: their views emit selection signals while they are torn down, and those
+    // reach the focus, which is deleted after this body.
+    delete m_ranking.data();
+    delete m_stats.data();
+    delete m_launch.data();
+    delete m_throughput.data();
+    delete m_scheduler.data();
+    delete m_memory.data();
+    delete m_roofline.data();
+    delete m_diagnosis.data();
+}
+
+void AnalysisPanels::addDocks(QMainWindow* window, QMenu* viewMenu)
+{
+    auto dock = [&](const QString& title, const QString& name, QWidget* w) {
+        auto* d = new QDockWidget(title, window);
+        d->setObjectName(name);
+        d->setWidget(w);
+        w->show();
+        window->addDockWidget(Qt::BottomDockWidgetArea, d);
+        if (viewMenu)
+            viewMenu->addAction(d->toggleViewAction());
+        m_docks.append(d);
+        return d;
+    };
+    if (viewMenu)
+        viewMenu->addSection(tr("Kernel analysis"));
+    QDockWidget* kernels = dock(tr("Kernels"), QStringLiteral("kernelRankingDock"), m_ranking);
+    QDockWidget* stats = dock(tr("Stats"), QStringLiteral("statsDock"), m_stats);
+    QDockWidget* launch = dock(tr("Launch & Occupancy"), QStringLiteral("launchDock"), m_launch);
+    QDockWidget* throughput = dock(tr("Throughput"), QStringLiteral("throughputDock"), m_throughput);
+    QDockWidget* scheduler = dock(tr("Scheduler & Warp States"), QStringLiteral("schedulerDock"), m_scheduler);
+    QDockWidget* memory = dock(tr("Memory"), QStringLiteral("memoryDock"), m_memory);
+    QDockWidget* roofline = dock(tr("Roofline"), QStringLiteral("rooflineDock"), m_roofline);
+    QDockWidget* diagnosis = dock(tr("Diagnosis"), QStringLiteral("diagnosisDock"), m_diagnosis);
+    window->tabifyDockWidget(kernels, stats);
+    window->splitDockWidget(kernels, launch, Qt::Horizontal);
+    window->tabifyDockWidget(launch, throughput);
+    window->tabifyDockWidget(throughput, scheduler);
+    window->tabifyDockWidget(scheduler, memory);
+    window->splitDockWidget(launch, roofline, Qt::Horizontal);
+    window->tabifyDockWidget(roofline, diagnosis);
+    kernels->raise();
+    launch->raise();
+    roofline->raise();
+}
+
+void AnalysisPanels::setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot)
+{
+    if (!snapshot || !snapshot->hasFile) {
+        m_loader->cancel();
+        setData(nullptr, nullptr);
+        return;
+    }
+    m_pendingSnapshot = snapshot;
+    m_loader->load(snapshot->path);
+}
+
+void AnalysisPanels::setData(std::shared_ptr<const PanelData> data, std::shared_ptr<const SessionSnapshot> snapshot)
+{
+    m_focus->setData(std::move(data), std::move(snapshot));
+    emit dataReady();
+}
+
+void AnalysisPanels::reveal(qint64 kernelId)
+{
+    const EventSelection e = m_focus->eventFor(kernelId);
+    if (e.isValid())
+        emit revealRequested(e);
+}
+
+} // namespace ws

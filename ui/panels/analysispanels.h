@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "panels/diagnosispanel.h"
+#include "panels/kernelfocus.h"
+#include "panels/kernelrankingpanel.h"
+#include "panels/launchpanel.h"
+#include "panels/memorypanel.h"
+#include "panels/paneldata.h"
+#include "panels/rooflinepanel.h"
+#include "panels/schedulerpanel.h"
+#include "panels/statspanel.h"
+#include "panels/throughputpanel.h"
+#include "session/sessionloader.h" // declares the snapshot pointer metatype used by the slots
+
+#include <QObject>
+#include <QPointer>
+
+#include <memory>
+
+class QDockWidget;
+class QMainWindow;
+class QMenu;
+class QWidget;
+
+namespace ws {
+
+// The kernel analysis panels as one unit the main window docks (docs/panels.md): the ranking,
+// the stats tables, the four details panels, the roofline and the diagnosis, all following the
+// shared SelectionModel through one KernelFocus. A session snapshot from the main window's
+// loader starts the panels' own read of the file on a worker thread.
+class AnalysisPanels : public QObject {
+    Q_OBJECT
+public:
+    // Panels are created as hidden children of `parent` until addDocks() moves them into docks.
+    // They are deleted with this object (before the focus they read), wherever they sit.
+    AnalysisPanels(SelectionModel* selection, QWidget* parent);
+    ~AnalysisPanels() override;
+
+    // One dock per panel in the bottom area (ranking + stats, the details, roofline +
+    // diagnosis as three tab groups side by side), each toggled from `viewMenu` (may be null).
+    // Docks are named (objectName) so QMainWindow::saveState/restoreState keep the layout.
+    void addDocks(QMainWindow* window, QMenu* viewMenu);
+    QList<QDockWidget*> docks() const { return m_docks; }
+
+    KernelFocus* focus() const { return m_focus; }
+    PanelDataLoader* loader() const { return m_loader; }
+    KernelRankingPanel* ranking() const { return m_ranking; }
+    StatsPanel* stats() const { return m_stats; }
+    LaunchPanel* launch() const { return m_launch; }
+    ThroughputPanel* throughput() const { return m_throughput; }
+    SchedulerPanel* scheduler() const { return m_scheduler; }
+    MemoryPanel* memory() const { return m_memory; }
+    RooflinePanel* roofline() const { return m_roofline; }
+    DiagnosisPanel* diagnosis() const { return m_diagnosis; }
+
+public slots:
+    // A session the main window opened: read it for the panels (nothing for in-memory
+    // sessions, which have no file).
+    void setSnapshot(std::shared_ptr<const ws::SessionSnapshot> snapshot);
+    // Data already read (tests, or a caller that has it).
+    void setData(std::shared_ptr<const ws::PanelData> data, std::shared_ptr<const ws::SessionSnapshot> snapshot);
+
+signals:
+    // A panel asked to see a launch on the timeline (double-click in the ranking, click in the
+    // roofline): connect to TimelineView::revealEvent.
+    void revealRequested(const ws::EventSelection& event);
+    void dataReady();
+    void loadFailed(const QString& path, const QString& reason);
+
+private:
+    void reveal(qint64 kernelId);
+
+    KernelFocus* m_focus;
+    PanelDataLoader* m_loader;
+    std::shared_ptr<const SessionSnapshot> m_pendingSnapshot;
+    // QPointer: a dock may have deleted its panel already when the window goes away.
+    QPointer<KernelRankingPanel> m_ranking;
+    QPointer<StatsPanel> m_stats;
+    QPointer<LaunchPanel> m_launch;
+    QPointer<ThroughputPanel> m_throughput;
+    QPointer<SchedulerPanel> m_scheduler;
+    QPointer<MemoryPanel> m_memory;
+    QPointer<RooflinePanel> m_roofline;
+    QPointer<DiagnosisPanel> m_diagnosis;
+    QList<QDockWidget*> m_docks;
+};
+
+} // namespace ws
