@@ -6,15 +6,16 @@
 
 #include "mainwindow.h"
 #include "panels/analysispanels.h"
+#include "panels/detailspanel.h"
 #include "panels/diagnosispanel.h"
 #include "panels/kernelrankingpanel.h"
-#include "ranking/kernelranking.h"
 #include "panels/launchpanel.h"
 #include "panels/memorypanel.h"
 #include "panels/rooflinepanel.h"
 #include "panels/schedulerpanel.h"
 #include "panels/statspanel.h"
 #include "panels/throughputpanel.h"
+#include "ranking/kernelranking.h"
 #include "session/sessionloader.h"
 #include "timeline/timelineview.h"
 
@@ -42,12 +43,20 @@ class TestPanelsScreenshots : public QObject {
         // Panels live as hidden children of a host until docked: make them windows of their own.
         if (!w->isWindow())
             w->setWindowFlag(Qt::Window, true);
-        w->resize(size);
+        QSize target = size;
+        // A details page is shot whole: tall enough that nothing scrolls.
+        if (auto* details = qobject_cast<DetailsPanel*>(w)) {
+            details->resize(size);
+            details->show();
+            QTest::qWait(20);
+            target.setHeight(std::max(size.height(), details->page()->sizeHint().height() + 60));
+        }
+        w->resize(target);
         w->show();
         QVERIFY(QTest::qWaitForWindowExposed(w));
         QTest::qWait(50);
         const QImage image = w->grab().toImage();
-        QCOMPARE(image.size(), size);
+        QCOMPARE(image.size(), target);
         QSet<QRgb> colours;
         for (int y = 0; y < image.height(); y += 3)
             for (int x = 0; x < image.width(); x += 3)
@@ -136,9 +145,22 @@ private slots:
         shoot(trace.panels->diagnosis(), QStringLiteral("panel-diagnosis-trace"), {1000, 600});
     }
 
-    // The whole window: timeline in the centre, the panels docked below it (README).
+    // The whole window: timeline in the centre, the panels docked below it (README), on a
+    // trace and on a profile session.
+    void mainWindow_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("trace") << "recorder/sessions/torch_nvtx.wscope"
+                               << "panel-mainwindow-trace";
+        QTest::newRow("profile") << "metrics/gemm_relu.wscope"
+                                 << "panel-mainwindow";
+    }
     void mainWindow()
     {
+        QFETCH(QString, file);
+        QFETCH(QString, name);
+        QSettings().clear();
         MainWindow window;
         AnalysisPanels panels(window.selection(), &window);
         panels.addDocks(&window, nullptr);
@@ -148,15 +170,28 @@ private slots:
         window.resize(1920, 1080);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.openFile(fixturePath("recorder/sessions/torch_nvtx.wscope"));
+        window.openFile(fixturePath(file.toLatin1().constData()));
         QVERIFY(ready.wait(30000));
-        // A kernel picked in the ranking: the timeline shows the same launch selected.
+        // Side by side: kernels, launch & occupancy, roofline (three tab groups).
+        QVERIFY(window.tabifiedDockWidgets(window.findChild<QDockWidget*>("launchDock")).size() == 3);
+        QList<QDockWidget*> shown;
+        for (const char* dock : {"kernelRankingDock", "launchDock", "rooflineDock"}) {
+            auto* d = window.findChild<QDockWidget*>(QLatin1String(dock));
+            QVERIFY(d);
+            d->raise();
+            shown << d;
+        }
+        // Room for the panels: the bottom area half the window, the three groups side by side.
+        window.resizeDocks({shown[0]}, {640}, Qt::Vertical);
+        window.resizeDocks(shown, {470, 640, 560}, Qt::Horizontal);
+        // The most expensive kernel, picked in the ranking: the timeline selects the same launch.
         const auto data = panels.focus()->data();
         const auto ranks = rankKernels(data->launches);
         panels.focus()->selectGroup(static_cast<int>(ranks.front().group));
         QVERIFY(window.selection()->selectedEvent().isValid());
+        QCOMPARE(window.selection()->selectedEvent().ref.rowid(), panels.focus()->current());
         QTest::qWait(300);
-        shoot(&window, QStringLiteral("panel-mainwindow"), {1920, 1080});
+        shoot(&window, name, {1920, 1080});
     }
 };
 

@@ -82,12 +82,13 @@ void AnalysisPanels::addDocks(QMainWindow* window, QMenu* viewMenu)
     QDockWidget* memory = dock(tr("Memory"), QStringLiteral("memoryDock"), m_memory);
     QDockWidget* roofline = dock(tr("Roofline"), QStringLiteral("rooflineDock"), m_roofline);
     QDockWidget* diagnosis = dock(tr("Diagnosis"), QStringLiteral("diagnosisDock"), m_diagnosis);
-    window->tabifyDockWidget(kernels, stats);
+    // Split first: splitting a dock that is already in a tab group adds a tab instead.
     window->splitDockWidget(kernels, launch, Qt::Horizontal);
+    window->splitDockWidget(launch, roofline, Qt::Horizontal);
+    window->tabifyDockWidget(kernels, stats);
     window->tabifyDockWidget(launch, throughput);
     window->tabifyDockWidget(throughput, scheduler);
     window->tabifyDockWidget(scheduler, memory);
-    window->splitDockWidget(launch, roofline, Qt::Horizontal);
     window->tabifyDockWidget(roofline, diagnosis);
     kernels->raise();
     launch->raise();

@@ -12,7 +12,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
-#include <QSplitter>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -35,7 +34,11 @@ DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidge
     m_tableView->verticalHeader()->hide();
     m_tableView->verticalHeader()->setDefaultSectionSize(m_tableView->fontMetrics().height() + 4);
     m_tableView->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_tableView->horizontalHeader()->setStretchLastSection(true);
+    m_tableView->horizontalHeader()->setStretchLastSection(false);
+    // The table shows all its rows; the page (table, then plots) scrolls as one, like ncu's
+    // details page, instead of two small scrolling areas.
+    m_tableView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_tableView->setSizeAdjustPolicy(QAbstractScrollArea::AdjustIgnored);
     m_tableView->setAlternatingRowColors(true);
     m_tableView->setWordWrap(false);
     m_tableView->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -62,27 +65,25 @@ DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidge
     top->addWidget(clear);
     top->addWidget(csv);
 
-    // Plots scroll rather than shrink below legibility when the dock is small.
-    auto* plotArea = new QWidget;
-    plotArea->setLayout(m_plotGrid);
+    auto* page = new QWidget;
+    m_page = page;
+    auto* pageLayout = new QVBoxLayout(page);
+    pageLayout->setContentsMargins(0, 0, 0, 0);
+    pageLayout->setSpacing(6);
+    pageLayout->addWidget(m_tableView);
+    pageLayout->addLayout(m_plotGrid);
+    pageLayout->addStretch(1);
     m_plotGrid->setContentsMargins(0, 0, 0, 0);
-    m_plotGrid->setSpacing(4);
+    m_plotGrid->setSpacing(6);
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(plotArea);
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_tableView);
-    splitter->addWidget(scroll);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
-    splitter->setChildrenCollapsible(false);
-
+    scroll->setWidget(page);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
     layout->addWidget(m_banner);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(scroll, 1);
 
     connect(m_pin, &QToolButton::clicked, m_focus, &KernelFocus::togglePinCurrent);
     connect(clear, &QToolButton::clicked, m_focus, &KernelFocus::clearPins);
@@ -158,8 +159,20 @@ void DetailsPanel::refresh()
                          "calculator."));
     }
     rebuild();
+    // Group titles span the whole row.
+    m_tableView->clearSpans();
+    for (int r = 0; r < m_table->rowCount(); ++r) {
+        if (m_table->rows()[static_cast<size_t>(r)].heading)
+            m_tableView->setSpan(r, 0, 1, m_table->columnCount());
+    }
     m_tableView->resizeColumnsToContents();
-    m_tableView->setColumnWidth(0, std::min(m_tableView->columnWidth(0), 320));
+    m_tableView->setColumnWidth(0, std::clamp(m_tableView->columnWidth(0), 200, 330));
+    for (int c = 2; c < m_table->columnCount(); ++c)
+        m_tableView->setColumnWidth(c, std::clamp(m_tableView->columnWidth(c), 170, 260));
+    int height = m_tableView->horizontalHeader()->height() + 2 * m_tableView->frameWidth();
+    for (int r = 0; r < m_table->rowCount(); ++r)
+        height += m_tableView->rowHeight(r);
+    m_tableView->setFixedHeight(height);
 }
 
 MetricRow DetailsPanel::row(const QString& label, const QString& unit, const QString& tip,

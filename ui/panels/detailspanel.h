@@ -42,6 +42,8 @@ public:
     QLabel* banner() const { return m_banner; }
     QLabel* kernelsLabel() const { return m_kernels; }
     const QList<QCustomPlot*>& plots() const { return m_plots; }
+    // The scrolled page: the table, then the plots.
+    QWidget* page() const { return m_page; }
     const QList<ShownKernel>& shown() const { return m_shown; }
     // Re-reads the focus (called on every focus or data change).
     void refresh();
@@ -74,6 +76,7 @@ private:
     QLabel* m_banner;
     QToolButton* m_pin;
     QGridLayout* m_plotGrid;
+    QWidget* m_page = nullptr;
     QList<QCustomPlot*> m_plots;
 };
 

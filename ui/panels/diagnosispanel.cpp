@@ -89,25 +89,28 @@ void DiagnosisPanel::rebuild()
             "not standards).</small></p>");
 
     // 1. Timeline.
-    h += tr("<h3>Timeline: is the GPU busy?</h3><ul>");
-    for (const GpuBusySummary& d : session->idle.devices) {
-        h += tr("<li>GPU %1: busy %2 of the %3 between its first and last work (%4% idle in %5 gaps, largest %6), "
-                "%7 kernels/copies/memsets</li>")
-                 .arg(d.deviceId)
-                 .arg(formatDuration(d.busyNs), formatDuration(d.last - d.first))
-                 .arg(d.idlePct(), 0, 'f', 1)
-                 .arg(formatCount(d.gaps), formatDuration(d.largestGapNs), formatCount(d.operations));
-    }
-    if (session->idle.devices.empty())
-        h += tr("<li>No GPU work recorded.</li>");
-    h += QStringLiteral("</ul>");
-    m_session = diagnoseSession(session->sessionFacts(options.tinyKernelNs), options);
     const auto kind = session->meta.find("session_kind");
     const bool profileRun = kind != session->meta.end() && kind->second == "profile";
+    h += tr("<h3>Timeline: is the GPU busy?</h3>");
+    if (!profileRun) {
+        h += QStringLiteral("<ul>");
+        for (const GpuBusySummary& d : session->idle.devices) {
+            h += tr("<li>GPU %1: busy %2 of the %3 between its first and last work (%4% idle in %5 gaps, largest "
+                    "%6), %7 kernels/copies/memsets</li>")
+                     .arg(d.deviceId)
+                     .arg(formatDuration(d.busyNs), formatDuration(d.last - d.first))
+                     .arg(d.idlePct(), 0, 'f', 1)
+                     .arg(formatCount(d.gaps), formatDuration(d.largestGapNs), formatCount(d.operations));
+        }
+        if (session->idle.devices.empty())
+            h += tr("<li>No GPU work recorded.</li>");
+        h += QStringLiteral("</ul>");
+    }
+    m_session = diagnoseSession(session->sessionFacts(options.tinyKernelNs), options);
     if (profileRun) {
-        h += tr("<p><i>This is a profile run: kernels were replayed one at a time, so gaps and idle time here say "
-                "nothing about the application. Record a trace (warpscope-cli record) for the timeline "
-                "rules.</i></p>");
+        m_session.clear(); // replay order says nothing about the application's timeline
+        h += tr("<p><i>This is a profile run: kernels were replayed one at a time, so their spacing says nothing "
+                "about the application. Record a trace (warpscope-cli record) for the timeline rules.</i></p>");
     } else if (m_session.empty()) {
         h += tr("<p>No timeline finding: the GPU is busy most of its span and kernels are not mostly tiny.</p>");
     } else {

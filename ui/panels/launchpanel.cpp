@@ -65,6 +65,12 @@ void plotCurve(QCustomPlot* plot, const QList<ShownKernel>& shown, const std::ve
     plotstyle::clear(plot);
     double maxX = 0;
     int maxWarps = 0;
+    struct Label {
+        double x, y;
+        QString text;
+        QColor color;
+    };
+    std::vector<Label> labels;
     for (int i = 0; i < shown.size(); ++i) {
         const KernelOccupancy& o = occ[static_cast<size_t>(i)];
         if (!o.valid)
@@ -90,23 +96,22 @@ void plotCurve(QCustomPlot* plot, const QList<ShownKernel>& shown, const std::ve
         mark->setLineStyle(QCPGraph::lsNone);
         mark->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 1.5), shown[i].color, 11));
         mark->setData({cx}, {o.curves.current.occupancyPct});
-        auto* label = new QCPItemText(plot);
-        label->position->setCoords(cx, o.curves.current.occupancyPct);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-        label->setPadding(QMargins(6, 0, 0, 4 + 12 * i));
-        label->setText(QStringLiteral("%1: %2 %3 → %4%")
-                           .arg(shown[i].title.section(QLatin1Char(' '), 0, 0))
-                           .arg(panelformat::number(cx, 4), unitText)
-                           .arg(o.curves.current.occupancyPct, 0, 'f', 1));
-        label->setColor(shown[i].color.darker(140));
+        labels.push_back({cx, o.curves.current.occupancyPct,
+            QStringLiteral("%1: %2 %3 → %4%")
+                .arg(shown[i].title.section(QLatin1Char(' '), 0, 0))
+                .arg(panelformat::number(cx, 4), unitText)
+                .arg(o.curves.current.occupancyPct, 0, 'f', 1),
+            shown[i].color.darker(140)});
     }
     plot->xAxis->setLabel(xLabel);
     plot->yAxis->setLabel(maxWarps > 0 ? QObject::tr("theoretical occupancy (%, of %1 warps/SM)").arg(maxWarps)
                                        : QObject::tr("theoretical occupancy (%)"));
     plot->xAxis->setRange(0, std::max(1.0, maxX * 1.02));
-    plot->yAxis->setRange(0, 105);
-    plot->legend->setVisible(shown.size() > 1);
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    plot->yAxis->setRange(0, 108);
+    plotstyle::legendBelow(plot);
+    plot->replot(); // lays out the axes so the labels can keep inside them
+    for (size_t i = 0; i < labels.size(); ++i)
+        plotstyle::pointLabel(plot, labels[i].x, labels[i].y, labels[i].text, labels[i].color, static_cast<int>(i));
     plot->replot();
 }
 
@@ -119,6 +124,8 @@ LaunchPanel::LaunchPanel(KernelFocus* focus, QWidget* parent)
     , m_smem(addPlot(QStringLiteral("occupancy-vs-shared-memory"), 1, 0))
     , m_occupancy(addPlot(QStringLiteral("occupancy-theoretical-vs-achieved"), 1, 1))
 {
+    for (QCustomPlot* p : {m_regs, m_block, m_smem, m_occupancy})
+        p->setMinimumHeight(330);
     refresh();
 }
 

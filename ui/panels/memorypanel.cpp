@@ -137,6 +137,34 @@ void MemoryPanel::rebuild()
                 k.title, k.color, {gbps(k.facts.l1Bytes), gbps(k.facts.l2Bytes), gbps(k.facts.dramBytes)}};
         }
         plotstyle::groupedBars(m_throughput, chart, series);
+        // The device's peak bandwidth of each level, where it has one and it is not so far off
+        // the scale that the bars would vanish, as a dashed mark across that level's bars.
+        if (session && !m_shown.isEmpty()) {
+            const RooflineCeilings c = session->ceilings(m_shown.front().config->deviceId);
+            const std::pair<MemoryLevel, int> rowsOf[]
+                = {{MemoryLevel::L1, 0}, {MemoryLevel::L2, 1}, {MemoryLevel::Dram, 2}};
+            double top = m_throughput->xAxis->range().upper;
+            for (const auto& [level, category] : rowsOf) {
+                const auto bw = c.bandwidthOf(level);
+                if (!bw || *bw / 1e9 > 3 * top)
+                    continue;
+                const double x = *bw / 1e9;
+                top = std::max(top, x * 1.12);
+                auto* mark = new QCPItemLine(m_throughput);
+                mark->start->setCoords(x, category - 0.45);
+                mark->end->setCoords(x, category + 0.45);
+                mark->setPen(QPen(QColor(60, 60, 60), 1.5, Qt::DashLine));
+                auto* label = new QCPItemText(m_throughput);
+                label->position->setCoords(x, category - 0.45);
+                label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+                label->setText(tr("peak %1 ").arg(panelformat::bytesPerSecond(*bw)));
+                QFont f = m_throughput->font();
+                f.setPointSizeF(f.pointSizeF() * 0.8);
+                label->setFont(f);
+            }
+            m_throughput->xAxis->setRange(0, top);
+            m_throughput->replot();
+        }
     }
     {
         plotstyle::BarChart chart;

@@ -54,7 +54,7 @@ QString number(double v, int digits)
     if (v == std::floor(v) && std::abs(v) < 1e15)
         return formatCount(static_cast<qint64>(v));
     const double a = std::abs(v);
-    if (a >= 1e6)
+    if (a >= std::pow(10.0, digits - 1) && a < 1e15)
         return formatCount(static_cast<qint64>(std::llround(v)));
     // Enough decimals for `digits` significant digits, at most 4.
     const int magnitude = a > 0 ? static_cast<int>(std::floor(std::log10(a))) + 1 : 1;

@@ -86,8 +86,13 @@ void groupedBars(QCustomPlot* plot, const BarChart& chart, const QList<BarSeries
     QCPAxis* valueAxis = chart.horizontal ? plot->xAxis : plot->yAxis;
     const int n = static_cast<int>(chart.categories.size());
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int i = 0; i < n; ++i)
-        ticker->addTick(i, chart.categories[i]);
+    for (int i = 0; i < n; ++i) {
+        // Long counter names would squeeze the bars: keep head and tail (the hover/table has all).
+        QString label = chart.categories[i];
+        if (label.size() > 40)
+            label = label.left(26) + QChar(0x2026) + label.right(13);
+        ticker->addTick(i, label);
+    }
     keyAxis->setTicker(ticker);
     keyAxis->setSubTicks(false);
     keyAxis->setTickLength(0, 3);
@@ -131,7 +136,8 @@ void groupedBars(QCustomPlot* plot, const BarChart& chart, const QList<BarSeries
             const BarSeries& bs = series[s];
             for (int i = 0; i < n && i < bs.values.size(); ++i) {
                 const double v = bs.values[i];
-                if (std::isnan(v))
+                // A bar too short to see gets no label either (it would only add clutter).
+                if (std::isnan(v) || v <= 0.01 * maxValue)
                     continue;
                 const double key = i + offset(s);
                 auto* label = new QCPItemText(plot);
@@ -152,11 +158,51 @@ void groupedBars(QCustomPlot* plot, const BarChart& chart, const QList<BarSeries
             }
         }
     }
-    plot->legend->setVisible(count > 1);
-    if (count > 1) {
-        plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-    }
+    legendBelow(plot);
     plot->replot();
+}
+
+void legendBelow(QCustomPlot* plot, bool always)
+{
+    QCPLayoutGrid* layout = plot->plotLayout();
+    // Move the legend out of the axis rect's inset layout once, into a row below it.
+    if (plot->legend->layout() != layout) {
+        if (plot->legend->layout())
+            plot->legend->layout()->take(plot->legend);
+        layout->addElement(layout->rowCount(), 0, plot->legend);
+        layout->setRowStretchFactor(layout->rowCount() - 1, 0.001);
+        plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+        plot->legend->setWrap(3);
+        plot->legend->setBorderPen(Qt::NoPen);
+        plot->legend->setBrush(Qt::NoBrush);
+        plot->legend->setMargins(QMargins(4, 0, 4, 2));
+    }
+    int items = 0;
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        ++items;
+    plot->legend->setVisible(always ? items > 0 : items > 1);
+}
+
+void pointLabel(QCustomPlot* plot, double x, double y, const QString& text, const QColor& color, int stack)
+{
+    auto* label = new QCPItemText(plot);
+    label->position->setCoords(x, y);
+    const QCPAxis* xa = plot->xAxis;
+    const QCPAxis* ya = plot->yAxis;
+    const double fx = (xa->coordToPixel(x) - plot->axisRect()->left()) / std::max(1, plot->axisRect()->width());
+    const double fy = (ya->coordToPixel(y) - plot->axisRect()->top()) / std::max(1, plot->axisRect()->height());
+    // Pixel fractions are only known after a layout; before it, judge by the axis range.
+    const bool laidOut = plot->axisRect()->width() > 10;
+    const bool right = laidOut ? fx > 0.66 : (x - xa->range().lower) > 0.66 * xa->range().size();
+    const bool top = laidOut ? fy < 0.2 : (ya->range().upper - y) < 0.2 * ya->range().size();
+    Qt::Alignment a = (right ? Qt::AlignRight : Qt::AlignLeft) | (top ? Qt::AlignTop : Qt::AlignBottom);
+    label->setPositionAlignment(a);
+    const int shift = 14 * stack;
+    label->setPadding(QMargins(right ? 0 : 8, top ? 6 + shift : 0, right ? 8 : 0, top ? 0 : 4 + shift));
+    label->setText(text);
+    label->setColor(color);
+    label->setBrush(QColor(255, 255, 255, 210));
+    label->setClipToAxisRect(false);
 }
 
 } // namespace ws::plotstyle

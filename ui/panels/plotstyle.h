@@ -44,6 +44,14 @@ struct BarChart {
 
 void groupedBars(QCustomPlot* plot, const BarChart& chart, const QList<BarSeries>& series);
 
+// The legend in a row of its own under the axis rect (never over the data); hidden for a
+// single series when `always` is false.
+void legendBelow(QCustomPlot* plot, bool always = false);
+// A text label next to a data point that stays inside the axis rect: right of the point unless
+// it is in the right third, above it unless it is in the top fifth. `stack` shifts labels of
+// several points at one place apart. Call after the axis ranges are final.
+void pointLabel(QCustomPlot* plot, double x, double y, const QString& text, const QColor& color, int stack = 0);
+
 } // namespace plotstyle
 
 } // namespace ws

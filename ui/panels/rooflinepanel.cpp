@@ -25,7 +25,7 @@ QCPScatterStyle::ScatterShape shapeOf(MemoryLevel level)
 {
     switch (level) {
     case MemoryLevel::Dram:
-        return QCPScatterStyle::ssDisc;
+        return QCPScatterStyle::ssCircle; // filled with the brush (ssDisc would take the pen colour)
     case MemoryLevel::L2:
         return QCPScatterStyle::ssSquare;
     case MemoryLevel::L1:
@@ -112,8 +112,8 @@ void RooflinePanel::rebuild()
     m_highlighted.clear();
     m_ceilings = {};
     const auto& session = m_focus->data();
-    plotstyle::setTitle(m_plot, tr("Roofline"),
-        tr("achieved FLOP/s vs FLOP per byte moved at each memory level; roofs from the session's device record"));
+    plotstyle::setTitle(
+        m_plot, tr("Roofline"), tr("FLOP/s vs FLOP per byte moved, per memory level; roofs: the device record"));
     if (!session || session->launches.empty()) {
         plotstyle::showMessage(m_plot, tr("No session."));
         m_note->clear();
@@ -151,7 +151,7 @@ void RooflinePanel::rebuild()
     }
 
     // Axis ranges from the points and the roofs.
-    double xMin = 1e-2, xMax = 1e4, yMin = 1e9, yMax = 1e12;
+    double xMin = 1e-2, xMax = 1e4, yMin = 1e11, yMax = 1e12;
     double topPeak = 0;
     for (const ComputeCeiling& c : m_ceilings.compute)
         topPeak = std::max(topPeak, c.flopsPerS);
@@ -160,7 +160,7 @@ void RooflinePanel::rebuild()
     for (const RooflinePoint& p : m_points) {
         xMin = std::min(xMin, p.intensity / 3);
         xMax = std::max(xMax, p.intensity * 3);
-        yMin = std::min(yMin, p.flopsPerS / 3);
+        yMin = std::min(yMin, p.flopsPerS / 5);
         yMax = std::max(yMax, p.flopsPerS * 3);
     }
     for (QCPAxis* a : {m_plot->xAxis, m_plot->yAxis}) {
@@ -198,17 +198,28 @@ void RooflinePanel::rebuild()
         f.setPointSizeF(f.pointSizeF() * 0.8);
         label->setFont(f);
     }
-    for (size_t i = 0; i < m_ceilings.compute.size(); ++i) {
-        const ComputeCeiling& c = m_ceilings.compute[i];
-        const double xStart = dram ? std::max(xMin, c.flopsPerS / *dram) : xMin;
+    // Roofs of equal height (BF16 and FP16 tensor) are one line with one label.
+    std::vector<std::pair<double, QString>> roofs;
+    for (const ComputeCeiling& c : m_ceilings.compute) {
+        const QString label = QString::fromStdString(c.label);
+        if (!roofs.empty() && roofs.back().first == c.flopsPerS) {
+            const QString name = label.section(QStringLiteral("  "), 0, 0);
+            roofs.back().second.replace(QStringLiteral("  "), QStringLiteral(" = ") + name + QStringLiteral("  "));
+        } else {
+            roofs.emplace_back(c.flopsPerS, label);
+        }
+    }
+    for (size_t i = 0; i < roofs.size(); ++i) {
+        const double peak = roofs[i].first;
+        const double xStart = dram ? std::max(xMin, peak / *dram) : xMin;
         QCPGraph* g = m_plot->addGraph();
         g->setPen(QPen(QColor(60, 60, 90), i == 0 ? 2.0 : 1.2, i == 0 ? Qt::SolidLine : Qt::DashLine));
-        g->setData({xStart, xMax}, {c.flopsPerS, c.flopsPerS}, true);
+        g->setData({xStart, xMax}, {peak, peak}, true);
         g->removeFromLegend();
         auto* label = new QCPItemText(m_plot);
-        label->position->setCoords(xMax / 1.15, c.flopsPerS);
+        label->position->setCoords(xMax / 1.15, peak);
         label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        label->setText(QString::fromStdString(c.label));
+        label->setText(roofs[i].second);
         label->setColor(QColor(60, 60, 90));
         QFont f = m_plot->font();
         f.setPointSizeF(f.pointSizeF() * 0.8);
@@ -225,7 +236,7 @@ void RooflinePanel::rebuild()
             }
         }
         QCPGraph* g = m_plot->addGraph();
-        g->setName(tr("%1, every profiled launch").arg(levelLabel(level)));
+        g->setName(tr("%1 all launches").arg(levelLabel(level)));
         g->setLineStyle(QCPGraph::lsNone);
         g->setScatterStyle(QCPScatterStyle(shapeOf(level), QColor(90, 110, 140), QColor(150, 170, 200, 160), 7));
         g->setData(x, y);
@@ -233,6 +244,12 @@ void RooflinePanel::rebuild()
             g->removeFromLegend();
     }
     // The shown kernels: large, in their colours, joined across levels and labelled.
+    struct Label {
+        double x, y;
+        QString text;
+        QColor color;
+    };
+    std::vector<Label> labels;
     int colorIndex = 0;
     for (const KernelFocus::Column& c : m_focus->columns()) {
         const QColor color = panelformat::seriesColor(colorIndex++);
@@ -268,20 +285,20 @@ void RooflinePanel::rebuild()
                 g->removeFromLegend();
         }
         const RooflinePoint* first = mine.front();
-        auto* label = new QCPItemText(m_plot);
-        label->position->setCoords(first->intensity, first->flopsPerS);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setPadding(QMargins(9, 4, 0, 0));
-        label->setColor(color.darker(150));
-        QString text = QStringLiteral("#%1 %2").arg(c.kernelId).arg(session->shortName(c.kernelId));
+        QString text
+            = QStringLiteral("#%1 %2")
+                  .arg(c.kernelId)
+                  .arg(QString::fromStdString(compactKernelName(session->kernelName(c.kernelId).toStdString(), 30)));
         if (first->attainableFlopsPerS > 0)
             text += tr("\n%1: %2% of roof")
                         .arg(QString::fromLatin1(memoryLevelName(first->level)))
                         .arg(first->pctOfRoof(), 0, 'f', 0);
-        label->setText(text);
+        labels.push_back({first->intensity, first->flopsPerS, text, color.darker(150)});
     }
-    m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    plotstyle::legendBelow(m_plot, true);
+    m_plot->replot(); // lays the axes out so the labels can stay inside them
+    for (size_t i = 0; i < labels.size(); ++i)
+        plotstyle::pointLabel(m_plot, labels[i].x, labels[i].y, labels[i].text, labels[i].color, static_cast<int>(i));
     m_plot->replot();
 
     QStringList note;

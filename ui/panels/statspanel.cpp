@@ -93,6 +93,8 @@ StatsPanel::StatsPanel(KernelFocus* focus, QWidget* parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
+    // The report's own order (the CLI's) until the user clicks a header.
+    m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_view->setAlternatingRowColors(true);
     m_view->setWordWrap(false);
     m_view->setTextElideMode(Qt::ElideMiddle);
@@ -189,6 +191,8 @@ void StatsPanel::recompute()
         m_full = r.table;
         m_error = r.error;
         m_model->setReport(r.table ? *r.table : ReportTable {}, kMaxRows);
+        if (m_proxy->sortColumn() >= m_model->columnCount())
+            m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
         m_view->resizeColumnsToContents();
         for (int c = 0; c < m_model->columnCount(); ++c)
             m_view->setColumnWidth(c, std::min(m_view->columnWidth(c), 420));

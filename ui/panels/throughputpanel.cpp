@@ -47,8 +47,17 @@ std::string pipeKey(const std::string& metric, ThroughputPanel::Family family)
 
 } // namespace
 
-bool ThroughputPanel::inFamily(const std::string& m, Family family)
+bool ThroughputPanel::inFamily(const std::string& m, Family family, const std::string& section)
 {
+    if (!section.empty()) {
+        const bool pipes = family == Family::PipeCycles || family == Family::PipeInstructions;
+        if (section != (pipes ? "ComputeWorkloadAnalysis" : "SpeedOfLight"))
+            return false;
+        if (!pipes && (inFamily(m, Family::PipeCycles) || inFamily(m, Family::PipeInstructions))) {
+            // A pipe counter listed as a throughput constituent belongs to the breakdown.
+            return family == Family::ComputeBreakdown && !headerMetrics().count(m);
+        }
+    }
     const bool elapsed = m.size() > kElapsedPct.size() && m.ends_with(kElapsedPct);
     switch (family) {
     case Family::PipeCycles:
@@ -71,7 +80,7 @@ bool ThroughputPanel::inFamily(const std::string& m, Family family)
 
 ThroughputPanel::ThroughputPanel(KernelFocus* focus, QWidget* parent)
     : DetailsPanel(focus, QStringLiteral("throughputPanel"), parent)
-    , m_sol(addPlot(QStringLiteral("speed-of-light"), 0, 0))
+    , m_sol(addPlot(QStringLiteral("speed-of-light"), 0, 0, 1, 2))
     , m_compute(addPlot(QStringLiteral("compute-throughput-breakdown"), 1, 0))
     , m_memory(addPlot(QStringLiteral("memory-throughput-breakdown"), 1, 1))
     , m_pipeCycles(addPlot(QStringLiteral("pipe-utilization-active-cycles"), 2, 0))
@@ -135,7 +144,8 @@ void ThroughputPanel::rebuild()
             if (!k.profiled)
                 continue;
             for (const auto& [name, entry] : k.profiled->metrics.all()) {
-                if (inFamily(name, family))
+                const MetricDef* def = session ? session->metrics.definition(name) : nullptr;
+                if (inFamily(name, family, def ? def->section : std::string()))
                     names.insert(name);
             }
         }
@@ -151,9 +161,12 @@ void ThroughputPanel::rebuild()
         }
         std::stable_sort(
             ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        // Units idle in every shown kernel say nothing: leave them out of table and chart.
         std::vector<std::string> out;
-        for (auto& o : ordered)
-            out.push_back(std::move(o.second));
+        for (auto& o : ordered) {
+            if (o.first >= 0.05)
+                out.push_back(std::move(o.second));
+        }
         return out;
     };
     auto labelOf = [&](const std::string& metric, Family family) {
@@ -173,21 +186,23 @@ void ThroughputPanel::rebuild()
     const auto memory = collect(Family::MemoryBreakdown);
     const auto pipeCycles = collect(Family::PipeCycles);
     const auto pipeInst = collect(Family::PipeInstructions);
-    auto addRows = [&](const QString& title, const std::vector<std::string>& names, Family family) {
+    auto addRows = [&](const QString& title, const std::vector<std::string>& names, Family family, size_t limit) {
         if (names.empty())
             return;
         rows.push_back(heading(title));
-        for (const std::string& n : names) {
+        for (size_t i = 0; i < std::min(limit, names.size()); ++i) {
+            const std::string& n = names[i];
             MetricRow r = metricRow(QString::fromStdString(n), labelOf(n, family), tr("%"), 3);
             rows.push_back(r);
         }
     };
-    addRows(
-        tr("Compute throughput breakdown (% of each unit's peak, elapsed cycles)"), compute, Family::ComputeBreakdown);
-    addRows(tr("Memory throughput breakdown (% of each unit's peak, elapsed cycles)"), memory, Family::MemoryBreakdown);
-    addRows(tr("Pipe utilization: % of elapsed cycles the pipe was active"), pipeCycles, Family::PipeCycles);
+    addRows(tr("Compute throughput breakdown (% of each unit's peak, elapsed cycles; top 10)"), compute,
+        Family::ComputeBreakdown, 10);
+    addRows(tr("Memory throughput breakdown (% of each unit's peak, elapsed cycles; top 10)"), memory,
+        Family::MemoryBreakdown, 10);
+    addRows(tr("Pipe utilization: % of elapsed cycles the pipe was active"), pipeCycles, Family::PipeCycles, 99);
     addRows(tr("Pipe utilization: % of peak instructions executed over elapsed cycles"), pipeInst,
-        Family::PipeInstructions);
+        Family::PipeInstructions, 99);
     table()->set(kernelColumns(), rows);
 
     const bool any = anyProfiled();

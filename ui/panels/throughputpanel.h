@@ -21,10 +21,12 @@ public:
     QCustomPlot* pipeCyclesPlot() const { return m_pipeCycles; }
     QCustomPlot* pipeInstructionsPlot() const { return m_pipeInst; }
 
-    // Metric names of one figure family present for any shown kernel, e.g. the breakdown
-    // constituents of the compute throughput (sm__* / smsp__* .avg.pct_of_peak_sustained_elapsed).
+    // Which figure family a metric belongs to, e.g. the breakdown constituents of the compute
+    // throughput (sm__* / smsp__* .avg.pct_of_peak_sustained_elapsed). `section` is the
+    // metric_def section when the session has one (a profile session: breakdowns sit in
+    // SpeedOfLight, pipes in ComputeWorkloadAnalysis); empty for imports, where the name decides.
     enum class Family { ComputeBreakdown, MemoryBreakdown, PipeCycles, PipeInstructions };
-    static bool inFamily(const std::string& metric, Family family);
+    static bool inFamily(const std::string& metric, Family family, const std::string& section = {});
 
 protected:
     void rebuild() override;
