@@ -2,54 +2,119 @@
 #include "timeline/timelineframe.h"
 
 #include "timeline/colorscheme.h"
+#include "timeline/timeformat.h"
 
 #include <QElapsedTimer>
+#include <QFontMetrics>
+#include <QHash>
+#include <QPainter>
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
+#include <cstring>
 
 namespace ws {
 
 namespace {
 
-// Lighter shade for a counter's area; its top edge keeps the full colour.
+QRgb blend(QRgb under, QRgb over)
+{
+    const int a = qAlpha(over);
+    const auto mix = [a](int o, int u) { return (o * a + u * (255 - a)) / 255; };
+    return qRgb(mix(qRed(over), qRed(under)), mix(qGreen(over), qGreen(under)), mix(qBlue(over), qBlue(under)));
+}
+
+// Lighter shade for a counter's area; its min..max band keeps the full colour.
 QRgb lighter(QRgb c)
 {
     return qRgb((qRed(c) + 2 * 255) / 3, (qGreen(c) + 2 * 255) / 3, (qBlue(c) + 2 * 255) / 3);
 }
 
-class BatchMap {
+struct Label {
+    QRect rect;
+    StringId name = 0;
+    quint32 count = 1;
+    QRgb fill = 0;
+    QRgb text = 0;
+};
+
+struct Idle {
+    QRect rect;
+    TimeNs gap = 0;
+};
+
+// Writes straight into an RGB32 image. Rows are uniform vertically, so a row is drawn as one
+// scanline copied down its height: the cost is pixels, not rectangles.
+class Raster {
 public:
-    explicit BatchMap(FrameLayer& layer)
-        : m_layer(layer)
+    // Draws into the columns [x0, x0 + width) of `image`; x is relative to x0.
+    Raster(QImage& image, int x0, int width)
+        : m_bits(image.bits() + static_cast<qsizetype>(x0) * 4)
+        , m_stride(image.bytesPerLine())
+        , m_width(std::min(width, image.width() - x0))
+        , m_height(image.height())
     {
     }
-    void add(QRgb color, const QRect& r)
+    int width() const { return m_width; }
+    uint32_t* line(int y) { return reinterpret_cast<uint32_t*>(m_bits + static_cast<qsizetype>(y) * m_stride); }
+    void fill(int y0, int y1, QRgb c)
     {
-        auto it = m_index.find(color);
-        if (it == m_index.end()) {
-            it = m_index.emplace(color, m_layer.colors.size()).first;
-            m_layer.colors.push_back(color);
-            m_layer.rects.emplace_back();
+        for (int y = std::max(y0, 0); y < std::min(y1, m_height); ++y)
+            std::fill_n(line(y), m_width, c);
+    }
+    void copy(const std::vector<uint32_t>& scan, int y0, int y1)
+    {
+        for (int y = std::max(y0, 0); y < std::min(y1, m_height); ++y)
+            std::memcpy(line(y), scan.data(), static_cast<size_t>(m_width) * sizeof(uint32_t));
+    }
+    // Diagonal hatch over folded runs (Tracy draws them zig-zagged): says "more in here".
+    void hatch(int x0, int x1, int y0, int y1, QRgb over)
+    {
+        for (int y = std::max(y0, 0); y < std::min(y1, m_height); ++y) {
+            uint32_t* l = line(y);
+            for (int x = x0 + ((8 - ((x0 + y) & 7)) & 7); x < x1; x += 8)
+                l[x] = blend(l[x], over);
         }
-        m_layer.rects[it->second].push_back(r);
+    }
+    // Copies `img` (RGB32) with its top-left at (x, y), clipped to the raster.
+    void blit(const QImage& img, int x, int y)
+    {
+        const int x0 = std::max(x, 0);
+        const int x1 = std::min(x + img.width(), m_width);
+        if (x1 <= x0)
+            return;
+        for (int row = std::max(0, -y); row < img.height() && y + row < m_height; ++row) {
+            const auto* src = reinterpret_cast<const uint32_t*>(img.constScanLine(row)) + (x0 - x);
+            std::memcpy(line(y + row) + x0, src, static_cast<size_t>(x1 - x0) * sizeof(uint32_t));
+        }
+    }
+    void column(int x, int y0, int y1, QRgb c)
+    {
+        if (x < 0 || x >= m_width)
+            return;
+        for (int y = std::max(y0, 0); y < std::min(y1, m_height); ++y)
+            line(y)[x] = c;
     }
 
 private:
-    FrameLayer& m_layer;
-    std::unordered_map<QRgb, size_t> m_index;
+    uchar* m_bits;
+    qsizetype m_stride;
+    int m_width;
+    int m_height;
 };
 
-void buildLaneRow(const SessionSnapshot& s, const FrameRequest& req, const FrameRow& row, FrameLayer& layer,
-    BatchMap& batches, FrameRowHits& hits, TimelineFrame& frame)
+void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRow& row, int top, Raster& raster,
+    std::vector<uint32_t>& scan, std::vector<Label>& labels, std::vector<Idle>& idle, FrameRowHits& hits,
+    TimelineFrame& frame)
 {
     const TimelineLane& lane = s.model->lanes[static_cast<size_t>(row.lane)];
     foldLane(lane.start, lane.end, s.indexFor(static_cast<size_t>(row.lane)), req.coords, hits.rects);
-    const int width = req.coords.width();
-    const int top = row.y + 1;
-    const int h = std::max(row.height - 2, 1);
+    const int width = raster.width();
+    const int bandTop = top + 1;
+    const int bandH = std::max(row.height - 2, 1);
+    scan.assign(static_cast<size_t>(width), row.background);
     const LodRect* prev = nullptr;
+    std::vector<std::pair<int, int>> folded;
     for (const LodRect& r : hits.rects) {
         const int x0 = std::max(r.x0, 0);
         int x1 = std::min(r.x1, width);
@@ -59,66 +124,125 @@ void buildLaneRow(const SessionSnapshot& s, const FrameRequest& req, const Frame
             x1 -= 1;
         if (x1 <= x0)
             continue;
-        const QRgb color = s.color(lane.name[r.widest]);
-        const QRect rect(x0, top, x1 - x0, h);
-        batches.add(color, rect);
+        const QRgb color = s.color(lane.name[r.widest]) | 0xff000000u;
+        std::fill(scan.begin() + x0, scan.begin() + x1, color);
         ++frame.rectCount;
         frame.eventsCovered += r.count;
         if (r.count > 1 && x1 - x0 >= 4)
-            layer.folded.push_back(rect);
+            folded.emplace_back(x0, x1);
         if (x1 - x0 >= kMinLabelPx)
-            layer.labels.push_back({rect, lane.name[r.widest], r.count, ColorScheme::textOn(color)});
+            labels.push_back(
+                {QRect(x0, bandTop, x1 - x0, bandH), lane.name[r.widest], r.count, color, ColorScheme::textOn(color)});
         if (row.gpu && prev) {
             const int gx0 = std::max(prev->x1, 0);
             const int gx1 = std::min(r.x0, width);
-            if (gx1 - gx0 >= kMinIdleLabelPx) {
-                const TimeNs gap = lane.start[r.first] - lane.end[prev->first + prev->count - 1];
-                layer.idle.push_back({QRect(gx0, top, gx1 - gx0, h), gap});
-            }
+            if (gx1 - gx0 >= kMinIdleLabelPx)
+                idle.push_back({QRect(gx0, bandTop, gx1 - gx0, bandH),
+                    lane.start[r.first] - lane.end[prev->first + prev->count - 1]});
         }
         prev = &r;
     }
+    raster.fill(top, bandTop, row.background);
+    raster.copy(scan, bandTop, bandTop + bandH);
+    for (const auto& [x0, x1] : folded)
+        raster.hatch(x0, x1, bandTop, bandTop + bandH, req.style.hatch);
 }
 
-void buildCounterRow(const SessionSnapshot& s, const FrameRequest& req, const FrameRow& row, BatchMap& batches,
+void rasterCounter(const SessionSnapshot& s, const FrameRequest& req, const FrameRow& row, int top, Raster& raster,
     FrameRowHits& hits, TimelineFrame& frame)
 {
     const CounterSeries& c = s.counters[static_cast<size_t>(row.counter)];
     c.columns(req.coords, s.end(), hits.columns);
+    raster.fill(top, top + row.height - 1, row.background);
     const double lo = std::min(0.0, c.minValue());
     const double hi = std::max(c.maxValue(), lo + 1e-12);
-    const int top = row.y + 3;
-    const int bottom = row.y + row.height - 2;
-    const double scale = static_cast<double>(bottom - top) / (hi - lo);
-    const QRgb strong = ColorScheme::forName(c.name);
+    const int plotTop = top + 3;
+    const int bottom = top + row.height - 2;
+    const double scale = static_cast<double>(bottom - plotTop) / (hi - lo);
+    const QRgb strong = ColorScheme::forName(c.name) | 0xff000000u;
     const QRgb soft = lighter(strong);
     const auto yOf = [&](double v) { return bottom - static_cast<int>(std::lround((v - lo) * scale)); };
     // Area up to each column's maximum, and the min..max band in the strong colour: spikes
     // narrower than a pixel stay visible.
-    int runStart = -1;
-    int runY = 0;
-    int runEnd = -1;
-    const auto flush = [&] {
-        if (runStart >= 0 && runY < bottom) {
-            batches.add(soft, QRect(runStart, runY, runEnd - runStart, bottom - runY));
-            ++frame.rectCount;
-        }
-    };
     for (const CounterColumn& col : hits.columns) {
         const int yMax = yOf(col.max);
         const int yMin = yOf(col.min);
-        if (col.x == runEnd && yMax == runY) {
-            ++runEnd;
-        } else {
-            flush();
-            runStart = col.x;
-            runEnd = col.x + 1;
-            runY = yMax;
-        }
-        batches.add(strong, QRect(col.x, yMax, 1, std::max(yMin - yMax, 1)));
+        raster.column(col.x, yMax, bottom, soft);
+        raster.column(col.x, yMax, std::max(yMin, yMax + 1), strong);
         ++frame.rectCount;
     }
-    flush();
+}
+
+// Labels pre-rendered on their slice's colour, per worker thread: the same kernel names recur
+// frame after frame, and a cached label is copied in with a few memcpys where drawing text
+// costs ~10 us a label.
+const QImage* labelImage(const QString& text, int width, QRgb fill, QRgb ink, const QFont& font, bool bold = false,
+    Qt::TextElideMode mode = Qt::ElideRight)
+{
+    thread_local QHash<QString, QImage> cache;
+    thread_local QFont cacheFont;
+    if (!(cacheFont == font) || cache.size() > 5000) {
+        cache.clear();
+        cacheFont = font;
+    }
+    const int bucket = width & ~7; // widths snap down to 8 px: one image serves many slices
+    const QString key
+        = QStringLiteral("%1|%2|%3|%4|").arg(bucket).arg(fill, 0, 16).arg(ink, 0, 16).arg(int(mode) * 2 + int(bold))
+        + text;
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+        QImage img;
+        QFont f = font;
+        f.setBold(bold);
+        const QFontMetrics fm(f);
+        const QString elided = fm.elidedText(text, mode, bucket);
+        if (elided.size() > 1 && elided != QStringLiteral("…")) {
+            img = QImage(
+                std::max(1, std::min(bucket, fm.horizontalAdvance(elided) + 1)), fm.height(), QImage::Format_RGB32);
+            img.fill(fill);
+            QPainter p(&img);
+            p.setFont(f);
+            p.setPen(QColor::fromRgb(ink));
+            p.drawText(0, fm.ascent(), elided);
+        }
+        it = cache.insert(key, img);
+    }
+    return it->isNull() ? nullptr : &it.value();
+}
+
+// The row's name left of its events: indented by depth; groups bold with an open/closed
+// triangle; counters with their maximum on a second line.
+void drawRowLabel(const FrameRequest& req, const FrameRow& row, int top, QImage& img, Raster& column)
+{
+    const bool group = row.lane < 0 && row.counter < 0;
+    const QRgb bg = group ? (req.style.groupHeader | 0xff000000u) : (row.labelBackground | 0xff000000u);
+    column.fill(top, top + row.height - 1, bg);
+    column.fill(top + row.height - 1, top + row.height, blend(bg, req.style.grid));
+    const int x = 4 + row.depth * 12;
+    const int textX = group ? x + 12 : x;
+    const int avail = req.labelWidth - textX - 6;
+    if (avail <= 8)
+        return;
+    const QStringList lines = row.label.split(QLatin1Char('\n'));
+    const int lineH = QFontMetrics(req.style.font).height();
+    int y = top + (row.height - lineH * static_cast<int>(lines.size())) / 2;
+    for (const QString& line : lines) {
+        if (const QImage* t = labelImage(line, avail, bg, req.style.text, req.style.font, group, Qt::ElideMiddle))
+            column.blit(*t, textX, y);
+        y += lineH;
+    }
+    if (group) {
+        QPainter p(&img);
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor::fromRgb(req.style.text));
+        const int cy = top + row.height / 2;
+        QPolygon tri;
+        if (row.expanded)
+            tri << QPoint(x, cy - 3) << QPoint(x + 8, cy - 3) << QPoint(x + 4, cy + 3);
+        else
+            tri << QPoint(x + 2, cy - 4) << QPoint(x + 2, cy + 4) << QPoint(x + 7, cy);
+        p.drawPolygon(tri);
+    }
 }
 
 } // namespace
@@ -127,28 +251,104 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
 {
     QElapsedTimer timer;
     timer.start();
+    const double cpu0 = threadCpuMs();
     auto frame = std::make_shared<TimelineFrame>();
     frame->generation = req.generation;
     frame->coords = req.coords;
     frame->snapshot = req.snapshot;
+    frame->layerTop[0] = req.layerTop[0];
+    frame->layerTop[1] = req.layerTop[1];
+    frame->labelWidth = req.labelWidth;
     if (!req.snapshot || !req.snapshot->model)
         return frame;
     const SessionSnapshot& s = *req.snapshot;
-    BatchMap batches[2] = {BatchMap(frame->layers[0]), BatchMap(frame->layers[1])};
+    const int width = req.coords.width();
+    std::vector<uint32_t> scan;
+    std::vector<Label> labels[2];
+    std::vector<Idle> idle[2];
     frame->rows.reserve(req.rows.size());
-    for (const FrameRow& row : req.rows) {
-        if (req.cancel.isCancelled())
-            return nullptr;
-        FrameRowHits hits;
-        hits.row = row;
-        const int layer = row.layer == 0 ? 0 : 1;
-        if (row.lane >= 0 && static_cast<size_t>(row.lane) < s.model->lanes.size())
-            buildLaneRow(s, req, row, frame->layers[layer], batches[layer], hits, *frame);
-        else if (row.counter >= 0 && static_cast<size_t>(row.counter) < s.counters.size())
-            buildCounterRow(s, req, row, batches[layer], hits, *frame);
-        frame->rows.push_back(std::move(hits));
+    for (int layer = 0; layer < 2; ++layer) {
+        if (req.layerHeight[layer] <= 0)
+            continue;
+        QImage& img = frame->images[layer];
+        img = QImage(req.labelWidth + width, req.layerHeight[layer], QImage::Format_RGB32);
+        if (img.isNull())
+            return nullptr; // out of memory: keep the previous frame
+        Raster raster(img, req.labelWidth, width);
+        Raster column(img, 0, req.labelWidth);
+        // Rows write every line they cover; below the last one, the plain background.
+        int bottom = 0;
+        for (const FrameRow& row : req.rows) {
+            if (row.layer == layer)
+                bottom = std::max(bottom, row.y + row.height - req.layerTop[layer]);
+        }
+        raster.fill(std::max(bottom, 0), img.height(), req.style.background | 0xff000000u);
+        column.fill(std::max(bottom, 0), img.height(), req.style.background | 0xff000000u);
+        for (const FrameRow& row : req.rows) {
+            if (row.layer != layer)
+                continue;
+            if (req.cancel.isCancelled())
+                return nullptr;
+            const int top = row.y - req.layerTop[layer];
+            if (top + row.height <= 0 || top >= img.height())
+                continue;
+            FrameRowHits hits;
+            hits.row = row;
+            const QRgb bg = row.background | 0xff000000u;
+            if (row.lane >= 0 && static_cast<size_t>(row.lane) < s.model->lanes.size()) {
+                FrameRow r = row;
+                r.background = bg;
+                rasterLane(s, req, r, top, raster, scan, labels[layer], idle[layer], hits, *frame);
+            } else if (row.counter >= 0 && static_cast<size_t>(row.counter) < s.counters.size()) {
+                FrameRow r = row;
+                r.background = bg;
+                rasterCounter(s, req, r, top, raster, hits, *frame);
+            } else {
+                raster.fill(top, top + row.height - 1, req.style.groupHeader | 0xff000000u);
+            }
+            raster.fill(top + row.height - 1, top + row.height,
+                blend(row.lane >= 0 || row.counter >= 0 ? bg : (req.style.groupHeader | 0xff000000u), req.style.grid));
+            if (req.labelWidth > 0)
+                drawRowLabel(req, row, top, img, column);
+            frame->rows.push_back(std::move(hits));
+        }
+    }
+    // Text last: cached label images copied in; idle labels (few) drawn with QPainter
+    // (text rendering in worker threads is supported for QImage targets).
+    const QFontMetrics fm(req.style.font);
+    const int minText = fm.horizontalAdvance(QStringLiteral("abc…")) + 4;
+    for (int layer = 0; layer < 2; ++layer) {
+        QImage& target = frame->images[layer];
+        if (target.isNull())
+            continue;
+        Raster raster(target, req.labelWidth, width);
+        for (const Label& lab : labels[layer]) {
+            if (lab.rect.width() < minText)
+                continue;
+            QString text = s.qstr(lab.name);
+            if (lab.count > 1)
+                text = QStringLiteral("%1 × %2").arg(formatCount(lab.count), text);
+            const QImage* img = labelImage(text, lab.rect.width() - 4, lab.fill, lab.text, req.style.font);
+            if (!img)
+                continue;
+            raster.blit(*img, lab.rect.left() + 2, lab.rect.top() + (lab.rect.height() - img->height()) / 2);
+            ++frame->labelCount;
+        }
+        if (idle[layer].empty())
+            continue;
+        QPainter p(&target);
+        p.translate(req.labelWidth, 0);
+        p.setClipRect(QRect(0, 0, width, target.height()));
+        p.setFont(req.style.font);
+        p.setPen(QColor::fromRgb(req.style.mutedText));
+        for (const Idle& i : idle[layer]) {
+            const QString text = QStringLiteral("idle %1").arg(formatDuration(i.gap));
+            if (fm.horizontalAdvance(text) + 8 <= i.rect.width())
+                p.drawText(i.rect, Qt::AlignCenter, text);
+        }
     }
     frame->buildMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    frame->buildCpuMs = threadCpuMs() - cpu0;
     return frame;
 }
 

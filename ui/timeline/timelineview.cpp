@@ -28,7 +28,7 @@ constexpr int kLaneHeight = 22;
 constexpr int kNvtxHeight = 20;
 constexpr int kCounterHeight = 44;
 constexpr int kWarpHeight = 16;
-constexpr int kIndent = 12;
+constexpr int kIndent = 12; // per nesting level in the label column (timelineframe.cpp draws with it)
 constexpr double kZoomStep = 0.8;
 constexpr double kPanStep = 0.1;
 
@@ -86,9 +86,18 @@ TimelineView::TimelineView(SelectionModel* selection, TimelineRowModel* rows, QW
             requestFrame();
         update();
     });
+    // A view change first asks for a frame; only if it is not there in a few ms is the old
+    // one repainted moved into place, so a fast build costs one paint, not two.
+    m_stalePaint.setSingleShot(true);
+    m_stalePaint.setInterval(12);
+    connect(&m_stalePaint, &QTimer::timeout, this, [this] {
+        if (!isFrameCurrent())
+            update();
+    });
     connect(m_selection, &SelectionModel::viewRangeChanged, this, [this] {
         requestFrame();
-        update();
+        if (!m_stalePaint.isActive())
+            m_stalePaint.start();
     });
     connect(m_selection, &SelectionModel::timeRangeChanged, this, qOverload<>(&QWidget::update));
     connect(m_selection, &SelectionModel::selectedEventChanged, this, [this](const EventSelection& e) {
@@ -187,6 +196,27 @@ void TimelineView::relayout()
         y += h;
     }
     m_contentHeight = y;
+    // The label column fits the longest name (processes like "python3 train.py --config ..."
+    // would otherwise be cut), within a quarter of the widget.
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics fm(font());
+    const QFontMetrics fmBold(bold);
+    int wanted = 0;
+    int measured = 0;
+    for (const auto* list : {&m_pinned, &m_scrolled}) {
+        for (const LayoutRow& r : *list) {
+            if (++measured > 2000)
+                break;
+            const bool group = r.row.kind == TimelineRowModel::Kind::Group;
+            const QString& text = r.layer == 0 && group ? r.row.path : r.row.label;
+            const int depth = r.layer == 0 ? 0 : r.row.depth;
+            wanted = std::max(
+                wanted, 4 + depth * kIndent + (group ? 12 : 0) + (group ? fmBold : fm).horizontalAdvance(text) + 10);
+        }
+    }
+    m_labelWidth = std::clamp(
+        wanted, kDefaultLabelWidth * 2 / 3, std::max(kDefaultLabelWidth * 2 / 3, std::min(440, width() / 4)));
     ++m_layoutGeneration;
     updateScrollBar();
     requestFrame();
@@ -275,9 +305,9 @@ bool TimelineView::isFrameCurrent() const
         return false;
     if (!(m_frame->coords == coordinates()))
         return false;
-    const int top = m_vscroll->value();
-    const int bottom = top + scrolledArea().height();
-    return top >= m_frame->contentTop && bottom <= m_frame->contentBottom;
+    // The images cover exactly the pinned area and the visible part of the scrolling rows.
+    return m_frame->layerTop[1] == m_vscroll->value() && m_frame->images[1].height() == scrolledArea().height()
+        && m_frame->images[0].height() == m_pinnedHeight;
 }
 
 void TimelineView::requestFrame()
@@ -300,31 +330,56 @@ void TimelineView::startBuild()
     req.generation = ++m_generation;
     m_buildCancel = CancellationToken();
     req.cancel = m_buildCancel;
-    for (const auto& r : m_pinned)
-        req.rows.push_back({r.row.lane, r.row.counter, r.y, r.h, 0, r.row.gpu});
-    // Rows within one viewport above and below the visible ones: scrolling a little needs no
-    // new frame.
+    req.style.background = m_colors.background.rgba();
+    req.style.groupHeader = m_colors.groupHeader.rgba();
+    req.style.grid = m_colors.grid.rgba();
+    req.style.hatch = m_colors.hatch.rgba();
+    req.style.mutedText = m_colors.mutedText.rgba();
+    req.style.text = m_colors.text.rgba();
+    req.style.font = font();
+    req.labelWidth = m_labelWidth;
+    const auto plain = [this](int index) { return ((index % 2) ? m_colors.rowAlternate : m_colors.background).rgb(); };
+    const auto frameRow = [&](const LayoutRow& r, int index, int layer) {
+        FrameRow f;
+        f.lane = r.row.lane;
+        f.counter = r.row.counter;
+        f.y = r.y;
+        f.height = r.h;
+        f.layer = layer;
+        f.gpu = r.row.gpu;
+        f.background = r.row.gpu ? m_colors.gpuIdle.rgb() : plain(index);
+        f.labelBackground = plain(index);
+        f.label = layer == 0 && r.row.kind == TimelineRowModel::Kind::Group ? r.row.path : r.row.label;
+        if (r.row.kind == TimelineRowModel::Kind::Counter && r.row.counter >= 0) {
+            const CounterSeries& cs = m_snapshot->counters[static_cast<size_t>(r.row.counter)];
+            f.label += QStringLiteral("\nmax %1").arg(cs.maxValue(), 0, 'g', 4);
+        }
+        f.depth = layer == 0 ? 0 : r.row.depth;
+        f.expanded = r.row.expanded;
+        return f;
+    };
+    req.layerTop[0] = 0;
+    req.layerHeight[0] = m_pinnedHeight;
+    for (size_t i = 0; i < m_pinned.size(); ++i) {
+        const LayoutRow& r = m_pinned[i];
+        req.rows.push_back(frameRow(r, static_cast<int>(i), 0));
+    }
+    const int top = m_vscroll->value();
     const int viewport = scrolledArea().height();
-    const int top = std::max(0, m_vscroll->value() - viewport);
-    const int bottom = m_vscroll->value() + 2 * viewport;
-    for (const auto& r : m_scrolled) {
-        if (r.y + r.h < top || r.y > bottom)
-            continue;
-        if (r.row.kind != TimelineRowModel::Kind::Group)
-            req.rows.push_back({r.row.lane, r.row.counter, r.y, r.h, 1, r.row.gpu});
+    req.layerTop[1] = top;
+    req.layerHeight[1] = viewport;
+    // The first row decides the fill below the last one; keep it the plain background.
+    const auto first = std::lower_bound(
+        m_scrolled.begin(), m_scrolled.end(), top, [](const LayoutRow& r, int v) { return r.y + r.h <= v; });
+    for (auto it = first; it != m_scrolled.end() && it->y < top + viewport; ++it) {
+        const int index = static_cast<int>(it - m_scrolled.begin());
+        req.rows.push_back(frameRow(*it, index, 1));
     }
     m_buildLayoutGeneration = m_layoutGeneration;
     auto* watcher = new QFutureWatcher<std::shared_ptr<TimelineFrame>>(this);
     m_buildWatcher = watcher;
     connect(watcher, &QFutureWatcherBase::finished, this, &TimelineView::onFrameBuilt);
-    watcher->setFuture(QtConcurrent::run(framePool(), [req = std::move(req), top, bottom] {
-        auto f = buildTimelineFrame(req);
-        if (f) {
-            f->contentTop = top;
-            f->contentBottom = bottom;
-        }
-        return f;
-    }));
+    watcher->setFuture(QtConcurrent::run(framePool(), [req = std::move(req)] { return buildTimelineFrame(req); }));
 }
 
 void TimelineView::onFrameBuilt()
@@ -339,6 +394,7 @@ void TimelineView::onFrameBuilt()
         m_frame = std::move(f);
         m_frameLayoutGeneration = m_buildLayoutGeneration;
         m_lastBuildMs = m_frame->buildMs;
+        m_stalePaint.stop();
         update();
         emit frameReady(m_lastBuildMs);
     }
@@ -576,6 +632,8 @@ void TimelineView::changeEvent(QEvent* e)
 {
     if (e->type() == QEvent::PaletteChange || e->type() == QEvent::StyleChange)
         m_colors = ColorScheme(palette());
+    if (e->type() == QEvent::FontChange || e->type() == QEvent::PaletteChange)
+        requestFrame(); // text and colours are drawn into the frame
     QWidget::changeEvent(e);
 }
 
@@ -589,9 +647,16 @@ void TimelineView::paintEvent(QPaintEvent*)
 {
     QElapsedTimer timer;
     timer.start();
+    const double cpu0 = threadCpuMs();
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing, false);
-    p.fillRect(rect(), m_colors.background);
+    // A current frame covers the whole event area: paint only around it. Otherwise the rows'
+    // backgrounds go under the stale (moved) frame.
+    const bool current = isFrameCurrent();
+    if (!current)
+        p.fillRect(rect(), m_colors.background);
+    else if (m_contentHeight - m_vscroll->value() < scrolledArea().height() || m_vscroll->width() > 0)
+        p.fillRect(QRect(width() - m_vscroll->width(), 0, m_vscroll->width(), height()), m_colors.background);
     if (!m_snapshot) {
         p.setPen(m_colors.mutedText);
         p.drawText(rect().adjusted(40, 40, -40, -40), Qt::AlignCenter | Qt::TextWordWrap, m_emptyMessage);
@@ -601,9 +666,14 @@ void TimelineView::paintEvent(QPaintEvent*)
     const QRect pinned = pinnedArea();
     const QRect scrolled = scrolledArea();
 
-    paintRows(p, m_pinned, 0, pinned);
-    paintRows(p, m_scrolled, 1, scrolled);
-    if (m_frame && m_frame->snapshot == m_snapshot) {
+    const bool haveFrame = m_frame && m_frame->snapshot == m_snapshot;
+    if (!haveFrame) {
+        // Nothing built yet (a few ms after opening): row backgrounds only; text is the
+        // worker's job, so this paint stays cheap.
+        paintRows(p, m_pinned, 0, pinned);
+        paintRows(p, m_scrolled, 1, scrolled);
+    }
+    if (haveFrame) {
         paintFrameLayer(p, *m_frame, 0, pinned, c);
         paintFrameLayer(p, *m_frame, 1, scrolled, c);
     }
@@ -628,6 +698,7 @@ void TimelineView::paintEvent(QPaintEvent*)
         p.setFont(font());
     }
     m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    m_lastPaintCpuMs = threadCpuMs() - cpu0;
     m_worstPaintMs = std::max(m_worstPaintMs, m_lastPaintMs);
     emit framePainted(m_lastPaintMs);
 }
@@ -639,110 +710,49 @@ void TimelineView::paintRows(QPainter& p, const std::vector<LayoutRow>& rows, in
     p.save();
     p.setClipRect(area);
     const int top = layerTop(layer);
-    const QFontMetrics fm(font());
-    QFont bold = font();
-    bold.setBold(true);
-    const int w = area.width();
     int index = 0;
     for (const LayoutRow& r : rows) {
         const int y = top + r.y;
-        if (y + r.h < area.top() || y > area.bottom()) {
-            ++index;
-            continue;
-        }
-        const QRect full(0, y, w, r.h);
-        if (r.row.kind == TimelineRowModel::Kind::Group) {
-            p.fillRect(full, m_colors.groupHeader);
-            p.setPen(m_colors.text);
-            p.setFont(bold);
-            const int x = 4 + r.row.depth * kIndent;
-            // A triangle says the group opens and closes.
-            QPolygon tri;
-            const int cy = y + r.h / 2;
-            if (r.row.expanded)
-                tri << QPoint(x, cy - 3) << QPoint(x + 8, cy - 3) << QPoint(x + 4, cy + 3);
-            else
-                tri << QPoint(x + 2, cy - 4) << QPoint(x + 2, cy + 4) << QPoint(x + 7, cy);
-            p.setBrush(m_colors.text);
-            p.setPen(Qt::NoPen);
-            p.drawPolygon(tri);
-            p.setPen(m_colors.text);
-            p.drawText(QRect(x + 12, y, w - x - 16, r.h), Qt::AlignVCenter | Qt::AlignLeft,
-                layer == 0 ? r.row.path : r.row.label);
-            p.setFont(font());
-        } else {
-            const QColor bg
-                = r.row.gpu ? m_colors.gpuIdle : ((index % 2) ? m_colors.rowAlternate : m_colors.background);
-            p.fillRect(QRect(m_labelWidth, y, w - m_labelWidth, r.h), bg);
-            p.fillRect(QRect(0, y, m_labelWidth, r.h), (index % 2) ? m_colors.rowAlternate : m_colors.background);
-            p.setPen(m_colors.text);
-            const int x = 4 + r.row.depth * kIndent;
-            QString label = r.row.label;
-            if (r.row.kind == TimelineRowModel::Kind::Counter && r.row.counter >= 0) {
-                const CounterSeries& cs = m_snapshot->counters[static_cast<size_t>(r.row.counter)];
-                label += QStringLiteral("\nmax %1").arg(cs.maxValue(), 0, 'g', 4);
+        if (y + r.h >= area.top() && y <= area.bottom()) {
+            const QColor plain = (index % 2) ? m_colors.rowAlternate : m_colors.background;
+            if (r.row.kind == TimelineRowModel::Kind::Group) {
+                p.fillRect(QRect(0, y, area.width(), r.h), m_colors.groupHeader);
+            } else {
+                p.fillRect(QRect(0, y, m_labelWidth, r.h), plain);
+                p.fillRect(
+                    QRect(m_labelWidth, y, area.width() - m_labelWidth, r.h), r.row.gpu ? m_colors.gpuIdle : plain);
             }
-            const QRect lr(x, y, m_labelWidth - x - 6, r.h);
-            if (label.contains(QLatin1Char('\n')))
-                p.drawText(lr, Qt::AlignVCenter | Qt::AlignLeft, label);
-            else
-                p.drawText(lr, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(label, Qt::ElideMiddle, lr.width()));
         }
-        p.fillRect(QRect(0, y + r.h - 1, w, 1), m_colors.grid);
         ++index;
     }
-    p.fillRect(QRect(m_labelWidth - 1, area.top(), 1, area.height()), m_colors.grid);
     p.restore();
 }
 
 void TimelineView::paintFrameLayer(
     QPainter& p, const TimelineFrame& f, int layer, const QRect& area, const TimelineCoordinates& c)
 {
-    const QRect clip = QRect(m_labelWidth, area.top(), eventArea().width(), area.height());
-    if (clip.isEmpty())
+    const QImage& img = f.images[layer];
+    if (area.isEmpty() || img.isNull())
         return;
-    const FrameLayer& l = f.layers[layer];
     p.save();
-    p.setClipRect(clip);
+    const int dy = layer == 0 ? 0 : f.layerTop[1] - m_vscroll->value();
+    const int y = area.top() + dy;
+    const int lw = std::min(f.labelWidth, m_labelWidth);
+    // The label column scrolls with the rows but never pans.
+    p.setClipRect(QRect(0, area.top(), lw, area.height()));
+    p.setCompositionMode(QPainter::CompositionMode_Source);
+    p.drawImage(QPoint(0, y), img, QRect(0, 0, lw, img.height()));
     // A frame built for another view is shown moved (same zoom) or stretched (other zoom)
-    // until the new one arrives.
+    // until the new one arrives; an exact one is a plain blit.
+    p.setClipRect(QRect(m_labelWidth, area.top(), eventArea().width(), area.height()));
+    const QRect source(f.labelWidth, 0, img.width() - f.labelWidth, img.height());
     const double sx = f.coords.nsPerPx() / c.nsPerPx();
     const double dx = static_cast<double>(f.coords.viewStart() - c.viewStart()) / c.nsPerPx();
-    const bool exact = std::abs(sx - 1.0) < 1e-9 && std::abs(dx - std::round(dx)) < 1e-6;
-    const int top = layerTop(layer);
-    if (exact)
-        p.translate(m_labelWidth + static_cast<int>(std::lround(dx)), top);
-    else
-        p.setTransform(QTransform(sx, 0, 0, 1, m_labelWidth + dx, top));
-    for (size_t i = 0; i < l.colors.size(); ++i) {
-        const QColor color = QColor::fromRgb(l.colors[i]);
-        for (const QRect& r : l.rects[i])
-            p.fillRect(r, color);
-    }
-    if (exact) {
-        const QBrush hatch(m_colors.hatch, Qt::BDiagPattern);
-        for (const QRect& r : l.folded)
-            p.fillRect(r, hatch);
-        const QFontMetrics fm(font());
-        const int minText = fm.horizontalAdvance(QStringLiteral("ab…"));
-        for (const FrameLabel& lab : l.labels) {
-            if (lab.rect.width() < minText)
-                continue;
-            QString text = m_snapshot->qstr(lab.name);
-            if (lab.count > 1)
-                text = QStringLiteral("%1 × %2").arg(formatCount(lab.count), text);
-            const QString elided = fm.elidedText(text, Qt::ElideRight, lab.rect.width() - 4);
-            if (elided.isEmpty() || elided == QStringLiteral("…"))
-                continue;
-            p.setPen(QColor::fromRgb(lab.text));
-            p.drawText(lab.rect.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, elided);
-        }
-        p.setPen(m_colors.mutedText);
-        for (const FrameIdle& idle : l.idle) {
-            const QString text = QStringLiteral("idle %1").arg(formatDuration(idle.gap));
-            if (fm.horizontalAdvance(text) + 8 <= idle.rect.width())
-                p.drawText(idle.rect, Qt::AlignCenter, text);
-        }
+    if (std::abs(sx - 1.0) < 1e-9 && std::abs(dx - std::round(dx)) < 1e-6) {
+        p.drawImage(QPoint(m_labelWidth + static_cast<int>(std::lround(dx)), y), img, source);
+    } else {
+        p.setCompositionMode(QPainter::CompositionMode_SourceOver);
+        p.drawImage(QRectF(m_labelWidth + dx, y, source.width() * sx, source.height()), img, source);
     }
     p.restore();
 }
@@ -821,7 +831,9 @@ void TimelineView::paintOverlays(QPainter& p, const TimelineCoordinates& c)
                         : QStringLiteral("launch → start %1").arg(formatDuration(gpuStart - apiStart));
                     const QFontMetrics fm(font());
                     const int tw = fm.horizontalAdvance(text) + 8;
-                    const QRect tr(std::max(qx0, qx1 - tw), qy + 2, tw, fm.height());
+                    // Beside the bracket when it is long enough, else left of where the call began:
+                    // never over the kernel's own label.
+                    const QRect tr(qx1 - qx0 >= tw ? qx1 - tw : qx0 - tw - 4, qy + 2, tw, fm.height());
                     p.fillRect(tr, m_colors.background);
                     p.setPen(m_colors.arrow);
                     p.drawText(tr, Qt::AlignCenter, text);

@@ -11,6 +11,7 @@
 
 #include <QFutureWatcher>
 #include <QHash>
+#include <QTimer>
 #include <QWidget>
 
 #include <memory>
@@ -73,6 +74,9 @@ public:
     double lastPaintMs() const { return m_lastPaintMs; }
     double worstPaintMs() const { return m_worstPaintMs; }
     double lastBuildMs() const { return m_lastBuildMs; }
+    // CPU time of the last paint (GUI thread) and of the last frame build (worker).
+    double lastPaintCpuMs() const { return m_lastPaintCpuMs; }
+    double lastBuildCpuMs() const { return m_frame ? m_frame->buildCpuMs : 0.0; }
 
     QSize sizeHint() const override { return {1200, 700}; }
 
@@ -165,6 +169,7 @@ private:
     double m_lastPaintMs = 0;
     double m_worstPaintMs = 0;
     double m_lastBuildMs = 0;
+    double m_lastPaintCpuMs = 0;
 
     enum class Drag { None, Pan, Range, Ruler };
     Drag m_drag = Drag::None;
@@ -176,6 +181,7 @@ private:
     Hit m_hover;
     QPoint m_tooltipGlobal;
     EventDetails m_selectedDetails;
+    QTimer m_stalePaint;
 };
 
 } // namespace ws
