@@ -245,19 +245,24 @@ private slots:
         QTest::newRow("plain C") << "nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NTN"
                                  << "nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NTN";
         QTest::newRow("return type, qualifiers, params")
-            << "void at::native::vectorized_elementwise_kernel<4, F>(int, F)" << "vectorized_elementwise_kernel<4, F>";
+            << "void at::native::vectorized_elementwise_kernel<4, F>(int, F)"
+            << "vectorized_elementwise_kernel<4, F>";
         QTest::newRow("anonymous namespace") << "void at::(anonymous namespace)::fill<float>(float*, int)"
                                              << "fill<float>";
-        QTest::newRow("anonymous namespace, no params") << "at::(anonymous namespace)::kern" << "kern";
+        QTest::newRow("anonymous namespace, no params") << "at::(anonymous namespace)::kern"
+                                                        << "kern";
         QTest::newRow("qualifiers inside templates stay")
             << "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MaxOps<float>>>(T3)"
-            << "reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MaxOps<float>>>";
+            // 78 characters after compaction, so the default 60-character limit elides the middle:
+            // head 44, "\u2026", tail 15; the qualifiers inside the template arguments are kept.
+            << QStringLiteral("reduce_kernel<512, 1, at::native::ReduceOp<f\u2026MaxOps<float>>>");
         QTest::newRow("<unnamed> qualifier") << "void at::<unnamed>::distribution_kernel<float>(long)"
                                              << "distribution_kernel<float>";
         // 2 + 94 + 1 = 97 characters: head 44 ("k<" + 42 a), "…", tail 15 (14 a + ">").
         const QString as(94, QLatin1Char('a'));
         QTest::newRow("elided") << "void k<" + as + ">()"
-                                << "k<" + QString(42, QLatin1Char('a')) + QChar(0x2026) + QString(14, QLatin1Char('a')) + ">";
+                                << "k<" + QString(42, QLatin1Char('a')) + QChar(0x2026) + QString(14, QLatin1Char('a'))
+                + ">";
     }
     void compactNames()
     {
