@@ -54,6 +54,14 @@ for t in "${targets[@]}"; do
         limit=(-max_total_time="$seconds")
     fi
     log=$build/$t.log
+    # Inputs that once crashed a target (tests/fuzz/regressions/<target>-*) are replayed first.
+    regressions=("$root"/tests/fuzz/regressions/"$t"-*)
+    if [ -e "${regressions[0]}" ]; then
+        if ! ASAN_OPTIONS=detect_leaks=1 "$build/fuzz/$t" "${regressions[@]}" >"$build/$t.regressions.log" 2>&1; then
+            status=1
+            summary+=("$t: a regression input crashes it again, see $build/$t.regressions.log")
+        fi
+    fi
     echo "fuzz.sh: $t (${limit[*]})"
     set +e
     ASAN_OPTIONS=detect_leaks=1 WS_FUZZ_WRITE_SEED="$corpus" "$build/fuzz/$t" "$corpus" "${limit[@]}" "${extra[@]}" \
