@@ -374,6 +374,14 @@ QString ensureSynthetic(const QString& dir, int64_t events)
     return path;
 }
 
+void printLoadTimes(const SessionSnapshot& s)
+{
+    const auto& t = s.loadTimes;
+    std::printf("    of which on the loader thread: open+validate %.0f ms, lanes %.0f ms, counters %.0f ms, "
+                "LOD index+colours %.0f ms\n",
+        t.reader, t.lanes, t.counters, t.index);
+}
+
 void printFrames(const char* label, const FrameStats& st)
 {
     const auto line = [](const char* what, const std::vector<double>& v) {
@@ -447,6 +455,7 @@ int main(int argc, char** argv)
                 return 1;
             std::printf("  open until drawn: %.3f s (lanes from %s), longest GUI-thread stall %.1f ms\n",
                 first.drawnMs / 1000.0, s->model->fromLaneCache ? "lane cache" : "row scans", first.longestStallMs);
+            printLoadTimes(*s);
         }
         const size_t rssAfter = residentBytes();
         const int64_t n = s->eventCount();
@@ -467,6 +476,8 @@ int main(int argc, char** argv)
             std::printf("  reopen until drawn: %.3f s, longest GUI-thread stall %.1f ms\n", again.drawnMs / 1000.0,
                 again.longestStallMs);
             s = again.snapshot;
+            if (s)
+                printLoadTimes(*s);
             std::printf("  cancel while opening:\n");
             const auto cancels = measureCancel(written.back());
             if (!cancels.empty())

@@ -115,6 +115,33 @@ private slots:
         QCOMPARE(m.rows().size(), size_t(9));
     }
 
+    void manyHostRowsStartCollapsedWithSummaries()
+    {
+        // 5 threads x 4 host lanes = 20 > kMaxExpandedHostLanes, plus one GPU stream.
+        auto m = std::make_shared<TimelineModel>();
+        for (int t = 0; t < 5; ++t) {
+            for (int d = 0; d < 4; ++d)
+                m->lanes.push_back(test::makeLane(
+                    *m, d < 2 ? LaneKind::CudaApi : LaneKind::Nvtx, 1, 10 + t, 0, 0, d % 2, "host", {{100, 200, "x"}}));
+        }
+        m->lanes.push_back(test::makeLane(*m, LaneKind::GpuStream, 1, 0, 0, 7, 0, "stream 7", {{100, 200, "k"}}));
+        TimelineRowModel rows;
+        QAbstractItemModelTester tester(&rows, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        rows.setSnapshot(SessionSnapshot::build(m, {}, {}));
+        const auto r = rows.rows();
+        // Process, 5 collapsed threads, GPU, stream: the GPU stays on the first screen.
+        QCOMPARE(r.size(), size_t(8));
+        for (int t = 0; t < 5; ++t) {
+            QCOMPARE(r[size_t(1 + t)].kind, Kind::Group);
+            QVERIFY(!r[size_t(1 + t)].expanded);
+            // The summary is the thread's first lane (its CUDA API row).
+            QCOMPARE(r[size_t(1 + t)].summaryLane, t * 4);
+        }
+        QCOMPARE(r[0].summaryLane, -1); // expanded groups have none
+        rows.setExpanded(rows.indexForId(r[1].id), true);
+        QCOMPARE(rows.rows().size(), size_t(12));
+    }
+
     void emptyAndReplacedSnapshots()
     {
         TimelineRowModel m;

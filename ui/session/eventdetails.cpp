@@ -118,13 +118,19 @@ bool findCorrelated(sqlite3* db, const SessionSnapshot& s, const std::vector<int
                 hits.push_back(q.columnInt64(0));
             if (hits.empty())
                 continue;
-            // The nearest in time wins (batch order is time order).
+            // The outermost call wins (cudaLaunchKernel over the cuLaunchKernel inside it, which
+            // carries the same correlation id), then the nearest in time (batch order).
+            const Candidate* best = nullptr;
             for (const Candidate* c : of) {
-                if (std::find(hits.begin(), hits.end(), L[static_cast<size_t>(c->lane)].ref[c->index].rowid())
-                    != hits.end()) {
-                    *found = *c;
-                    return true;
-                }
+                const auto& lane = L[static_cast<size_t>(c->lane)];
+                if (std::find(hits.begin(), hits.end(), lane.ref[c->index].rowid()) == hits.end())
+                    continue;
+                if (!best || lane.depth < L[static_cast<size_t>(best->lane)].depth)
+                    best = c;
+            }
+            if (best) {
+                *found = *best;
+                return true;
             }
         }
     }

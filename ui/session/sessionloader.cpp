@@ -56,16 +56,28 @@ void load(QPromise<LoadResult>& promise, const QString& copyFrom, const QString&
         QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     }
     try {
+        QElapsedTimer phase;
+        phase.start();
+        SessionSnapshot::LoadTimes times;
         const SessionReader reader(path.toStdString());
         auto meta = reader.meta();
+        times.reader = static_cast<double>(phase.nsecsElapsed()) / 1e6;
+        phase.restart();
         auto model = TimelineModel::load(reader, report, cancel);
+        times.lanes = static_cast<double>(phase.nsecsElapsed()) / 1e6;
+        phase.restart();
         base = 0.85;
         weight = 0.05;
         report(0.0, "reading counters");
         auto counters = loadCounterSeries(reader, cancel);
+        times.counters = static_cast<double>(phase.nsecsElapsed()) / 1e6;
+        phase.restart();
         base = 0.9;
         weight = 0.1;
         auto built = SessionSnapshot::build(std::move(model), std::move(counters), std::move(meta), report, cancel);
+        times.index = static_cast<double>(phase.nsecsElapsed()) / 1e6;
+        if (built)
+            built->loadTimes = times;
         if (!built || cancel.isCancelled()) {
             result.cancelled = true;
         } else {

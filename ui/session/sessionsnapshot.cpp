@@ -8,8 +8,11 @@
 
 #include <QSet>
 #include <QStringList>
+#include <QThread>
+#include <QtConcurrent>
 
 #include <algorithm>
+#include <atomic>
 
 namespace ws {
 
@@ -115,24 +118,30 @@ std::shared_ptr<SessionSnapshot> SessionSnapshot::build(std::shared_ptr<const Ti
     for (size_t i = 0; i < m.strings.size(); ++i)
         s->nameColor[i] = ColorScheme::forName(m.strings.at(static_cast<StringId>(i)));
 
+    // One index per long lane, lanes spread over the cores (the loader thread and the pool).
     int64_t total = 0;
     for (const auto& l : m.lanes)
         total += static_cast<int64_t>(l.size());
-    int64_t done = 0;
-    s->lod.resize(m.lanes.size());
+    std::atomic<int64_t> done {0};
+    std::vector<size_t> todo;
     for (size_t i = 0; i < m.lanes.size(); ++i) {
+        if (m.lanes[i].size() >= kLodIndexMinEvents)
+            todo.push_back(i);
+    }
+    s->lod.resize(m.lanes.size());
+    const QThread* caller = QThread::currentThread();
+    QtConcurrent::blockingMap(todo, [&](size_t i) {
         const TimelineLane& lane = m.lanes[i];
         if (cancel.isCancelled())
-            return nullptr;
-        if (lane.size() >= kLodIndexMinEvents) {
-            s->lod[i] = LodIndex::build(lane.start, lane.end, cancel);
-            if (cancel.isCancelled())
-                return nullptr;
-        }
-        done += static_cast<int64_t>(lane.size());
-        if (progress && total > 0)
-            progress(static_cast<double>(done) / static_cast<double>(total), "building level-of-detail index");
-    }
+            return;
+        s->lod[i] = LodIndex::build(lane.start, lane.end, cancel);
+        const int64_t now = done.fetch_add(static_cast<int64_t>(lane.size())) + static_cast<int64_t>(lane.size());
+        // ProgressCallback is called from one thread only: the caller's.
+        if (progress && total > 0 && QThread::currentThread() == caller)
+            progress(static_cast<double>(now) / static_cast<double>(total), "building level-of-detail index");
+    });
+    if (cancel.isCancelled())
+        return nullptr;
 
     TimeNs b = m.begin;
     TimeNs e = m.end;

@@ -31,6 +31,13 @@ public:
     std::vector<CounterSeries> counters;
     std::vector<QRgb> nameColor; // per StringId
     std::map<std::string, std::string> meta;
+    // How long opening took, per phase (ms, wall clock on the loader thread).
+    struct LoadTimes {
+        double reader = 0;   // open + validate the file
+        double lanes = 0;    // TimelineModel::load
+        double counters = 0; // counter tracks
+        double index = 0;    // LOD indices and colours
+    } loadTimes;
 
     const std::string& str(StringId id) const;
     QString qstr(StringId id) const { return QString::fromStdString(str(id)); }

@@ -214,7 +214,7 @@ const QImage* labelImage(const QString& text, int width, QRgb fill, QRgb ink, co
 // triangle; counters with their maximum on a second line.
 void drawRowLabel(const FrameRequest& req, const FrameRow& row, int top, QImage& img, Raster& column)
 {
-    const bool group = row.lane < 0 && row.counter < 0;
+    const bool group = row.group || (row.lane < 0 && row.counter < 0);
     const QRgb bg = group ? (req.style.groupHeader | 0xff000000u) : (row.labelBackground | 0xff000000u);
     column.fill(top, top + row.height - 1, bg);
     column.fill(top + row.height - 1, top + row.height, blend(bg, req.style.grid));

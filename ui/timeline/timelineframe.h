@@ -28,6 +28,7 @@ struct FrameRow {
     int layer = 1;
     bool gpu = false; // GPU rows: the background is the idle shade, long gaps get an "idle" label
     QRgb background = 0;
+    bool group = false; // a group header: bold label, open/closed triangle; with a lane: its summary
     // The label column: the row's name (a counter adds its maximum on a second line).
     QString label;
     int depth = 0;

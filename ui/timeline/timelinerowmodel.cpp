@@ -248,6 +248,15 @@ void TimelineRowModel::build()
     });
     for (auto& [id, n] : gpus)
         n->gpu = true;
+    // Many host rows would push the GPUs off the first screen: threads start collapsed, each
+    // showing its first row (CUDA API) as a summary in its header.
+    size_t hostLanes = 0;
+    for (const auto& l : m.lanes)
+        hostLanes += (l.kind == LaneKind::CudaApi || l.kind == LaneKind::Nvtx || l.kind == LaneKind::Sync) ? 1 : 0;
+    if (hostLanes > kMaxExpandedHostLanes) {
+        for (auto& [key, n] : threads)
+            n->expanded = false;
+    }
 }
 
 TimelineRowModel::Node* TimelineRowModel::nodeFor(const QModelIndex& index) const
@@ -478,6 +487,24 @@ QModelIndex TimelineRowModel::indexForId(quintptr id) const
     return indexFor(find(m_root.get()));
 }
 
+int TimelineRowModel::firstLane(const Node* node)
+{
+    for (const auto& c : node->children) {
+        if (c->kind == Kind::Lane && c->visible)
+            return c->lane;
+    }
+    return -1;
+}
+
+void TimelineRowModel::lanesUnder(const Node* node, std::vector<int>& out)
+{
+    for (const auto& c : node->children) {
+        if (c->lane >= 0)
+            out.push_back(c->lane);
+        lanesUnder(c.get(), out);
+    }
+}
+
 void TimelineRowModel::collect(
     const Node* node, int depth, std::vector<Row>& out, bool pinnedOnly, const QString& prefix) const
 {
@@ -493,6 +520,10 @@ void TimelineRowModel::collect(
                 r.counter = c->counter;
                 r.depth = depth;
                 r.expanded = c->expanded;
+                if (c->kind == Kind::Group && !c->expanded) {
+                    r.summaryLane = firstLane(c.get());
+                    lanesUnder(c.get(), r.hiddenLanes);
+                }
                 r.gpu = c->gpu;
                 r.pinned = c->pinned;
                 r.label = pinnedOnly ? path : c->label;

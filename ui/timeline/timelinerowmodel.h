@@ -18,6 +18,9 @@ namespace ws {
 class TimelineRowModel : public QAbstractItemModel {
     Q_OBJECT
 public:
+    // Above this many host rows (API, NVTX, sync lanes), threads start collapsed.
+    static constexpr size_t kMaxExpandedHostLanes = 16;
+
     enum class Kind { Group, Lane, Counter };
     enum Column { NameColumn = 0, EventsColumn, ColumnCount };
     enum Role {
@@ -39,6 +42,8 @@ public:
         bool expanded = true; // groups
         bool gpu = false;
         bool pinned = false;
+        int summaryLane = -1;         // a collapsed group shows this lane's events in its header
+        std::vector<int> hiddenLanes; // a collapsed group: every lane inside it
         QString label;
         QString path;
         quintptr id = 0; // stable while the model lives: the node's address
@@ -85,6 +90,8 @@ signals:
 private:
     Node* nodeFor(const QModelIndex& index) const;
     QModelIndex indexFor(const Node* node, int column = 0) const;
+    static int firstLane(const Node* node);
+    static void lanesUnder(const Node* node, std::vector<int>& out);
     void collect(const Node* node, int depth, std::vector<Row>& out, bool pinnedOnly, const QString& prefix) const;
     void build();
 

@@ -80,6 +80,12 @@ TimelineView::TimelineView(SelectionModel* selection, TimelineRowModel* rows, QW
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(400, 200);
+    // The first font measurement loads the font database (~15 ms): do it now, at start-up,
+    // rather than in the first layout after a session opens.
+    QFont bold = font();
+    bold.setBold(true);
+    (void)QFontMetrics(font()).horizontalAdvance(QStringLiteral("Process 0"));
+    (void)QFontMetrics(bold).horizontalAdvance(QStringLiteral("Process 0"));
     m_vscroll->setSingleStep(kLaneHeight);
     connect(m_vscroll, &QScrollBar::valueChanged, this, [this] {
         if (!isFrameCurrent())
@@ -188,9 +194,20 @@ void TimelineView::relayout()
     y = 0;
     for (auto& r : m_rows->rows()) {
         const int h = rowHeight(r);
-        if (r.lane >= 0 && !m_laneRow.contains(r.lane)) {
-            m_laneRow.insert(r.lane, m_scrolled.size());
-            m_laneLayer.insert(r.lane, 1);
+        // A lane shown only as a collapsed group's summary is found there (selection outline,
+        // launch arrows).
+        const int shown = r.lane >= 0 ? r.lane : r.summaryLane;
+        if (shown >= 0 && !m_laneRow.contains(shown)) {
+            m_laneRow.insert(shown, m_scrolled.size());
+            m_laneLayer.insert(shown, 1);
+        }
+        // Lanes inside a collapsed group are reached through its header (an arrow from a
+        // call on a hidden NVTX or driver row starts there).
+        for (const int hidden : r.hiddenLanes) {
+            if (!m_laneRow.contains(hidden)) {
+                m_laneRow.insert(hidden, m_scrolled.size());
+                m_laneLayer.insert(hidden, 1);
+            }
         }
         m_scrolled.push_back({std::move(r), y, h, 1});
         y += h;
@@ -341,13 +358,14 @@ void TimelineView::startBuild()
     const auto plain = [this](int index) { return ((index % 2) ? m_colors.rowAlternate : m_colors.background).rgb(); };
     const auto frameRow = [&](const LayoutRow& r, int index, int layer) {
         FrameRow f;
-        f.lane = r.row.lane;
+        f.group = r.row.kind == TimelineRowModel::Kind::Group;
+        f.lane = f.group ? r.row.summaryLane : r.row.lane;
         f.counter = r.row.counter;
         f.y = r.y;
         f.height = r.h;
         f.layer = layer;
         f.gpu = r.row.gpu;
-        f.background = r.row.gpu ? m_colors.gpuIdle.rgb() : plain(index);
+        f.background = f.group ? m_colors.groupHeader.rgb() : (r.row.gpu ? m_colors.gpuIdle.rgb() : plain(index));
         f.labelBackground = plain(index);
         f.label = layer == 0 && r.row.kind == TimelineRowModel::Kind::Group ? r.row.path : r.row.label;
         if (r.row.kind == TimelineRowModel::Kind::Counter && r.row.counter >= 0) {
@@ -833,7 +851,9 @@ void TimelineView::paintOverlays(QPainter& p, const TimelineCoordinates& c)
                     const int tw = fm.horizontalAdvance(text) + 8;
                     // Beside the bracket when it is long enough, else left of where the call began:
                     // never over the kernel's own label.
-                    const QRect tr(qx1 - qx0 >= tw ? qx1 - tw : qx0 - tw - 4, qy + 2, tw, fm.height());
+                    const int tx = qx1 - qx0 >= tw ? qx1 - tw : qx0 - tw - 4;
+                    // A call left of the view: the text goes to the view's left edge instead.
+                    const QRect tr(std::max(tx, m_labelWidth + 2), qy + 2, tw, fm.height());
                     p.fillRect(tr, m_colors.background);
                     p.setPen(m_colors.arrow);
                     p.drawText(tr, Qt::AlignCenter, text);
@@ -855,11 +875,20 @@ void TimelineView::paintRuler(QPainter& p, const TimelineCoordinates& c)
     p.save();
     p.setClipRect(QRect(m_labelWidth, 0, eventArea().width(), kRulerHeight));
     p.setPen(m_colors.text);
-    for (TimeNs t = firstTickAtOrAfter(c.viewStart(), origin, step); t <= c.viewEnd(); t += step) {
+    // Deep in a long session "20.0001 s, 20.0002 s" hides the step: the first tick keeps the
+    // absolute time, the others say how far they are from it ("+100 µs").
+    const TimeNs firstTick = firstTickAtOrAfter(c.viewStart(), origin, step);
+    const bool relative = std::abs(firstTick - origin) / step >= 1000;
+    for (TimeNs t = firstTick; t <= c.viewEnd(); t += step) {
         const int x = m_labelWidth + static_cast<int>(std::floor(c.timeToX(t)));
         p.fillRect(QRect(x, kRulerHeight - 8, 1, 7), m_colors.text);
-        p.drawText(
-            QRect(x + 3, 2, 200, kRulerHeight - 10), Qt::AlignLeft | Qt::AlignVCenter, formatTick(t - origin, step));
+        const QString label = relative && t != firstTick ? QStringLiteral("+") + formatTick(t - firstTick, step)
+                                                         : formatTick(t - origin, step);
+        QFont f = font();
+        f.setBold(relative && t == firstTick);
+        p.setFont(f);
+        p.drawText(QRect(x + 3, 2, 200, kRulerHeight - 10), Qt::AlignLeft | Qt::AlignVCenter, label);
+        p.setFont(font());
         // Minor ticks: five per step.
         for (int k = 1; k < 5; ++k) {
             const int mx = m_labelWidth + static_cast<int>(std::floor(c.timeToX(t + step * k / 5)));
