@@ -202,7 +202,7 @@ KernelDiagnosis diagnoseKernel(const KernelFacts& f, const RooflineCeilings& cei
                 std::nullopt, {}});
         }
     } else {
-        d.notCollected.push_back("FLOP and DRAM bytes (section Roofline): roofline position not computed");
+        d.notCollected.emplace_back("FLOP and DRAM bytes (section Roofline): roofline position not computed");
     }
 
     // The limiter, by seed 003's rules.
@@ -234,7 +234,7 @@ KernelDiagnosis diagnoseKernel(const KernelFacts& f, const RooflineCeilings& cei
                 std::nullopt, {}});
         }
     } else {
-        d.notCollected.push_back("compute/memory throughput (section SpeedOfLight): limiter not determined");
+        d.notCollected.emplace_back("compute/memory throughput (section SpeedOfLight): limiter not determined");
     }
 
     // --- 2. Occupancy -----------------------------------------------------------------------
@@ -274,7 +274,7 @@ KernelDiagnosis diagnoseKernel(const KernelFacts& f, const RooflineCeilings& cei
                 speedup, basis});
         }
     } else {
-        d.notCollected.push_back("achieved occupancy (section Occupancy)");
+        d.notCollected.emplace_back("achieved occupancy (section Occupancy)");
     }
 
     // --- 4. Memory path ---------------------------------------------------------------------
@@ -297,7 +297,7 @@ KernelDiagnosis diagnoseKernel(const KernelFacts& f, const RooflineCeilings& cei
             "structure-of-arrays, vectorised loads)",
             speedup, basis});
     } else if (!f.globalLoadRequests) {
-        d.notCollected.push_back("sectors per request (section MemoryWorkloadAnalysis)");
+        d.notCollected.emplace_back("sectors per request (section MemoryWorkloadAnalysis)");
     }
 
     // --- 5. Scheduler -----------------------------------------------------------------------
@@ -313,7 +313,7 @@ KernelDiagnosis diagnoseKernel(const KernelFacts& f, const RooflineCeilings& cei
             "per warp give the scheduler something to issue",
             issueParent, "ncu IssueSlotUtilization: 100% - issue-active %"});
     } else if (!f.noEligiblePct) {
-        d.notCollected.push_back("eligible / issued warps (section SchedulerStats)");
+        d.notCollected.emplace_back("eligible / issued warps (section SchedulerStats)");
     }
 
     // --- 6. Warp states ---------------------------------------------------------------------
@@ -339,7 +339,7 @@ KernelDiagnosis diagnoseKernel(const KernelFacts& f, const RooflineCeilings& cei
                     + std::string(issueParent ? ", capped by the issue-slot estimate" : "")});
         }
     } else {
-        d.notCollected.push_back("stall reasons (section WarpStateStats)");
+        d.notCollected.emplace_back("stall reasons (section WarpStateStats)");
     }
 
     std::stable_sort(

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ws {
@@ -29,7 +30,13 @@ struct LaunchConfig {
     int64_t blockThreads() const { return int64_t {block[0]} * block[1] * block[2]; }
     int64_t clusterBlocks() const { return int64_t {cluster[0]} * cluster[1] * cluster[2]; }
     bool operator==(const LaunchConfig&) const = default;
-    auto operator<=>(const LaunchConfig&) const = default;
+    bool operator<(const LaunchConfig& o) const
+    {
+        return std::tie(grid, block, cluster, registersPerThread, staticSmemBytes, dynamicSmemBytes, localMemPerThread,
+                   deviceId)
+            < std::tie(o.grid, o.block, o.cluster, o.registersPerThread, o.staticSmemBytes, o.dynamicSmemBytes,
+                o.localMemPerThread, o.deviceId);
+    }
 };
 
 // One kernel name, grouped like cuda_gpu_kern_sum groups (by demangled name).

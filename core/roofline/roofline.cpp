@@ -56,7 +56,7 @@ RooflineCeilings RooflineCeilings::fromDevice(const DeviceInfo& recorded)
         if (peak > 0)
             c.compute.push_back({key, std::string(name) + "  " + rate(peak, "FLOP/s"), peak});
         else
-            c.missing.push_back(name);
+            c.missing.emplace_back(name);
     };
     compute("tensor_fp8", "FP8 Tensor (dense)", d.peakFp8TensorFlopsPerS);
     compute("tensor_bf16", "BF16 Tensor (dense)", d.peakBf16TensorFlopsPerS);
