@@ -6,8 +6,8 @@
 #include "session/sessionloader.h"
 #include "store/sessionreader.h"
 #include "store/sessionwriter.h"
-#include "timeline/lodfold.h"
 #include "synth/synthgenerator.h"
+#include "timeline/lodfold.h"
 
 #include <QElapsedTimer>
 #include <QFile>
