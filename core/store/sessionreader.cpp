@@ -9,6 +9,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdlib>
@@ -120,6 +121,15 @@ std::string newerSchemaReason(int64_t version)
         + std::to_string(schema::kSchemaVersion) + ")";
 }
 
+// Capacity to reserve for a table whose writer stored `rows`. table_check is part of the file being
+// opened, so a damaged or forged count must not decide the allocation: beyond this cap the vector grows
+// as rows actually arrive, and the count mismatch is reported as corruption afterwards.
+size_t reservationFor(int64_t rows)
+{
+    constexpr int64_t kMaxReservedRows = int64_t(1) << 22;
+    return static_cast<size_t>(std::clamp<int64_t>(rows, 0, kMaxReservedRows));
+}
+
 } // namespace
 
 struct SessionReader::Impl {
@@ -135,7 +145,7 @@ struct SessionReader::Impl {
         std::vector<R> rows;
         const auto check = checks.find(std::string(C::table));
         if (check != checks.end())
-            rows.reserve(static_cast<size_t>(std::max<int64_t>(0, check->second.first)));
+            rows.reserve(reservationFor(check->second.first));
         try {
             sqlite::Statement st = db->prepare(store::selectSql<R>());
             uint64_t hash = 0;
@@ -195,7 +205,7 @@ struct SessionReader::Impl {
         std::vector<std::string> all;
         const auto check = checks.find("string");
         if (check != checks.end())
-            all.reserve(static_cast<size_t>(std::max<int64_t>(0, check->second.first)));
+            all.reserve(reservationFor(check->second.first));
         try {
             sqlite::Statement st = db->prepare("SELECT id, text FROM string");
             uint64_t hash = 0;

@@ -405,6 +405,8 @@ private slots:
         QTest::newRow("missing table") << "drop-table" << Kind::Corrupted << "table kernel is missing";
         QTest::newRow("edited rows") << "edit-rows" << Kind::Corrupted << "does not match its checksum";
         QTest::newRow("damaged lane cache") << "lane-cache" << Kind::Corrupted << "lane cache";
+        // Found by fuzz_session_loader: a forged count once decided a reserve() and threw length_error.
+        QTest::newRow("forged row count") << "forged-count" << Kind::Corrupted << "the writer stored";
     }
 
     void errorKinds()
@@ -439,6 +441,8 @@ private slots:
             editSession(path, "UPDATE meta SET value = '0' WHERE key = 'complete';");
         } else if (damage == "drop-table") {
             editSession(path, "DROP TABLE kernel;");
+        } else if (damage == "forged-count") {
+            editSession(path, "UPDATE table_check SET row_count = 9223372036854775807 WHERE table_name = 'kernel';");
         } else if (damage == "edit-rows") {
             editSession(path, "UPDATE kernel SET end = end + 1 WHERE id = 10;");
         } else if (damage == "lane-cache") {
@@ -459,6 +463,29 @@ private slots:
         QCOMPARE(*got, kind);
         QVERIFY2(text.find(message.toStdString()) != std::string::npos, text.c_str());
         QVERIFY2(text.starts_with(path), "the message names the file");
+    }
+
+    // Every input the session-loader fuzzer ever crashed on is replayed here, so CI keeps them fixed
+    // without libFuzzer: each must be rejected with a SessionError, and stay byte-identical.
+    void fuzzRegressionsAreRejected()
+    {
+        const QDir dir(QStringLiteral(WS_FIXTURES_DIR "/../fuzz/regressions"));
+        const QStringList files = dir.entryList({QStringLiteral("fuzz_session_loader-*")}, QDir::Files);
+        QVERIFY2(!files.isEmpty(), qPrintable(dir.path()));
+        for (const QString& name : files) {
+            QTemporaryDir tmp;
+            const std::string path = tmp.filePath(name).toStdString();
+            QVERIFY(QFile::copy(dir.filePath(name), QString::fromStdString(path)));
+            const std::vector<char> before = readBytes(path);
+            std::optional<Kind> got;
+            try {
+                got = openFully(path);
+            } catch (const std::exception& e) {
+                QFAIL(qPrintable(name + QStringLiteral(": escaped as ") + QString::fromUtf8(e.what())));
+            }
+            QVERIFY2(got.has_value(), qPrintable(name));
+            QVERIFY2(readBytes(path) == before, qPrintable(name));
+        }
     }
 
     // Garbage written over part of a real session (a bad sector, a broken copy) must be
