@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+/* The binary contract between warpscope/iket.cuh (compiled into the user's program) and
+ * libwarpscope-inject.so, and the layout of the per-launch event buffer that the kernel writes.
+ * Plain C layout with fixed-size fields: the injection library and the decoder read it without
+ * CUDA headers, and a program built against an older header must still be understood.
+ *
+ * Buffer layout in device memory (and in the host copy handed to the recorder):
+ *   WsIketBufferHeader                                   64 bytes
+ *   uint32_t count[totalWarps]                           events each warp attempted
+ *   WsIketEvent events[totalWarps * eventsPerWarp]       warp w's slots start at w * eventsPerWarp
+ * A warp stores at most eventsPerWarp events; count - eventsPerWarp (when positive) were dropped.
+ * Warps beyond totalWarps (a grid larger than registered) store nothing and are counted in
+ * header.outOfRangeWarps. Nothing is ever written outside the buffer. */
+
+#include <stdint.h>
+
+#define WS_IKET_MAGIC 0x54454b49u /* "IKET" little-endian */
+#define WS_IKET_ABI_VERSION 1u
+
+enum WsIketKind {
+    WsIketPush = 0,  /* range_push(name) */
+    WsIketPop = 1,   /* range_pop() */
+    WsIketStart = 2, /* range_start(name): token = this event's index in the warp */
+    WsIketEnd = 3,   /* range_end(token) */
+    WsIketMark = 4,  /* mark(name) */
+    WsIketRole = 5   /* role(name): the warp's role from here on */
+};
+
+typedef struct WsIketEvent {
+    uint64_t globaltimer; /* %globaltimer, ns */
+    uint64_t clock;       /* clock64() of the SM */
+    uint32_t block;       /* linear block index in the grid */
+    uint16_t sm;          /* %smid */
+    uint16_t warp;        /* warp index within the block */
+    uint16_t name;        /* index into the launch's name list */
+    uint8_t kind;         /* WsIketKind */
+    uint8_t reserved;
+    uint32_t token; /* WsIketStart: own index; WsIketEnd: the start's index; else own index */
+} WsIketEvent;
+
+typedef struct WsIketBufferHeader {
+    uint32_t magic;   /* WS_IKET_MAGIC */
+    uint32_t version; /* WS_IKET_ABI_VERSION */
+    uint32_t warpsPerBlock;
+    uint32_t eventsPerWarp;
+    uint32_t blocks;
+    uint32_t headerBytes;               /* sizeof(WsIketBufferHeader) */
+    unsigned long long outOfRangeWarps; /* warps that found no slot (grid larger than registered) */
+    unsigned long long reserved[4];
+} WsIketBufferHeader;
+
+/* One finished launch, handed to the recorder after the kernel completed. */
+typedef struct WsIketSubmission {
+    uint32_t abiVersion;          /* WS_IKET_ABI_VERSION */
+    uint32_t structBytes;         /* sizeof(WsIketSubmission) of the caller */
+    int64_t armedMonotonicNs;     /* CLOCK_MONOTONIC just before the launch call */
+    int64_t collectedMonotonicNs; /* after the copy back */
+    int64_t tid;                  /* OS thread that launched */
+    const char* label;            /* the user's name for the launch (may be empty) */
+    const char* names;            /* comma-separated name list; id i = i-th entry */
+    uint32_t grid[3];
+    uint32_t block[3];
+    int32_t device;
+    uint32_t reserved;
+    const void* data; /* host copy of the whole buffer (layout above) */
+    uint64_t bytes;
+} WsIketSubmission;
+
+/* Exported by libwarpscope-inject.so. 0: recorded; 1: not capturing now; < 0: rejected. */
+typedef int (*WsIketSubmitFn)(const WsIketSubmission*);
+#define WS_IKET_SUBMIT_SYMBOL "warpscope_iket_submit"
