@@ -5,6 +5,11 @@
 //   warpscope-cli record -o gemm.wscope -- ws-example-gemm-relu
 // Options: --size N (4096) --warmup N (3) --iters N (20). The timed loop sits between
 // cudaProfilerStart/Stop, so --capture-range=cudaProfilerApi records only that part.
+// Variants for before/after comparisons (warpscope-cli compare):
+//   --epilogue separate (default): cuBLAS GEMM, then the ReLU kernel in its own NVTX range;
+//   --epilogue fused: one cublasLt matmul with CUBLASLT_EPILOGUE_RELU, no ReLU kernel;
+//   --relu-threads N (256): block size of the separate ReLU kernel.
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_profiler_api.h>
@@ -82,6 +87,79 @@ int argInt(int argc, char** argv, const char* name, int fallback)
     return fallback;
 }
 
+bool hasArg(int argc, char** argv, const char* name)
+{
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], name) == 0)
+            return true;
+    return false;
+}
+
+bool argIs(int argc, char** argv, const char* name, const char* value)
+{
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], name) == 0)
+            return std::strcmp(argv[i + 1], value) == 0;
+    return false;
+}
+
+#define CHECK_LT(call)                                                                                                 \
+    do {                                                                                                               \
+        const cublasStatus_t s_ = (call);                                                                              \
+        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                                             \
+            std::fprintf(stderr, "%s:%d %s -> cublasLt status %d\n", __FILE__, __LINE__, #call, static_cast<int>(s_)); \
+            std::exit(2);                                                                                              \
+        }                                                                                                              \
+    } while (0)
+
+// C = relu(A * B) in one cublasLt matmul (column-major, BF16 in/out, FP32 accumulation): the
+// ReLU runs in the GEMM's epilogue on the tile still in registers, so C is written once and
+// never read back, which is what the separate ReLU kernel costs (2 x 32 MiB of traffic).
+struct FusedGemm {
+    cublasLtHandle_t lt = nullptr;
+    cublasLtMatmulDesc_t desc = nullptr;
+    cublasLtMatrixLayout_t layout = nullptr;
+    cublasLtMatmulAlgo_t algo {};
+    void* workspace = nullptr;
+    size_t workspaceBytes = size_t(32) << 20;
+
+    explicit FusedGemm(int n)
+    {
+        CHECK_LT(cublasLtCreate(&lt));
+        CHECK_LT(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+        const cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_RELU;
+        CHECK_LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue)));
+        CHECK_LT(cublasLtMatrixLayoutCreate(&layout, CUDA_R_16BF, n, n, n));
+        CHECK_CUDA(cudaMalloc(&workspace, workspaceBytes));
+        cublasLtMatmulPreference_t pref = nullptr;
+        CHECK_LT(cublasLtMatmulPreferenceCreate(&pref));
+        CHECK_LT(cublasLtMatmulPreferenceSetAttribute(
+            pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes, sizeof(workspaceBytes)));
+        cublasLtMatmulHeuristicResult_t result {};
+        int found = 0;
+        CHECK_LT(cublasLtMatmulAlgoGetHeuristic(lt, desc, layout, layout, layout, layout, pref, 1, &result, &found));
+        cublasLtMatmulPreferenceDestroy(pref);
+        if (found < 1) {
+            std::fprintf(stderr, "cublasLt found no algorithm for a BF16 GEMM with a ReLU epilogue\n");
+            std::exit(2);
+        }
+        algo = result.algo;
+    }
+    ~FusedGemm()
+    {
+        cudaFree(workspace);
+        cublasLtMatrixLayoutDestroy(layout);
+        cublasLtMatmulDescDestroy(desc);
+        cublasLtDestroy(lt);
+    }
+    void run(const void* a, const void* b, void* c, cudaStream_t stream) const
+    {
+        const float alpha = 1.0f, beta = 0.0f;
+        CHECK_LT(cublasLtMatmul(lt, desc, &alpha, a, layout, b, layout, &beta, c, layout, c, layout, &algo, workspace,
+            workspaceBytes, stream));
+    }
+};
+
 float bf16ToFloat(__nv_bfloat16 v)
 {
     uint16_t bits;
@@ -105,6 +183,16 @@ int main(int argc, char** argv)
     const int n = argInt(argc, argv, "--size", 4096);
     const int warmup = argInt(argc, argv, "--warmup", 3);
     const int iters = argInt(argc, argv, "--iters", 20);
+    const bool fused = argIs(argc, argv, "--epilogue", "fused");
+    const int reluThreads = argInt(argc, argv, "--relu-threads", 256);
+    if (hasArg(argc, argv, "--epilogue") && !fused && !argIs(argc, argv, "--epilogue", "separate")) {
+        std::fprintf(stderr, "--epilogue must be separate or fused\n");
+        return 2;
+    }
+    if (reluThreads < 32 || reluThreads > 1024 || reluThreads % 32 != 0) {
+        std::fprintf(stderr, "--relu-threads must be a multiple of 32 in [32, 1024]\n");
+        return 2;
+    }
     const size_t elems = static_cast<size_t>(n) * n;
 
     // A domain and a named category for the loop, to exercise more of NVTX than push/pop.
@@ -118,6 +206,8 @@ int main(int argc, char** argv)
     CHECK_CUDA(cudaMalloc(&c, elems * sizeof(__nv_bfloat16)));
     const unsigned threads = 256;
     const unsigned blocks = static_cast<unsigned>((elems + threads - 1) / threads);
+    const auto reluBlock = static_cast<unsigned>(reluThreads);
+    const unsigned reluBlocks = static_cast<unsigned>((elems + reluBlock - 1) / reluBlock);
     std::random_device rd;
     const uint32_t seedA = rd(), seedB = rd();
     fill_kernel<<<blocks, threads>>>(a, elems, seedA);
@@ -129,16 +219,22 @@ int main(int argc, char** argv)
     CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     CHECK_CUBLAS(cublasSetStream(handle, stream));
     const float alpha = 1.0f, beta = 0.0f;
+    const FusedGemm* fusedGemm = fused ? new FusedGemm(n) : nullptr;
     const auto gemm = [&] {
         pushRange("gemm", 0xff2e7d32u);
         // Column-major C = A * B with BF16 inputs/outputs and FP32 accumulation.
-        CHECK_CUBLAS(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, CUDA_R_16BF, n, b, CUDA_R_16BF,
-            n, &beta, c, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+        if (fusedGemm)
+            fusedGemm->run(a, b, c, stream);
+        else
+            CHECK_CUBLAS(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, CUDA_R_16BF, n, b,
+                CUDA_R_16BF, n, &beta, c, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
         nvtxRangePop();
     };
     const auto relu = [&] {
+        if (fusedGemm)
+            return; // done in the GEMM's epilogue
         pushRange("relu", 0xffc62828u);
-        relu_kernel<<<blocks, threads, 0, stream>>>(c, elems);
+        relu_kernel<<<reluBlocks, reluBlock, 0, stream>>>(c, elems);
         CHECK_CUDA(cudaGetLastError());
         nvtxRangePop();
     };
@@ -221,11 +317,13 @@ int main(int argc, char** argv)
     const double gMed = median(gemmMs);
     std::printf("gemm %dx%dx%d bf16: median %.4f ms (%.1f TFLOP/s) over %d iterations\n", n, n, n, gMed,
         2.0 * n * n * static_cast<double>(n) / (gMed * 1e-3) / 1e12, iters);
-    std::printf("relu %zu elements: median %.2f us\n", elems, median(reluMs) * 1e3);
+    std::printf("relu %zu elements (%s): median %.2f us\n", elems, fused ? "in the GEMM epilogue" : "separate kernel",
+        median(reluMs) * 1e3);
     std::printf("RESULT gemm_median_ms=%.5f relu_median_us=%.3f\n", gMed, median(reluMs) * 1e3);
 
     for (auto& e : ev)
         cudaEventDestroy(e);
+    delete fusedGemm;
     cublasDestroy(handle);
     cudaStreamDestroy(stream);
     cudaFree(a);
