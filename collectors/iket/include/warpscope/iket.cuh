@@ -36,7 +36,6 @@
 #include <cstring>
 #include <type_traits>
 
-#ifndef __CUDA_ARCH__
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -45,7 +44,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <vector>
-#endif
 
 // WS_IKET_NAMES(Enum, a, b, c): enum class Enum : uint16_t {a, b, c} plus its name table, the
 // same list stringified ("a, b, c"), found by ws::iket::nameList(Enum {}) through ADL.
@@ -79,6 +77,15 @@ struct DeviceBuffer {
 struct Token {
     uint32_t index = 0;
 };
+
+// The enabled and compiled-out variants live in different inline namespaces, so one program
+// may mix translation units built with and without WARPSCOPE_IKET_DISABLE (the overhead
+// benchmark does) without two definitions of one class.
+#if defined(WARPSCOPE_IKET_DISABLE)
+inline namespace off {
+#else
+inline namespace on {
+#endif
 
 #if defined(WARPSCOPE_IKET_DISABLE)
 
@@ -173,8 +180,6 @@ private:
 };
 
 #endif // WARPSCOPE_IKET_DISABLE
-
-#ifndef __CUDA_ARCH__
 
 // What collect() found in the buffer.
 struct Collected {
@@ -355,6 +360,5 @@ private:
     bool m_armed = false;
 };
 
-#endif // !__CUDA_ARCH__
-
+} // namespace on / off
 } // namespace ws::iket

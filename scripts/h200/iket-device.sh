@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# In-kernel event tracing on the H200 (<= 60 s): both examples recorded under warpscope-cli
+# record (sessions + raw files kept), the examples once more without the recorder, and the
+# overhead benchmark (instrumented / uninstrumented / compiled-out, medians of CUDA-event
+# timings, ns per event, globaltimer granularity). Never fails the whole call.
+# Usage (repo root): bash scripts/h200/iket-device.sh build/h200 $OUT/iket
+set -u
+S=${1:-build/h200}
+O=${2:-/tmp/iket-out}
+mkdir -p "$O"
+CLI=$S/common/bin/warpscope-cli
+BIN=$S/iket/bin
+LOG=$O/device.log
+exec > >(tee -a "$LOG") 2>&1
+step() { echo; echo "== $* ($(date +%T))"; }
+trap 'echo "step failed (rc=$?), continuing"' ERR
+
+step "environment"
+timeout 5 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
+ls -la "$CLI" "$S/common/lib/libwarpscope-inject.so" "$BIN" 2>&1 | head
+
+# record NAME program args...: session $O/NAME.wscope, raw files $O/raw/NAME/
+record() {
+    local name=$1; shift
+    step "record $name"
+    timeout 20 "$CLI" record --keep-raw -o "$O/$name.wscope" -- "$@" >"$O/$name.log" 2>&1
+    echo "rc=$?" >>"$O/$name.log"
+    cat "$O/$name.log"
+    mkdir -p "$O/raw/$name"
+    cp "$O/$name.wscope".raw-*/ws-*.raw "$O/raw/$name/" 2>/dev/null
+    rm -rf "$O/$name.wscope".raw-*
+    ls -la "$O/raw/$name" "$O/$name.wscope" 2>&1
+}
+record two_warp "$BIN/ws-example-iket-two-warp" 3
+record pipelined "$BIN/ws-example-iket-pipelined" 16 32 16 2
+
+step "examples without the recorder"
+timeout 10 "$BIN/ws-example-iket-two-warp" 1
+echo "rc=$?"
+timeout 10 "$BIN/ws-example-iket-pipelined" 132 16 64 1
+echo "rc=$?"
+
+step "overhead benchmark"
+timeout 25 "$BIN/ws-iket-overhead" 15 64 >"$O/overhead.csv" 2>"$O/overhead.err"
+echo "rc=$?"
+cat "$O/overhead.err" "$O/overhead.csv"
+
+step "done"
+du -sh "$O"
+exit 0
