@@ -307,4 +307,41 @@ struct WarpEvent {
     bool operator==(const WarpEvent&) const = default;
 };
 
+// Source counters (PC sampling, `profile --section SourceCounters`): one row per function of a
+// sampled cubin, its SASS instructions with their source lines, counter values per instruction
+// and launch, and the CUDA source text captured at record time (the viewer needs no toolkit).
+struct SassFunction {
+    uint32_t id = 0;
+    int64_t pid = 0;
+    uint64_t cubinCrc = 0;    // CUPTI's cubin CRC: the key of PC sampling records
+    StringId name = 0;        // mangled function name
+    std::string disassembler; // e.g. "nvdisasm -c -gi" or "" when no disassembly was available
+    bool operator==(const SassFunction&) const = default;
+};
+
+struct SassInstruction {
+    uint32_t functionId = 0;
+    uint64_t pcOffset = 0; // bytes from the function's start
+    std::string text;      // SASS as the disassembler printed it, "" when only sampled
+    StringId file = 0;     // source file of the innermost line-table entry, 0 = none
+    int32_t line = 0;      // 0 = no line information
+    bool operator==(const SassInstruction&) const = default;
+};
+
+struct SourceCounter {
+    int64_t kernelId = 0;
+    uint32_t functionId = 0;
+    uint64_t pcOffset = 0;
+    StringId counter = 0; // stall reason (CUPTI name, smsp__pcsamp_warps_issue_stalled_*) or inst_executed
+    int64_t value = 0;
+    bool operator==(const SourceCounter&) const = default;
+};
+
+struct SourceFile {
+    uint32_t id = 0;
+    StringId path = 0; // as the line table names it
+    std::string text;
+    bool operator==(const SourceFile&) const = default;
+};
+
 } // namespace ws

@@ -77,6 +77,10 @@ struct SessionData {
     std::vector<BenchRun> benchRuns;
     std::vector<BenchSample> benchSamples;
     std::vector<WarpEvent> warpEvents;
+    std::vector<SassFunction> sassFunctions;
+    std::vector<SassInstruction> sassInstructions;
+    std::vector<SourceCounter> sourceCounters;
+    std::vector<SourceFile> sourceFiles;
 
     const std::string& str(StringId id) const { return strings.at(id); }
 };

@@ -302,6 +302,44 @@ template <> struct Codec<WarpEvent> {
     }
 };
 
+// Source counters; optional tables (files written before them lack them).
+template <> struct Codec<SassFunction> {
+    static constexpr std::string_view table = "sass_function";
+    static constexpr std::string_view columns = "id, pid, cubin_crc, name, disassembler";
+    static constexpr bool kAutoId = false;
+    template <class V, class R> static void fields(V& v, R& r)
+    {
+        v(r.id), v(r.pid), v(r.cubinCrc), v(r.name), v(r.disassembler);
+    }
+};
+
+template <> struct Codec<SassInstruction> {
+    static constexpr std::string_view table = "sass_instruction";
+    static constexpr std::string_view columns = "function_id, pc_offset, text, file, line";
+    static constexpr bool kAutoId = false;
+    template <class V, class R> static void fields(V& v, R& r)
+    {
+        v(r.functionId), v(r.pcOffset), v(r.text), v(r.file), v(r.line);
+    }
+};
+
+template <> struct Codec<SourceCounter> {
+    static constexpr std::string_view table = "source_counter";
+    static constexpr std::string_view columns = "kernel_id, function_id, pc_offset, counter, value";
+    static constexpr bool kAutoId = false;
+    template <class V, class R> static void fields(V& v, R& r)
+    {
+        v(r.kernelId), v(r.functionId), v(r.pcOffset), v(r.counter), v(r.value);
+    }
+};
+
+template <> struct Codec<SourceFile> {
+    static constexpr std::string_view table = "source_file";
+    static constexpr std::string_view columns = "id, path, text";
+    static constexpr bool kAutoId = false;
+    template <class V, class R> static void fields(V& v, R& r) { v(r.id), v(r.path), v(r.text); }
+};
+
 template <class R> std::string insertSql(size_t rows)
 {
     // Built from the compile-time column lists above, never from data.

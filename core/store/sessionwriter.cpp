@@ -311,6 +311,11 @@ void SessionWriter::write(const SessionData& data)
     appendCounterSamples(data.counterSamples);
     appendBenchSamples(data.benchSamples);
     appendKernelMetrics(data.kernelMetrics);
+    if (!data.sassInstructions.empty() || !data.sourceCounters.empty())
+        runGuarded(d->failed, d->committed, m_path, [&] {
+            d->append(std::span<const SassInstruction>(data.sassInstructions));
+            d->append(std::span<const SourceCounter>(data.sourceCounters));
+        });
 }
 
 #define WS_APPEND(Method, Record)                                                                                      \
@@ -346,6 +351,8 @@ void SessionWriter::writeHeaderTables(const SessionData& data)
         d->replace(data.metricDefs);
         d->replace(data.counterTracks);
         d->replace(data.benchRuns);
+        d->replace(data.sassFunctions);
+        d->replace(data.sourceFiles);
         tx.commit();
         d->meta = data.meta;
     });
