@@ -13,10 +13,10 @@ cmake --build --preset release -j "$(nproc)"
 bin=build/release/bin
 
 session=""
-if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 && [ -x "$bin/gemm_relu" ]; then
+if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 && [ -x "$bin/ws-example-gemm-relu" ]; then
   session=build/release/gemm-relu.wscope
   echo "== GPU found: recording the built-in workload into $session"
-  "$bin/warpscope-cli" record -o "$session" -- "$bin/gemm_relu"
+  "$bin/warpscope-cli" record -o "$session" -- "$bin/ws-example-gemm-relu"
 else
   session=resources/demo/h200-gemm-relu.wscope
   echo "== no GPU here: opening the embedded demo session recorded on an H200 ($session)"

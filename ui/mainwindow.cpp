@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "benchpanel.h"
+#include "panels/analysispanels.h"
 #include "recorddialog.h"
 #include "selectionpanel.h"
 #include "session/eventdetails.h"
@@ -39,6 +41,9 @@ namespace ws {
 
 namespace {
 constexpr int kMaxRecent = 10;
+// Version of the saved dock layout: bump it whenever docks are added or renamed, so an older
+// saved layout (which would leave new docks floating in odd places) gives way to the default.
+constexpr int kLayoutVersion = 2;
 const char* kDemoResource = ":/demo/h200-gemm-relu.wscope";
 } // namespace
 
@@ -105,7 +110,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    m_defaultDockSizes = !restoreState(s.value(QStringLiteral("window/state")).toByteArray(), kLayoutVersion);
     rebuildRecentMenu();
     updateStatus();
 }
@@ -256,9 +261,32 @@ void MainWindow::createDocks()
     m_sessionInfo->setHeaderLabels({tr("Key"), tr("Value")});
     m_sessionInfo->setRootIsDecorated(false);
     dock(tr("Session"), QStringLiteral("sessionDock"), m_sessionInfo, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("selectionDock")),
-        findChild<QDockWidget*>(QStringLiteral("sessionDock")));
-    findChild<QDockWidget*>(QStringLiteral("selectionDock"))->raise();
+
+    // The kernel analysis panels (docs/panels.md) fill the bottom area as in ui.md: ranking and
+    // stats, the details side by side, roofline and diagnosis. The timeline's own docks join the
+    // ranking's tab group so the timeline keeps most of the height.
+    m_analysis = new AnalysisPanels(m_selection, this);
+    m_analysis->addDocks(this, m_viewMenu);
+    connect(m_loader, &SessionLoader::loaded, m_analysis, &AnalysisPanels::setSnapshot);
+    connect(m_analysis, &AnalysisPanels::revealRequested, m_view, &TimelineView::revealEvent);
+
+    m_bench = new BenchPanel(this);
+    m_bench->setObjectName(QStringLiteral("benchPanel"));
+    QDockWidget* bench = dock(tr("Benchmark"), QStringLiteral("benchDock"), m_bench, Qt::BottomDockWidgetArea);
+    connect(m_loader, &SessionLoader::loaded, this, [this](const std::shared_ptr<const SessionSnapshot>& s) {
+        if (s && s->hasFile)
+            m_bench->loadFile(s->path, s->displayName);
+        else
+            m_bench->clear();
+    });
+
+    const auto named = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
+    QDockWidget* kernels = named("kernelRankingDock");
+    for (const char* name : {"selectionDock", "sessionDock", "legendDock"})
+        tabifyDockWidget(kernels, named(name));
+    tabifyDockWidget(named("diagnosisDock"), bench);
+    kernels->raise();
+    named("rooflineDock")->raise();
 }
 
 void MainWindow::createStatusBar()
@@ -494,8 +522,27 @@ void MainWindow::closeEvent(QCloseEvent* e)
 {
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    s.setValue(QStringLiteral("window/state"), saveState());
+    s.setValue(QStringLiteral("window/state"), saveState(kLayoutVersion));
     QMainWindow::closeEvent(e);
+}
+
+void MainWindow::showEvent(QShowEvent* e)
+{
+    QMainWindow::showEvent(e);
+    if (!m_defaultDockSizes)
+        return;
+    m_defaultDockSizes = false;
+    // ui.md's default: the timeline keeps about 55% of the height; below it the ranking, the
+    // details and the roofline share the width 35 / 40 / 25.
+    const auto named = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
+    QDockWidget* kernels = named("kernelRankingDock");
+    QDockWidget* launch = named("launchDock");
+    QDockWidget* roofline = named("rooflineDock");
+    if (!kernels || !launch || !roofline)
+        return;
+    const int w = width();
+    resizeDocks({kernels}, {height() * 45 / 100}, Qt::Vertical);
+    resizeDocks({kernels, launch, roofline}, {w * 35 / 100, w * 40 / 100, w * 25 / 100}, Qt::Horizontal);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e)

@@ -23,6 +23,8 @@ class QTreeWidget;
 
 namespace ws {
 
+class AnalysisPanels;
+class BenchPanel;
 class EventDetailsSource;
 class EventSearch;
 class LegendModel;
@@ -60,6 +62,8 @@ public:
     QMessageBox* errorDialog() const { return m_errorDialog; }
     QLineEdit* searchBox() const { return m_searchBox; }
     QString statusText() const;
+    AnalysisPanels* analysisPanels() const { return m_analysis; }
+    BenchPanel* benchPanel() const { return m_bench; }
 
     RecordDialog* showRecordDialog();
     // Next / previous occurrence of the search box's text (N / Shift+N).
@@ -72,6 +76,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void showEvent(QShowEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
@@ -97,10 +102,13 @@ private:
     TimelineView* m_view;
     SelectionPanel* m_selectionPanel = nullptr;
     QTreeWidget* m_sessionInfo = nullptr;
+    AnalysisPanels* m_analysis = nullptr;
+    BenchPanel* m_bench = nullptr;
     std::shared_ptr<const SessionSnapshot> m_snapshot;
     std::unique_ptr<QTemporaryDir> m_demoDir;
     QString m_openedPath; // what the user opened (Reload opens it again)
     QString m_openedName;
+    bool m_defaultDockSizes = false; // no saved layout of this version: size the docks on first show
 
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

@@ -2,7 +2,9 @@
 // The main window: opening (and failing to open) real session files without blocking, the
 // error dialog, status bar, recent files, reload, drag and drop, docks in the View menu, the
 // embedded demo, and search with next / previous through the shared selection.
+#include "benchpanel.h"
 #include "mainwindow.h"
+#include "panels/analysispanels.h"
 #include "session/sessionloader.h"
 #include "store/sessionwriter.h"
 #include "synth/synthgenerator.h"
@@ -13,6 +15,7 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMimeData>
@@ -211,6 +214,37 @@ private slots:
         QVERIFY(loaded.wait(30000));
         QVERIFY(w.snapshot()->hasGpuActivity());
         QVERIFY(w.snapshot()->deviceSummary().contains(QStringLiteral("H200")));
+    }
+
+    // The kernel analysis panels and the benchmark panel are docked in the window, toggled from
+    // the View menu, and follow what the window opens: the ranking fills from the session the
+    // timeline shows, and a bench session fills the benchmark panel.
+    void analysisDocksFollowTheOpenSession()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.analysisPanels());
+        for (const char* name : {"kernelRankingDock", "statsDock", "launchDock", "throughputDock", "schedulerDock",
+                 "memoryDock", "rooflineDock", "diagnosisDock", "benchDock"}) {
+            auto* dock = w.findChild<QDockWidget*>(QLatin1String(name));
+            QVERIFY2(dock, name);
+            QVERIFY2(!dock->toggleViewAction()->associatedObjects().isEmpty(), name); // in the View menu
+        }
+        QSignalSpy ready(w.analysisPanels(), &AnalysisPanels::dataReady);
+        QSignalSpy benchLoaded(w.benchPanel(), &BenchPanel::loaded);
+        w.openFile(m_session);
+        QVERIFY(ready.wait(30000));
+        QVERIFY(w.analysisPanels()->ranking()->model()->rowCount() > 0);
+        QVERIFY(benchLoaded.count() || benchLoaded.wait(30000));
+        QCOMPARE(benchLoaded.last().at(0).toInt(), 0); // a trace session has no bench runs
+        QVERIFY(w.benchPanel()->noteLabel()->isVisibleTo(w.benchPanel()));
+
+        const QString bench = QStringLiteral(WS_FIXTURES_DIR "/bench/h200-pdl-1M.wscope");
+        benchLoaded.clear();
+        w.openFile(bench);
+        QVERIFY(benchLoaded.wait(30000));
+        QVERIFY(benchLoaded.last().at(0).toInt() > 0);
+        QVERIFY(w.benchPanel()->groupCount() > 0);
     }
 };
 

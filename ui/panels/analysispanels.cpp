@@ -76,9 +76,9 @@ void AnalysisPanels::addDocks(QMainWindow* window, QMenu* viewMenu)
         viewMenu->addSection(tr("Kernel analysis"));
     QDockWidget* kernels = dock(tr("Kernels"), QStringLiteral("kernelRankingDock"), m_ranking);
     QDockWidget* stats = dock(tr("Stats"), QStringLiteral("statsDock"), m_stats);
-    QDockWidget* launch = dock(tr("Launch & Occupancy"), QStringLiteral("launchDock"), m_launch);
+    QDockWidget* launch = dock(tr("Launch and Occupancy"), QStringLiteral("launchDock"), m_launch);
     QDockWidget* throughput = dock(tr("Throughput"), QStringLiteral("throughputDock"), m_throughput);
-    QDockWidget* scheduler = dock(tr("Scheduler & Warp States"), QStringLiteral("schedulerDock"), m_scheduler);
+    QDockWidget* scheduler = dock(tr("Scheduler and Warp States"), QStringLiteral("schedulerDock"), m_scheduler);
     QDockWidget* memory = dock(tr("Memory"), QStringLiteral("memoryDock"), m_memory);
     QDockWidget* roofline = dock(tr("Roofline"), QStringLiteral("rooflineDock"), m_roofline);
     QDockWidget* diagnosis = dock(tr("Diagnosis"), QStringLiteral("diagnosisDock"), m_diagnosis);

@@ -18,6 +18,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ws {
 
 KernelRankingPanel::KernelRankingPanel(KernelFocus* focus, QWidget* parent)
@@ -46,9 +48,19 @@ KernelRankingPanel::KernelRankingPanel(KernelFocus* focus, QWidget* parent)
     m_view->setTextElideMode(Qt::ElideMiddle);
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
-    m_view->horizontalHeader()->setSectionResizeMode(KernelRankingModel::Name, QHeaderView::Stretch);
+    // Numbers size to their contents; the name column takes its contents' width within limits and
+    // stays user-resizable: stretching it let a narrow dock squeeze names down to "nvj...NNT".
     for (int c = KernelRankingModel::Calls; c < KernelRankingModel::ColumnCount; ++c)
         m_view->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setSectionResizeMode(KernelRankingModel::Name, QHeaderView::Interactive);
+    const auto fitNames = [this] {
+        m_view->resizeColumnToContents(KernelRankingModel::Name);
+        const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('m'));
+        m_view->setColumnWidth(
+            KernelRankingModel::Name, std::clamp(m_view->columnWidth(KernelRankingModel::Name), 14 * em, 34 * em));
+    };
+    connect(m_view->model(), &QAbstractItemModel::modelReset, this, fitNames);
+    connect(m_view->model(), &QAbstractItemModel::layoutChanged, this, fitNames);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
 
     m_filter->setPlaceholderText(tr("Filter kernels (text or regular expression over the full name)"));

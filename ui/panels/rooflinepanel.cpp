@@ -113,7 +113,7 @@ void RooflinePanel::rebuild()
     m_ceilings = {};
     const auto& session = m_focus->data();
     plotstyle::setTitle(
-        m_plot, tr("Roofline"), tr("FLOP/s vs FLOP per byte moved, per memory level; roofs: the device record"));
+        m_plot, tr("Roofline"), tr("FLOP/s vs FLOP per byte, per memory level\nroofs from the session's device"));
     if (!session || session->launches.empty()) {
         plotstyle::showMessage(m_plot, tr("No session."));
         m_note->clear();
@@ -121,8 +121,8 @@ void RooflinePanel::rebuild()
     }
     if (!session->hasMetrics()) {
         plotstyle::showMessage(m_plot,
-            tr("Kernel metrics not collected for this session.\nRun warpscope-cli "
-               "profile --section Roofline (or --set full) and open its session."));
+            tr("Kernel metrics not collected for this session.\nRun warpscope-cli profile\n"
+               "--section Roofline (or --set full)\nand open its session."));
         m_note->setText(tr("The roofline needs FLOP counts and bytes per memory level from a profile run."));
         return;
     }
