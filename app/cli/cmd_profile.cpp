@@ -4,19 +4,26 @@
 // CUDA injection library, which replays every selected kernel once per counter pass and writes
 // one result file per process; those become kernel, metric_def and kernel_metric rows.
 #include "command.h"
+#include "cubindisassembler.h"
 
 #include "launcher/targetprocess.h"
 #include "metrics/profileconfig.h"
 #include "metrics/profileingest.h"
 #include "metrics/profileresult.h"
 #include "metrics/sectioncatalog.h"
+#include "source/pcsamplingresult.h"
+#include "source/sourceingest.h"
 #include "store/sessionwriter.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <unistd.h>
@@ -41,8 +48,14 @@ struct ProfileArgs {
     bool listSections = false;
     bool keepRaw = false;
     bool verbose = false;
+    bool pcSampling = false;
+    int pcSamplingInterval = 0;
+    bool pcSamplingNoStartStop = false;
+    std::vector<std::string> sourceFolders;
     std::vector<std::string> command;
 };
+
+constexpr const char* kSourceCountersSection = "SourceCounters";
 
 std::string executablePath()
 {
@@ -130,13 +143,107 @@ std::vector<ws::ProfileResult> readResults(const fs::path& dir)
     return results;
 }
 
+std::vector<ws::PcSamplingResult> readSamplingResults(const fs::path& dir)
+{
+    std::vector<ws::PcSamplingResult> results;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        const auto name = e.path().filename().string();
+        if (name.rfind("pcsamp-", 0) == 0 && e.path().extension() == ".txt")
+            results.push_back(ws::PcSamplingResultReader::read(e.path().string()));
+    }
+    if (ec)
+        throw std::runtime_error(dir.string() + ": " + ec.message());
+    std::sort(results.begin(), results.end(), [](const auto& x, const auto& y) { return x.pid < y.pid; });
+    return results;
+}
+
+// A source file named by the line table: the path itself (the usual case on the machine that
+// built the program), else its trailing components under each --source-folders directory.
+std::optional<std::string> readSourceFile(const std::string& path, const std::vector<std::string>& folders)
+{
+    auto load = [](const fs::path& p) -> std::optional<std::string> {
+        std::error_code ec;
+        if (!fs::is_regular_file(p, ec))
+            return std::nullopt;
+        std::ifstream in(p, std::ios::binary);
+        if (!in)
+            return std::nullopt;
+        std::stringstream buf;
+        buf << in.rdbuf();
+        return buf.str();
+    };
+    if (auto text = load(path))
+        return text;
+    std::vector<fs::path> parts;
+    for (const auto& part : fs::path(path).relative_path())
+        parts.push_back(part);
+    for (const auto& folder : folders) {
+        for (size_t first = 0; first < parts.size(); ++first) {
+            fs::path candidate = folder;
+            for (size_t i = first; i < parts.size(); ++i)
+                candidate /= parts[i];
+            if (auto text = load(candidate))
+                return text;
+        }
+    }
+    return std::nullopt;
+}
+
+// Adds SASS, line table, samples and source text from the PC sampling results in `dir`: the
+// cubins are disassembled here, on the recording machine, so the viewer needs no toolkit.
+void addSourceCounters(
+    ws::SessionData& data, const fs::path& dir, const std::vector<ws::ProfileResult>& results, const ProfileArgs& a)
+{
+    const auto samples = readSamplingResults(dir);
+    std::set<uint64_t> sampledCubins;
+    for (const auto& r : samples) {
+        for (const auto& s : r.samples)
+            sampledCubins.insert(s.cubinCrc);
+        for (const auto& e : r.errors)
+            std::fprintf(stderr, "warpscope-cli profile: PC sampling (process %lld): %s\n",
+                static_cast<long long>(r.pid), e.c_str());
+    }
+    std::map<uint64_t, ws::CubinDisassembly> disassemblies;
+    std::string warned;
+    for (const auto& r : samples) {
+        for (const auto& c : r.cubins) {
+            if (!sampledCubins.count(c.crc) || disassemblies.count(c.crc) || c.file.empty())
+                continue;
+            const auto d = ws::cli::CubinDisassembler::disassemble((dir / c.file).string());
+            if (!d.ok) {
+                if (warned != d.error)
+                    std::fprintf(stderr, "warpscope-cli profile: warning: %s\n", d.error.c_str());
+                warned = d.error;
+                continue;
+            }
+            disassemblies[c.crc] = {d.tool, ws::SassDisassembly::parse(d.text)};
+        }
+    }
+    const auto sum = ws::SourceIngest::add(data, results, samples, disassemblies,
+        [&](const std::string& path) { return readSourceFile(path, a.sourceFolders); });
+    std::fprintf(stderr,
+        "warpscope-cli profile: source counters: %llu samples (%llu dropped) in %zu function(s), %zu SASS "
+        "instruction(s) from %zu disassembled cubin(s), %zu source file(s)%s\n",
+        static_cast<unsigned long long>(sum.samples), static_cast<unsigned long long>(sum.droppedSamples),
+        sum.functions, sum.instructions, disassemblies.size(), sum.sourceFiles,
+        sum.missingSourceFiles
+            ? (" (" + std::to_string(sum.missingSourceFiles) + " not found: use --source-folders)").c_str()
+            : "");
+    if (sum.unmatchedSamples)
+        std::fprintf(stderr, "warpscope-cli profile: warning: %zu PC record(s) belong to no profiled launch\n",
+            sum.unmatchedSamples);
+}
+
 // Builds the session from the result files and writes it atomically; returns it for the summary.
 ws::SessionData writeSession(const fs::path& output, const ws::SectionCatalog& catalog,
     const ws::MetricRequest& request, const std::vector<ws::ProfileResult>& results,
-    const ws::ProfileIngest::ProcessExit& root, const ProfileArgs& a)
+    const ws::ProfileIngest::ProcessExit& root, const ProfileArgs& a, const fs::path& resultDir, bool sourceCounters)
 {
     ws::ProfileIngest ingest(catalog, request);
     ws::SessionData data = ingest.build(results, root);
+    if (sourceCounters)
+        addSourceCounters(data, resultDir, results, a);
     data.environment["command_line"] = root.commandLine;
     data.environment["tool"] = std::string("warpscope-cli ") + WS_VERSION + " profile";
     data.environment["profile.kernel_filter"] = a.kernelName;
@@ -168,17 +275,43 @@ int runProfile(const ProfileArgs& a)
     if (!a.set.empty())
         sets.push_back(a.set);
     const auto extra = splitList(a.metrics);
+    std::vector<std::string> sections = a.sections;
+    // --pc-sampling alone means the SourceCounters section alone.
+    if (a.pcSampling && sections.empty() && sets.empty() && extra.empty())
+        sections.push_back(kSourceCountersSection);
+    const bool sourceCounters
+        = a.pcSampling || std::find(sections.begin(), sections.end(), kSourceCountersSection) != sections.end();
+    if (!sourceCounters && (a.pcSamplingInterval != 0 || a.pcSamplingNoStartStop || !a.sourceFolders.empty()))
+        throw std::runtime_error("--pc-sampling-interval, --pc-sampling-no-start-stop and --source-folders apply "
+                                 "only to --section SourceCounters (or --pc-sampling)");
     // ncu's default: the basic set, unless sections or metrics were named.
-    if (sets.empty() && a.sections.empty() && extra.empty())
+    if (sets.empty() && sections.empty() && extra.empty())
         sets.push_back("basic");
-    const auto selected = catalog.select(a.sections, sets);
+    const auto selected = catalog.select(sections, sets);
     auto request = catalog.request(selected, extra);
-    // Kernel rows take their duration from it: there is no activity trace in a profile run.
-    if (std::none_of(request.counters.begin(), request.counters.end(),
-            [](const auto& c) { return !c.breakdown && c.name == "gpu__time_duration.sum"; }))
+    if (sourceCounters) {
+        // PC sampling collects the SourceCounters metrics; the range profiler cannot run beside
+        // it (both program the same hardware), so nothing else may be asked of this run.
+        std::vector<std::string> others;
+        for (const auto& c : request.counters) {
+            const auto p = catalog.placement(c.name);
+            if (c.breakdown || !p || p->section->id != kSourceCountersSection)
+                others.push_back(c.name);
+        }
+        if (!others.empty())
+            throw std::runtime_error("SourceCounters (PC sampling) runs without the range profiler: profile the "
+                                     "other metrics in a separate run ("
+                + std::to_string(others.size()) + " requested, e.g. " + others.front() + ")");
+        request.counters.clear();
+    } else if (std::none_of(request.counters.begin(), request.counters.end(),
+                   [](const auto& c) { return !c.breakdown && c.name == "gpu__time_duration.sum"; })) {
+        // Kernel rows take their duration from it: there is no activity trace in a profile run.
         request.counters.push_back({"gpu__time_duration.sum", {}, false});
+    }
 
     if (a.listMetrics) {
+        if (sourceCounters)
+            std::printf("PC sampling: stall-reason samples per SASS instruction (SourceCounters)\n");
         for (const auto& c : request.counters)
             std::printf("%s%s\t%s\n", c.breakdown ? "breakdown:" : "", c.name.c_str(), c.arch.toString().c_str());
         for (const auto& l : request.launchMetrics)
@@ -198,7 +331,8 @@ int runProfile(const ProfileArgs& a)
             throw std::runtime_error(a.fromRaw + ": no profile-<pid>.txt result files");
         ws::ProfileIngest::ProcessExit root;
         root.pid = results.front().pid;
-        const auto data = writeSession(fs::absolute(a.output), catalog, request, results, root, a);
+        const auto data = writeSession(fs::absolute(a.output), catalog, request, results, root, a, a.fromRaw,
+            sourceCounters || !readSamplingResults(a.fromRaw).empty());
         std::fprintf(stderr, "warpscope-cli profile: %zu kernel launch(es), %zu metric(s) from %s; wrote %s\n",
             data.kernels.size(), data.metricDefs.size(), a.fromRaw.c_str(), a.output.c_str());
         return 0;
@@ -232,6 +366,9 @@ int runProfile(const ProfileArgs& a)
     cfg.launchCount = a.launchCount;
     cfg.counters = request.counters;
     cfg.verbose = a.verbose;
+    cfg.pcSampling = sourceCounters;
+    cfg.pcSamplingPeriod = a.pcSamplingInterval;
+    cfg.pcSamplingStartStop = !a.pcSamplingNoStartStop;
     const std::string cfgPath = (work / "config.txt").string();
     cfg.writeFile(cfgPath);
 
@@ -298,13 +435,15 @@ int runProfile(const ProfileArgs& a)
     root.commandLine = joinCommand(a.command);
     root.exitCode = status.exitCode;
     root.exitSignal = status.exitSignal;
-    const ws::SessionData data = writeSession(output, catalog, request, results, root, a);
+    const ws::SessionData data = writeSession(output, catalog, request, results, root, a, work, sourceCounters);
     if (!a.keepRaw)
         fs::remove_all(work, ec);
     else
         std::fprintf(stderr, "warpscope-cli profile: raw results kept in %s\n", work.string().c_str());
 
-    const std::string passes = data.meta.count("profile_passes") ? data.meta.at("profile_passes") : "?";
+    const std::string passes = sourceCounters
+        ? std::string("no replay (PC sampling),")
+        : (data.meta.count("profile_passes") ? data.meta.at("profile_passes") : "?");
     std::fprintf(stderr,
         "warpscope-cli profile: %zu kernel launch(es), %zu metric(s), %s pass(es) per kernel, %.2f s; "
         "wrote %s\n",
@@ -344,6 +483,18 @@ const ws::cli::CommandRegistrar registrar(
              "Write the session from result files kept with --keep-raw instead of running a program (same "
              "--set/--section/--metrics as the run)");
          cmd->add_flag("-v,--verbose", args->verbose, "Print every profiled launch");
+         cmd->add_flag("--pc-sampling", args->pcSampling,
+             "Sample warp stall reasons per SASS instruction with CUPTI PC sampling (the SourceCounters section); "
+             "the cubins are disassembled here so the session shows SASS and CUDA source lines");
+         cmd->add_option("--pc-sampling-interval", args->pcSamplingInterval,
+                "PC sampling interval: 2^N cycles between samples per SM, N in 5..31 (default 7)")
+             ->check(CLI::Range(5, 31));
+         cmd->add_flag("--pc-sampling-no-start-stop", args->pcSamplingNoStartStop,
+             "Sample without start/stop control and tell launches apart by correlation id (fallback for drivers "
+             "that refuse start/stop)");
+         cmd->add_option("--source-folders", args->sourceFolders,
+             "Directory to search for CUDA source files the line table names but that are not at their "
+             "recorded path (repeatable)");
          // As in `record`: everything from the program name on belongs to the program, its own
          // options included ("-- prog --iters 2" must not be parsed as ours).
          cmd->add_option("command", args->command, "Program and its arguments (after --)")->expected(-1);

@@ -22,6 +22,9 @@ struct InFlight {
     void* state = nullptr;
     int64_t launchIndex = -1;
     int64_t enterNs = 0;
+    CUcontext ctx = nullptr;    // PC sampling: the context to stop and read
+    uint32_t correlationId = 0; // PC sampling: the launch's CUPTI correlation id
+    bool sampling = false;
 };
 thread_local InFlight t_inFlight;
 
@@ -36,6 +39,8 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
     } else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         const auto* r = static_cast<const CUpti_ResourceData*>(data);
         KernelProfiler::instance().onContextDestroyStarting(r->context);
+    } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+        KernelProfiler::instance().onResource(cbid, static_cast<const CUpti_ResourceData*>(data));
     }
 }
 
@@ -126,8 +131,125 @@ bool KernelProfiler::initialize()
     for (auto id : launches)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+    if (m_config.pcSampling) {
+        std::string error;
+        if (!m_sampler.open(m_config, getpid(), error)) {
+            std::fprintf(stderr, "warpscope-profile: %s; the program runs unprofiled\n", error.c_str());
+            m_writer.info("error", error);
+            m_writer.end();
+            return false;
+        }
+        m_pcSampling = true;
+        m_writer.info("collection", "pc_sampling");
+        m_writer.flush();
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+    }
     m_active = true;
     return true;
+}
+
+void KernelProfiler::onResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data)
+{
+    if (!m_active || !m_pcSampling || !data)
+        return;
+    std::lock_guard lock(m_mutex);
+    if (m_finished)
+        return;
+    if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED && data->resourceDescriptor) {
+        m_sampler.onModuleLoaded(*static_cast<const CUpti_ModuleResourceData*>(data->resourceDescriptor));
+    } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && data->context) {
+        // Enabled at context creation as in CUPTI's own PC sampling tools; a failure is kept
+        // per context and reported with every launch that would have been sampled.
+        std::string error;
+        if (m_sampler.prepare(data->context, error))
+            defineSamplingMetrics();
+        else
+            m_writer.info("error", error);
+        m_writer.flush();
+    }
+}
+
+void KernelProfiler::defineSamplingMetrics()
+{
+    if (!m_samplingMetric.empty() || m_sampler.stallReasons().empty())
+        return;
+    auto define = [&](const std::string& name, const std::string& unit, const std::string& description) {
+        ProfiledMetric m;
+        m.name = name;
+        m.unit = unit;
+        m.description = description;
+        m_writer.metric(m_metricCount, m);
+        m_samplingMetric[name] = m_metricCount++;
+    };
+    define("smsp__pcsamp_sample_count", "samples", "PC samples in the launch (CUPTI totalSamples)");
+    define("pcsamp__dropped_samples", "samples", "PC samples dropped by the hardware");
+    define("pcsamp__interval_cycles", "cycles", "PC sampling interval");
+    // The not-issued variants are a subset of their reason's samples; per kernel only the
+    // all-samples view becomes a metric (the per-PC rows keep both).
+    for (const auto& [index, name] : m_sampler.stallReasons()) {
+        if (name.size() < 11 || name.compare(name.size() - 11, 11, "_not_issued") != 0)
+            define(name, "samples", "PC samples with this warp state");
+    }
+}
+
+void KernelProfiler::samplingLaunch(CapturedLaunch& captured, const CUpti_CallbackData* cb)
+{
+    std::string error;
+    if (!m_sampler.prepare(cb->context, error)) {
+        warnOnce("pcsampling:" + error, error + "; kernels on this context run unsampled");
+        return;
+    }
+    defineSamplingMetrics();
+    uint32_t contextId = 0, deviceId = 0;
+    cuptiGetContextId(cb->context, &contextId);
+    cuptiGetDeviceId(cb->context, &deviceId);
+    if (m_devicesSeen.insert(deviceId).second) {
+        CUdevice dev = 0;
+        if (cuCtxGetDevice(&dev) != CUDA_SUCCESS)
+            cuDeviceGet(&dev, static_cast<int>(deviceId));
+        m_writer.device(queryDevice(dev, deviceId));
+    }
+    completeLaunch(captured);
+    ProfiledLaunch l = std::move(captured.launch);
+    l.index = m_profiled++;
+    l.deviceId = deviceId;
+    l.contextId = contextId;
+    l.hostStartNs = monotonicNs();
+    if (!m_sampler.start(cb->context, error)) {
+        warnOnce("pcsampling-start", error);
+        return;
+    }
+    t_inFlight = {&m_sampler, l.index, l.hostStartNs, cb->context, cb->correlationId, true};
+    if (m_config.verbose)
+        std::fprintf(stderr, "warpscope-profile: sampling launch %lld: %s\n", static_cast<long long>(l.index),
+            l.mangledName.c_str());
+    m_samplingPending.emplace(l.index, std::move(l));
+}
+
+void KernelProfiler::samplingLaunchDone(CUcontext ctx, int64_t launchIndex, uint32_t correlationId)
+{
+    auto it = m_samplingPending.find(launchIndex);
+    if (it == m_samplingPending.end())
+        return;
+    std::map<std::string, uint64_t> totals;
+    const PcSamplingRange range = m_sampler.collect(ctx, launchIndex, correlationId, totals);
+    m_writer.launch(it->second);
+    std::map<uint32_t, double> values;
+    auto put = [&](const std::string& name, double v) {
+        if (auto m = m_samplingMetric.find(name); m != m_samplingMetric.end())
+            values[m->second] = v;
+    };
+    put("smsp__pcsamp_sample_count", static_cast<double>(range.totalSamples));
+    put("pcsamp__dropped_samples", static_cast<double>(range.droppedSamples));
+    put("pcsamp__interval_cycles", static_cast<double>(uint64_t(1) << std::min<uint32_t>(range.period, 62)));
+    for (const auto& [name, n] : totals)
+        put(name, static_cast<double>(n));
+    m_writer.values(launchIndex, values);
+    if (!range.error.empty())
+        m_writer.note("launch " + std::to_string(launchIndex) + ": " + range.error);
+    m_writer.flush();
+    m_samplingPending.erase(it);
 }
 
 void KernelProfiler::warnOnce(const std::string& key, const std::string& text)
@@ -362,6 +484,16 @@ void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_Callbac
     if (!m_active || !cb)
         return;
     if (cb->callbackSite == CUPTI_API_EXIT) {
+        if (t_inFlight.sampling && isKernelLaunch(cbid)) {
+            const InFlight done = t_inFlight;
+            t_inFlight = {};
+            std::lock_guard lock(m_mutex);
+            const double ms = static_cast<double>(monotonicNs() - done.enterNs) / 1e6;
+            m_replayMs += ms;
+            if (!m_finished)
+                samplingLaunchDone(done.ctx, done.launchIndex, done.correlationId);
+            return;
+        }
         if (t_inFlight.state && isKernelLaunch(cbid)) {
             std::lock_guard lock(m_mutex);
             const double ms = static_cast<double>(monotonicNs() - t_inFlight.enterNs) / 1e6;
@@ -407,6 +539,11 @@ void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_Callbac
             profile = false;
         else if (m_config.launchCount >= 0 && m_profiled >= m_config.launchCount)
             profile = false;
+    }
+    if (m_pcSampling) {
+        if (profile)
+            samplingLaunch(captured, cb);
+        return;
     }
     auto existing = m_contexts.find(cb->context);
     if (!profile) {
@@ -456,6 +593,8 @@ void KernelProfiler::finish()
     if (!m_active || m_finished)
         return;
     m_finished = true;
+    if (m_pcSampling)
+        m_sampler.finish();
     for (auto& [ctx, state] : m_contexts) {
         if (!state || state->failed)
             continue;

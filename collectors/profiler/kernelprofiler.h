@@ -5,6 +5,7 @@
 #include "metricconfiguration.h"
 #include "metrics/profileconfig.h"
 #include "metrics/profileresult.h"
+#include "pcsampling.h"
 #include "rangeprofilersession.h"
 
 #include <cuda.h>
@@ -15,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <regex>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -34,6 +36,8 @@ public:
     bool initialize();
     void onDriverCallback(CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
     void onContextDestroyStarting(CUcontext ctx);
+    // Module loads (cubin capture) and context creation, for PC sampling runs.
+    void onResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data);
     // Exit handler: decodes what is pending, closes every session and ends the result file.
     void finish();
 
@@ -62,6 +66,10 @@ private:
     void flush(ContextState& state);
     void fail(ContextState& state, const std::string& what, const std::string& remedy);
     void warnOnce(const std::string& key, const std::string& text);
+    // PC sampling runs (SourceCounters): the launch ENTER after selection, and the EXIT.
+    void samplingLaunch(CapturedLaunch& captured, const CUpti_CallbackData* cb);
+    void samplingLaunchDone(CUcontext ctx, int64_t launchIndex, uint32_t correlationId);
+    void defineSamplingMetrics();
     static int64_t monotonicNs();
 
     std::mutex m_mutex;
@@ -83,6 +91,11 @@ private:
     int64_t m_skippedCaptured = 0;
     double m_replayMs = 0; // wall time spent inside profiled launch calls (replay included)
     bool m_profilerInitialized = false;
+    bool m_pcSampling = false;
+    PcSampler m_sampler;
+    std::map<int64_t, ProfiledLaunch> m_samplingPending; // launch index -> launch, until its EXIT
+    std::map<std::string, uint32_t> m_samplingMetric;    // metric name -> index in the result file
+    std::set<uint32_t> m_devicesSeen;
     bool m_announced = false;
 };
 

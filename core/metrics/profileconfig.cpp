@@ -15,6 +15,7 @@ namespace ws {
 //   launch-skip <n>
 //   launch-count <n>
 //   verbose <0|1>
+//   pc-sampling <period> <start-stop 0|1>
 //   metric <arch filter> <name>
 //   breakdown <arch filter> <name>
 static constexpr const char* kMagic = "warpscope-profile-config 1";
@@ -29,6 +30,8 @@ std::string ProfileConfig::serialize() const
     out << "launch-skip " << launchSkip << '\n';
     out << "launch-count " << launchCount << '\n';
     out << "verbose " << (verbose ? 1 : 0) << '\n';
+    if (pcSampling)
+        out << "pc-sampling " << pcSamplingPeriod << ' ' << (pcSamplingStartStop ? 1 : 0) << '\n';
     for (const auto& c : counters)
         out << (c.breakdown ? "breakdown " : "metric ") << c.arch.toString() << ' ' << c.name << '\n';
     return out.str();
@@ -74,6 +77,13 @@ ProfileConfig ProfileConfig::parse(const std::string& text, const std::string& s
             cfg.launchCount = toInt(rest);
         } else if (key == "verbose") {
             cfg.verbose = rest == "1";
+        } else if (key == "pc-sampling") {
+            const size_t sp2 = rest.find(' ');
+            if (sp2 == std::string::npos)
+                fail("expected 'pc-sampling <period> <start-stop 0|1>'");
+            cfg.pcSampling = true;
+            cfg.pcSamplingPeriod = static_cast<int>(toInt(rest.substr(0, sp2)));
+            cfg.pcSamplingStartStop = rest.substr(sp2 + 1) != "0";
         } else if (key == "metric" || key == "breakdown") {
             const size_t sp2 = rest.find(' ');
             if (sp2 == std::string::npos || sp2 + 1 >= rest.size())

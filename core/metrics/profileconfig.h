@@ -18,6 +18,11 @@ struct ProfileConfig {
     int64_t launchCount = -1; // matching launches to profile; -1 = no limit
     std::vector<MetricRequest::Counter> counters;
     bool verbose = false;
+    // SourceCounters: CUPTI PC sampling (kernel-serialized, start/stop around each selected
+    // launch) instead of the range profiler; the two never share a process.
+    bool pcSampling = false;
+    int pcSamplingPeriod = 0;        // log2 of the interval in cycles (5..31); 0 = the library's default
+    bool pcSamplingStartStop = true; // false: no start/stop control, ranges told apart by correlation id
 
     // Text form, one statement per line (see profileconfig.cpp). Throws std::runtime_error
     // naming `source` and the line on malformed input.
