@@ -456,7 +456,7 @@ Comparison compareSessions(const CompareSession& a, const CompareSession& b, con
         for (const auto* e : extraBaselines)
             c.latencyBaselineMedians.push_back(medianOrNaN(findIterations(*e, options.rangeName).values));
         c.latencyZ = zScore(c.verdict.medianB, c.latencyBaselineMedians);
-        if (c.iterationsA.basis != c.iterationsB.basis)
+        if (c.iterationsA.period != c.iterationsB.period)
             c.notes.push_back(
                 "iterations found differently: A: " + c.iterationsA.basis + "; B: " + c.iterationsB.basis);
     }

@@ -43,6 +43,7 @@ void splitByPeriodKernel(const CompareSession& s, const std::vector<size_t>& lau
     }
     if (started)
         it.values.push_back(sum);
+    it.period = s.keys[period].name;
     it.basis += "iterations start at each launch of " + s.keys[period].name + " (" + std::to_string(best)
         + " launches, the most frequent kernel)";
 }

@@ -20,6 +20,7 @@ namespace ws::compare {
 // concurrent kernels may make larger than its span.
 struct Iterations {
     std::string basis;          // in words: how the iterations were found
+    std::string period;         // name of the kernel that starts each iteration (empty for range instances)
     std::vector<double> values; // ns per iteration
     TimeNs origin = 0;          // the shared origin: start of the range, or first kernel
     bool rangeFound = false;    // false when `rangeName` was given but no instance launched kernels
