@@ -42,6 +42,16 @@ int runRecord(RecordArgs& args, const std::vector<std::string>& remaining)
         r.sessionPath.c_str(), r.kernels, r.apiCalls, r.nvtxRanges, r.processes,
         static_cast<unsigned long long>(r.droppedRecords), r.hostOnly ? " (host side only)" : "");
     note(summary);
+    if (o.gpuMetrics) {
+        char period[32];
+        std::snprintf(period, sizeof period, "%g", o.gpuMetricsPeriodUs);
+        note("GPU metrics: " + std::to_string(r.counterSamples) + " counter samples (3 tracks, every " + period
+            + " us)");
+    }
+    if (!o.nvtxTiming.empty())
+        note("NVTX timing: " + std::to_string(r.nvtxTimedInstances) + " timed instance(s) in "
+            + std::to_string(r.nvtxTimingRuns) + " range(s); see warpscope-cli stats " + r.sessionPath
+            + " --report nvtx_timing_sum");
     return 0;
 }
 
@@ -64,6 +74,31 @@ ws::cli::CommandRegistrar registrar(
              "Record every CUDA runtime and driver API call (default: only launches, copies, memsets, "
              "allocations, synchronisation and graph launches)");
          cmd->add_flag("--keep-raw", args->options.keepRaw, "Keep the raw record files next to the session");
+         cmd->add_flag("--gpu-metrics", args->options.gpuMetrics,
+             "Sample GPU metrics (tensor pipe, DRAM throughput, warps active) with CUPTI PM sampling as counter "
+             "tracks under the GPU; needs permission to read GPU performance counters");
+         cmd->add_option("--gpu-metrics-period", args->options.gpuMetricsPeriodUs,
+                "PM sampling period in microseconds (default 20, 1 .. 100000)")
+             ->check([](const std::string& v) {
+                 try {
+                     ws::validateGpuMetricsPeriod(std::stod(v));
+                 } catch (const std::invalid_argument& e) {
+                     // CLI11 names the option itself: keep only the reason.
+                     const std::string why = e.what();
+                     const auto colon = why.find(": ");
+                     return why.rfind("--gpu-metrics-period", 0) == 0 && colon != std::string::npos
+                         ? why.substr(colon + 2)
+                         : "not a number: " + v;
+                 } catch (const std::out_of_range&) {
+                     return "not a number: " + v;
+                 }
+                 return std::string();
+             });
+         cmd->add_option("--nvtx-timing", args->options.nvtxTiming,
+                "Measure the GPU-stream time of every instance of the NVTX range NAME (repeatable) with CUDA events "
+                "the recorder places on the legacy default stream at push and pop")
+             ->expected(1)
+             ->take_all();
          // Everything from the program name on belongs to the program, its options included,
          // with or without "--" before it (positionals_at_end + prefix_command; CLI11 then
          // leaves the "--" itself in remaining()).

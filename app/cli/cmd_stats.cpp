@@ -3,6 +3,7 @@
 #include "command.h"
 
 #include "analysis/nsysreports.h"
+#include "analysis/nvtxtimingreport.h"
 #include "analysis/sessionfilesource.h"
 #include "export/outputfile.h"
 #include "report/reportformat.h"
@@ -70,6 +71,10 @@ void runStats(const StatsOptions& o)
     std::vector<ws::ReportTable> tables;
     for (const auto& spec : specs) {
         try {
+            if (spec == ws::kNvtxTimingReport) { // bench tables, not a record stream: read here
+                tables.push_back(ws::nvtxTimingSum(reader));
+                continue;
+            }
             tables.push_back(ws::computeReport(spec, source));
         } catch (const std::invalid_argument& e) {
             throw std::runtime_error(o.file + ": " + e.what());
@@ -129,6 +134,8 @@ std::string reportList()
         text += "\n  " + std::string(r.id) + (r.takesKernelNaming ? "[:base|:mangled]" : "") + "  "
             + std::string(r.title);
     }
+    text += "\n  " + std::string(ws::kNvtxTimingReport)
+        + "  NVTX Range GPU Timing Summary (ranges timed with record --nvtx-timing NAME)";
     return text;
 }
 

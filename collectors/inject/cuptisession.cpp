@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cuptisession.h"
 
+#include "pmsampler.h"
 #include "recorder.h"
 
 #include <cuda.h>
@@ -333,7 +334,11 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
         return;
     if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
         g_recorder->mapCurrentThread();
-        recordDevice(static_cast<const CUpti_ResourceData*>(data)->context);
+        const CUcontext ctx = static_cast<const CUpti_ResourceData*>(data)->context;
+        recordDevice(ctx);
+        uint32_t ordinal = 0;
+        if (cuptiGetDeviceId(ctx, &ordinal) == CUPTI_SUCCESS)
+            pm::contextCreated(*g_recorder, ctx, ordinal);
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         const auto* cb = static_cast<const CUpti_CallbackData*>(data);
         if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart && cb->callbackSite == CUPTI_API_EXIT)

@@ -9,6 +9,7 @@
 // dlopen() loads a second time because the path differs. torch.cuda.nvtx calls went to the
 // second copy, which had no activity enabled, so they vanished. Receiving NVTX here works the
 // same whichever CUPTI the process uses, for nvtx3 header-only users and libnvToolsExt alike.
+#include "nvtxtiming.h"
 #include "recorder.h"
 
 #include <nvtx3/nvToolsExt.h>
@@ -195,8 +196,10 @@ void NVTX_API markW(const wchar_t* m)
 nvtxRangeId_t startWith(uint64_t domain, const nvtxEventAttributes_t* a, std::string_view message)
 {
     const uint64_t id = g_nextRangeId.fetch_add(1);
-    if (auto* r = live())
+    if (auto* r = live()) {
         rangeBegins(r, raw::NvtxKind::Start, domain, a, message, id);
+        nvtxtiming::started(*r, message, id);
+    }
     return id;
 }
 nvtxRangeId_t NVTX_API rangeStartEx(const nvtxEventAttributes_t* a)
@@ -213,15 +216,19 @@ nvtxRangeId_t NVTX_API rangeStartW(const wchar_t* m)
 }
 void NVTX_API rangeEnd(nvtxRangeId_t id)
 {
-    if (auto* r = live())
+    if (auto* r = live()) {
+        nvtxtiming::ended(*r, id);
         rangeEnds(r, raw::NvtxKind::End, 0, id);
+    }
 }
 
 int pushWith(uint64_t domain, const nvtxEventAttributes_t* a, std::string_view message)
 {
     const int level = t_depth++;
-    if (auto* r = live())
+    if (auto* r = live()) {
         rangeBegins(r, raw::NvtxKind::Push, domain, a, message, 0);
+        nvtxtiming::pushed(*r, message, level);
+    }
     return level;
 }
 int NVTX_API rangePushEx(const nvtxEventAttributes_t* a)
@@ -241,8 +248,11 @@ int popWith(uint64_t domain)
     if (t_depth == 0)
         return -1; // NVTX's contract: negative when there is nothing to pop
     const int level = --t_depth;
-    if (auto* r = live())
+    if (auto* r = live()) {
+        // The end event first, so the recorder's own work at pop stays outside the interval.
+        nvtxtiming::popped(*r, level);
         rangeEnds(r, raw::NvtxKind::Pop, domain, 0);
+    }
     return level;
 }
 int NVTX_API rangePop()
@@ -299,8 +309,10 @@ nvtxRangeId_t NVTX_API domainRangeStartEx(nvtxDomainHandle_t d, const nvtxEventA
 }
 void NVTX_API domainRangeEnd(nvtxDomainHandle_t d, nvtxRangeId_t id)
 {
-    if (auto* r = live())
+    if (auto* r = live()) {
+        nvtxtiming::ended(*r, id);
         rangeEnds(r, raw::NvtxKind::End, domainId(d), id);
+    }
 }
 int NVTX_API domainRangePushEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a)
 {

@@ -2,6 +2,8 @@
 #include "recorder.h"
 
 #include "cuptisession.h"
+#include "nvtxtiming.h"
+#include "pmsampler.h"
 
 #include <algorithm>
 #include <chrono>
@@ -188,6 +190,7 @@ void Recorder::startCapture()
 {
     if (m_capturing.exchange(true))
         return;
+    pm::captureChanged(*this, true, monotonicNs());
     if (m_config.traceCuda && cuptiReady())
         cupti::enableActivity();
 }
@@ -196,6 +199,7 @@ void Recorder::stopCapture()
 {
     if (!m_capturing.exchange(false))
         return;
+    pm::captureChanged(*this, false, monotonicNs());
     if (m_config.traceCuda && cuptiReady()) {
         cupti::disableActivity();
         cupti::flush(false);
@@ -298,6 +302,9 @@ void Recorder::shutdown()
 {
     if (m_shutdownStarted.exchange(true) || closed())
         return;
+    // --gpu-metrics and --nvtx-timing write their last records while the context still lives.
+    pm::shutdown();
+    nvtxtiming::shutdown();
     if (cuptiReady())
         cupti::flush(true); // delivers every buffer, complete or not, through bufferCompleted
     {

@@ -3,12 +3,14 @@
 
 #include "ingest/rawingest.h"
 #include "launcher/gpuprobe.h"
+#include "raw/pmsampling.h"
 #include "raw/rawformat.h"
 #include "store/sessionerror.h"
 #include "store/sessionwriter.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -84,7 +86,7 @@ bool launcherOwned(std::string_view name)
 {
     return name == "CUDA_INJECTION64_PATH" || name == "NVTX_INJECTION64_PATH" || name.starts_with("WS_RAW_DIR")
         || name.starts_with("WS_TRACE") || name.starts_with("WS_ALL_API") || name.starts_with("WS_CAPTURE_RANGE")
-        || name.starts_with("WS_DURATION_S");
+        || name.starts_with("WS_DURATION_S") || name == raw::kEnvGpuMetrics || name == raw::kEnvNvtxTiming;
 }
 
 std::string variableName(std::string_view entry)
@@ -112,6 +114,30 @@ void validateCaptureRange(const std::string& range)
     throw std::invalid_argument("--capture-range: '" + range + "' is not cudaProfilerApi or nvtx:NAME");
 }
 
+void validateGpuMetricsPeriod(double periodUs)
+{
+    const double ns = periodUs * 1e3;
+    if (!(ns >= static_cast<double>(raw::kPmMinPeriodNs) && ns <= static_cast<double>(raw::kPmMaxPeriodNs))) {
+        std::ostringstream v;
+        v << periodUs;
+        throw std::invalid_argument(
+            "--gpu-metrics-period: " + v.str() + " us is outside 1 .. 100000 us (1 us to 100 ms)");
+    }
+}
+
+void validateNvtxTimingNames(const std::vector<std::string>& names)
+{
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (names[i].empty())
+            throw std::invalid_argument("--nvtx-timing: the range name is empty");
+        if (names[i].find('\n') != std::string::npos)
+            throw std::invalid_argument("--nvtx-timing: a range name cannot contain a newline");
+        for (size_t j = 0; j < i; ++j)
+            if (names[j] == names[i])
+                throw std::invalid_argument("--nvtx-timing: '" + names[i] + "' is given twice");
+    }
+}
+
 Recording::Recording(RecordOptions options)
     : m_options(std::move(options))
 {
@@ -132,6 +158,9 @@ RecordResult Recording::run(const std::function<void(const std::string&)>& note)
     validateCaptureRange(o.captureRange);
     if (o.durationS < 0)
         throw std::runtime_error("--duration must not be negative");
+    if (o.gpuMetrics)
+        validateGpuMetricsPeriod(o.gpuMetricsPeriodUs);
+    validateNvtxTimingNames(o.nvtxTiming);
 
     // Output: its directory must exist and be writable, and it must not be a directory.
     std::error_code ec;
@@ -178,8 +207,8 @@ RecordResult Recording::run(const std::function<void(const std::string&)>& note)
     for (char** e = environ; e && *e; ++e)
         if (!launcherOwned(variableName(*e)))
             env.emplace_back(*e);
-    const bool nvtx
-        = std::find(o.trace.begin(), o.trace.end(), "nvtx") != o.trace.end() || o.captureRange.rfind("nvtx:", 0) == 0;
+    const bool nvtx = std::find(o.trace.begin(), o.trace.end(), "nvtx") != o.trace.end()
+        || o.captureRange.rfind("nvtx:", 0) == 0 || !o.nvtxTiming.empty();
     if (inject) {
         env.push_back("CUDA_INJECTION64_PATH=" + injection);
         // NVTX goes to our library too, not to libcupti (see collectors/inject/nvtxinjection.cpp).
@@ -196,7 +225,19 @@ RecordResult Recording::run(const std::function<void(const std::string&)>& note)
             d << o.durationS;
             env.push_back(std::string(raw::kEnvDuration) + "=" + d.str());
         }
+        if (o.gpuMetrics)
+            env.push_back(std::string(raw::kEnvGpuMetrics) + "="
+                + std::to_string(static_cast<long long>(std::llround(o.gpuMetricsPeriodUs * 1e3))));
+        if (!o.nvtxTiming.empty()) {
+            std::string names;
+            for (const auto& n : o.nvtxTiming)
+                names += (names.empty() ? "" : "\n") + n;
+            env.push_back(std::string(raw::kEnvNvtxTiming) + "=" + names);
+        }
     }
+    if (result.hostOnly && (o.gpuMetrics || !o.nvtxTiming.empty()))
+        say(std::string(o.gpuMetrics ? "--gpu-metrics" : "--nvtx-timing")
+            + " needs a CUDA driver and GPU: not collected in this host-side-only recording");
 
     RawIngest::LaunchedProcess root;
     root.parentPid = ::getpid();
@@ -243,6 +284,15 @@ RecordResult Recording::run(const std::function<void(const std::string&)>& note)
     data.meta["record.capture_range"] = o.captureRange.empty() ? "none" : o.captureRange;
     data.meta["record.duration_s"] = std::to_string(o.durationS);
     data.meta["record.all_api"] = o.allApi ? "1" : "0";
+    data.meta["record.gpu_metrics"] = o.gpuMetrics ? std::to_string(o.gpuMetricsPeriodUs) + " us" : "off";
+    if (!o.nvtxTiming.empty()) {
+        std::string names;
+        for (const auto& n : o.nvtxTiming)
+            names += (names.empty() ? "" : ", ") + n;
+        data.meta["record.nvtx_timing"] = names;
+    }
+    if (o.gpuMetrics && data.counterSamples.empty() && !result.hostOnly)
+        result.warnings.push_back("--gpu-metrics: no GPU metric samples were recorded (see the messages above)");
     data.meta["record.injection_library"] = inject ? injection : std::string("not used: ") + probe.injectionStatus;
     data.meta["gpu_status"] = probe.driverStatus;
     data.meta["host_only"] = result.hostOnly ? "1" : "0";
@@ -267,6 +317,13 @@ RecordResult Recording::run(const std::function<void(const std::string&)>& note)
     result.kernels = data.kernels.size();
     result.apiCalls = data.apiCalls.size();
     result.nvtxRanges = data.nvtxRanges.size();
+    result.counterSamples = data.counterSamples.size();
+    for (const auto& r : data.benchRuns)
+        if (r.implementation.rfind("nvtx-timing", 0) == 0)
+            ++result.nvtxTimingRuns;
+    for (const auto& smp : data.benchSamples)
+        if (smp.call == -1)
+            ++result.nvtxTimedInstances;
     result.processes = data.processes.size();
     result.droppedRecords = std::stoull(data.meta["dropped_records"]);
     return result;

@@ -17,6 +17,9 @@ struct RecordOptions {
     double durationS = 0;     // stop collecting after this many seconds (0: until exit)
     bool allApi = false;      // keep every runtime/driver API call, not only the timeline's
     bool keepRaw = false;     // keep the raw record directory after ingest
+    bool gpuMetrics = false;  // PM sampling counter tracks (tensor pipe, DRAM, warps active)
+    double gpuMetricsPeriodUs = 20; // PM sampling period
+    std::vector<std::string> nvtxTiming; // NVTX ranges whose GPU-stream time is measured per instance
 };
 
 struct RecordResult {
@@ -27,6 +30,9 @@ struct RecordResult {
     size_t kernels = 0;
     size_t apiCalls = 0;
     size_t nvtxRanges = 0;
+    size_t counterSamples = 0;  // --gpu-metrics samples (all tracks)
+    size_t nvtxTimingRuns = 0;  // --nvtx-timing: timed range names with at least one instance
+    size_t nvtxTimedInstances = 0;
     size_t processes = 0;
     uint64_t droppedRecords = 0;
 };
@@ -49,5 +55,9 @@ private:
 // Validates a --trace list and a --capture-range value; throws std::invalid_argument.
 void validateTraceList(const std::vector<std::string>& trace);
 void validateCaptureRange(const std::string& range);
+// Validates --gpu-metrics-period (1 us .. 100 ms) and the --nvtx-timing names (non-empty, no
+// newline, no duplicates); throws std::invalid_argument with a one-line reason.
+void validateGpuMetricsPeriod(double periodUs);
+void validateNvtxTimingNames(const std::vector<std::string>& names);
 
 } // namespace ws

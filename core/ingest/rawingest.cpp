@@ -3,6 +3,8 @@
 
 #include "analysis/launchindex.h"
 #include "ingest/devicepeaks.h"
+#include "ingest/gpumetricsingest.h"
+#include "ingest/nvtxtimingingest.h"
 #include "util/demangle.h"
 
 #include <algorithm>
@@ -371,6 +373,10 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             b.dropped = std::max<uint64_t>(b.dropped, r.droppedRecords);
             break;
         }
+        case RecordType::PmMetric: // --gpu-metrics, --nvtx-timing: read by their own passes in finish()
+        case RecordType::PmSample:
+        case RecordType::NvtxTiming:
+            break;
         default:
             ++b.unknownFrames;
             break;
@@ -539,8 +545,11 @@ SessionData RawIngest::finish()
         [](const raw::RawFile& x, const raw::RawFile& y) { return x.header().pid < y.header().pid; });
     size_t truncated = 0;
     int64_t rawBytes = 0;
+    NvtxTimingIngest nvtxTimings;
     for (const auto& f : m_files) {
         ingestFile(f, b, m_warnings);
+        appendGpuMetrics(f, s, m_warnings);
+        nvtxTimings.addFile(f);
         truncated += f.truncatedBytes() > 0 ? 1 : 0;
         rawBytes += static_cast<int64_t>(f.sizeBytes());
     }
@@ -577,6 +586,8 @@ SessionData RawIngest::finish()
         k.demangledName = it->second.first;
         k.shortName = it->second.second;
     }
+
+    nvtxTimings.appendTo(s, m_warnings);
 
     sortByStart(s.kernels);
     sortByStart(s.memcpys);

@@ -41,6 +41,10 @@ inline constexpr const char* kEnvTimestamps = "WS_CUPTI_TIMESTAMPS"; // monotoni
 inline constexpr const char* kEnvApiMode = "WS_CUPTI_API_MODE";      // select | filter
 inline constexpr const char* kEnvPrefault = "WS_CUPTI_PREFAULT";     // activity buffers touched ahead (4)
 inline constexpr const char* kEnvKindsOff = "WS_CUPTI_KINDS_OFF";    // comma list: sync,overhead,driver
+// --gpu-metrics (PM sampling period in ns) and --nvtx-timing (range names, '\n'-separated);
+// their records and pure helpers are in raw/pmsampling.h and raw/nvtxtiming.h.
+inline constexpr const char* kEnvGpuMetrics = "WS_GPU_METRICS_PERIOD_NS";
+inline constexpr const char* kEnvNvtxTiming = "WS_NVTX_TIMING";
 
 struct FileHeader {
     char magic[8];
@@ -73,6 +77,10 @@ enum class RecordType : uint16_t {
     End = 18,         // written last by a clean exit; absent when the process died
     ThreadMap = 19,   // ThreadMapRecord: CUPTI's thread id -> OS thread id
     ClockDomain = 20, // ClockDomainRecord: which clock the CUPTI timestamps use
+    // 40..: --gpu-metrics and --nvtx-timing (structs in raw/pmsampling.h, raw/nvtxtiming.h)
+    PmMetric = 40,   // PmMetricRecord + metric name: one PM sampling metric of a device
+    PmSample = 41,   // PmSampleRecord + one double per metric: one PM sampling interval
+    NvtxTiming = 42, // NvtxTimingRecord: GPU-stream time of one instance of a timed NVTX range
 };
 
 struct FrameHeader {

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// PM sampling (`warpscope-cli record --gpu-metrics`): the raw records the injection library
+// writes and the pure decisions it shares with ingest and tests. Header-only and dependency-free
+// like raw/rawformat.h, because libwarpscope-inject.so compiles it.
+
+#include <algorithm>
+#include <cstdint>
+#include <string_view>
+
+namespace ws::raw {
+
+// The metrics sampled, as GH100 accepts them in one PM pass (see
+// shared/reference/cupti-on-h200.md: sm__throughput alone needs 19 PM passes, these together 1).
+struct PmMetricSpec {
+    std::string_view name;  // CUPTI/ncu metric name
+    std::string_view track; // counter track name shown on the timeline
+    std::string_view unit;
+};
+inline constexpr PmMetricSpec kPmMetrics[] = {
+    {"sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed", "Tensor pipe active", "%"},
+    {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput", "%"},
+    {"sm__warps_active.avg.pct_of_peak_sustained_elapsed", "Warps active", "%"},
+};
+inline constexpr uint64_t kPmDefaultPeriodNs = 20'000;
+inline constexpr uint64_t kPmMinPeriodNs = 1'000;
+inline constexpr uint64_t kPmMaxPeriodNs = 100'000'000;
+// How often the sampler thread decodes the hardware buffer into the counter-data image.
+inline constexpr uint64_t kPmDecodeIntervalNs = 10'000'000;
+
+struct PmMetricRecord {
+    uint32_t deviceId;
+    uint32_t index;    // position of this metric's value in PmSampleRecord's trailing doubles
+    uint64_t periodNs; // configured sampling period; trailing bytes: the metric name
+};
+
+// One sampling interval [start, end] of one device, CLOCK_MONOTONIC. Trailing bytes: `count`
+// doubles, the metric values in PmMetricRecord::index order.
+struct PmSampleRecord {
+    int64_t start;
+    int64_t end;
+    uint32_t deviceId;
+    uint32_t count;
+};
+
+// Samples the counter-data image must hold between two decodes. The image costs about 30 KB
+// per sample with these metrics (609 MB for 20 000 on the H200), so it is sized for one decode
+// interval, or for the whole collection when --duration is shorter than that, with 50 %
+// headroom for a late decode, and never fewer than 64.
+inline uint32_t pmImageSamples(uint64_t periodNs, double durationS, uint64_t decodeIntervalNs = kPmDecodeIntervalNs)
+{
+    periodNs = std::max<uint64_t>(periodNs, 1);
+    uint64_t window = decodeIntervalNs;
+    if (durationS > 0) {
+        const double d = durationS * 1e9;
+        if (d < static_cast<double>(window))
+            window = static_cast<uint64_t>(d);
+    }
+    const uint64_t samples = (window + periodNs - 1) / periodNs;
+    return static_cast<uint32_t>(std::clamp<uint64_t>(samples + samples / 2 + 2, 64, 1u << 20));
+}
+
+// The hardware buffer holds raw samples until a decode drains it. Sized for four decode
+// intervals at 8 KB per raw sample (an upper estimate), between 32 MB and 256 MB (256 MB held
+// 230 samples without overflow on the H200 with room to spare).
+inline uint64_t pmHardwareBufferBytes(uint64_t periodNs, uint64_t decodeIntervalNs = kPmDecodeIntervalNs)
+{
+    periodNs = std::max<uint64_t>(periodNs, 1);
+    const uint64_t samples = 4 * decodeIntervalNs / periodNs + 1;
+    return std::clamp<uint64_t>(samples * 8192, uint64_t {32} << 20, uint64_t {256} << 20);
+}
+
+// PM sample times are CPU timestamps in CUPTI's clock: CLOCK_REALTIME, or CLOCK_MONOTONIC when
+// a timestamp callback is registered. Decide by which clock `ts` (a just-decoded sample, so in
+// the recent past) is nearer to, and return it in CLOCK_MONOTONIC.
+inline int64_t pmToMonotonic(int64_t ts, int64_t nowRealtime, int64_t nowMonotonic)
+{
+    const int64_t toRealtime = nowRealtime > ts ? nowRealtime - ts : ts - nowRealtime;
+    const int64_t toMonotonic = nowMonotonic > ts ? nowMonotonic - ts : ts - nowMonotonic;
+    return toRealtime < toMonotonic ? ts - (nowRealtime - nowMonotonic) : ts;
+}
+
+} // namespace ws::raw
