@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+// `warpscope-cli compare A B` as a CI gate: exit 0 when B is not significantly slower, 1 on a
+// significant regression (with one line on stderr saying so), 2 on any error (one line naming
+// the file or option). Benchmark sessions are written here through the real SessionWriter
+// from samples with a known shift; recordings are the H200 fixtures.
+#include "bench/benchresult.h"
+#include "store/sessionreader.h"
+#include "store/sessionwriter.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace ws;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(WS_CLI_PATH), QStringList {QStringLiteral("compare")} + args);
+    Run r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = QStringLiteral("timed out");
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+// A GEMM benchmark session: 5 rounds x 40 calls around `medianUs`, spread by a fixed pattern
+// (+-0.5%), scaled by `factor`.
+QString benchSession(const QString& dir, const QString& name, double factor, const std::string& impl = "cublas")
+{
+    bench::BenchResult r;
+    DeviceInfo d;
+    d.name = "NVIDIA H200";
+    d.l2Bytes = 62914560;
+    r.devices.push_back(d);
+    r.environment["gpu.l2_bytes"] = std::to_string(d.l2Bytes);
+    bench::BenchRunResult run;
+    run.workload = "gemm";
+    run.implementation = impl;
+    run.size = 4096;
+    run.dtype = "bf16";
+    run.options.rounds = 5;
+    run.options.repeat = 40;
+    run.boundary = "one cublasGemmEx";
+    run.warmupCalls = 100;
+    for (int round = 0; round < 5; ++round) {
+        std::vector<double> calls;
+        for (int c = 0; c < 40; ++c)
+            calls.push_back(factor * (190.0 + 0.95 * std::sin(round * 40 + c * 1.7)));
+        double mean = 0;
+        for (double v : calls)
+            mean += v / 40;
+        run.rounds.push_back(mean);
+        run.calls.push_back(calls);
+        run.roundPositions.push_back(0);
+    }
+    run.check = {true, true, 4096, 4096 * 4096, 0, 0, 0.02, 0.01, "host reference"};
+    r.runs.push_back(run);
+    const QString path = dir + QLatin1Char('/') + name;
+    SessionWriter w(path.toStdString());
+    w.write(bench::toSessionData(r));
+    w.commit();
+    return path;
+}
+
+QString fixture(const char* rel)
+{
+    return QStringLiteral(WS_FIXTURES_DIR "/") + QLatin1String(rel);
+}
+
+} // namespace
+
+class TestCompareCli : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY2(QFileInfo::exists(QStringLiteral(WS_CLI_PATH)), WS_CLI_PATH); }
+
+    void exitCodes_data()
+    {
+        QTest::addColumn<double>("factorB");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("verdict");
+        QTest::newRow("same") << 1.0 << QStringList() << 0 << "no significant change";
+        QTest::newRow("5% slower") << 1.05 << QStringList() << 1 << "B is 5.0% slower";
+        QTest::newRow("5% slower, 10% threshold")
+            << 1.05 << QStringList {QStringLiteral("--threshold"), QStringLiteral("10")} << 0
+            << "no significant change";
+        QTest::newRow("1% slower, under the 2% default") << 1.01 << QStringList() << 0 << "no significant change";
+        QTest::newRow("1% slower, 0.5% threshold")
+            << 1.01 << QStringList {QStringLiteral("--threshold"), QStringLiteral("0.5")} << 1 << "B is 1.0% slower";
+        QTest::newRow("8% faster") << 0.92 << QStringList() << 0 << "B is 8.0% faster";
+    }
+
+    void exitCodes()
+    {
+        QFETCH(double, factorB);
+        QFETCH(QStringList, extra);
+        QFETCH(int, exitCode);
+        QFETCH(QString, verdict);
+        QTemporaryDir dir;
+        const QString a = benchSession(dir.path(), QStringLiteral("a.wscope"), 1.0);
+        const QString b = benchSession(dir.path(), QStringLiteral("b.wscope"), factorB);
+        const Run r = cli(QStringList {a, b} + extra);
+        QVERIFY2(r.exitCode == exitCode, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("Verdict: ") + verdict), qPrintable(r.out));
+        // The verdict states its rule.
+        QVERIFY(r.out.contains(QStringLiteral("threshold ")));
+        if (exitCode == 1) {
+            QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+            QVERIFY(r.err.startsWith(QStringLiteral("warpscope-cli compare: regression: B is")));
+        } else {
+            QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+        }
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QString bench = fixture("bench/h200-pdl-1M.wscope");
+        QTest::newRow("one file") << QStringList {bench} << "expected two session files";
+        QTest::newRow("missing file") << QStringList {bench, QStringLiteral("/nonexistent/b.wscope")}
+                                      << "/nonexistent/b.wscope";
+        QTest::newRow("not a session") << QStringList {bench, fixture("import/kineto_mm_relu.json")}
+                                       << "kineto_mm_relu.json";
+        QTest::newRow("bench vs recording") << QStringList {bench, fixture("recorder/sessions/gemm_relu.wscope")}
+                                            << "one is a benchmark session and the other is not";
+        QTest::newRow("bad threshold") << QStringList {bench, bench, QStringLiteral("--threshold"),
+            QStringLiteral("lots")} << "--threshold 'lots'";
+        QTest::newRow("bad format") << QStringList {bench, bench, QStringLiteral("--format"), QStringLiteral("xml")}
+                                    << "unknown format 'xml'";
+        QTest::newRow("unknown option") << QStringList {bench, bench, QStringLiteral("--colour")}
+                                        << "unexpected argument '--colour'";
+        QTest::newRow("bad prediction") << QStringList {bench, bench, QStringLiteral("--predict"),
+            QStringLiteral("latency:sideways")}
+                                        << "prediction 'latency:sideways'";
+        QTest::newRow("unresolved pair") << QStringList {fixture("recorder/sessions/gemm_relu.wscope"),
+            fixture("metrics/gemm_relu.wscope"), QStringLiteral("--pair"), QStringLiteral("nothing=relu")}
+                                         << "'nothing' selects no kernel of A";
+        QTest::newRow("range without kernels") << QStringList {fixture("recorder/sessions/gemm_relu.wscope"),
+            fixture("recorder/sessions/gemm_relu.wscope"), QStringLiteral("--range"), QStringLiteral("nope")}
+                                               << "NVTX range 'nope' launched no kernels";
+    }
+
+    void errors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = cli(args);
+        QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + r.out + r.err));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY2(r.err.startsWith(QStringLiteral("warpscope-cli compare: ")), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+    }
+
+    void formats()
+    {
+        QTemporaryDir dir;
+        const QString a = benchSession(dir.path(), QStringLiteral("a.wscope"), 1.0);
+        const QString b = benchSession(dir.path(), QStringLiteral("b.wscope"), 1.05);
+        Run r = cli({a, b, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 1);
+        const auto o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value(QStringLiteral("verdict")).toString(), QStringLiteral("slower"));
+        QCOMPARE(o.value(QStringLiteral("regression")).toBool(), true);
+        const auto latency = o.value(QStringLiteral("latency")).toObject();
+        QVERIFY(std::fabs(latency.value(QStringLiteral("change_pct")).toDouble() - 5.0) < 0.2);
+        QCOMPARE(latency.value(QStringLiteral("n_a")).toInt(), 200);
+        QCOMPARE(latency.value(QStringLiteral("threshold_pct")).toDouble(), 2.0);
+        QVERIFY(latency.value(QStringLiteral("ci_low")).toDouble() > 1.0);
+        r = cli({a, b, QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(r.exitCode, 1);
+        const QStringList lines = r.out.split(QLatin1Char('\n'));
+        QVERIFY2(lines[0].startsWith(QStringLiteral("Verdict,Source,Change (%)")), qPrintable(lines[0]));
+        QVERIFY2(lines[1].startsWith(QStringLiteral("slower,benchmark runs,5.0,")), qPrintable(lines[1]));
+        QVERIFY(r.out.contains(QStringLiteral("Run B,Run A,Verdict")));
+    }
+
+    void realRecordings()
+    {
+        // The H200 recording against itself: no change, every kernel matched exactly.
+        const QString rec = fixture("recorder/sessions/gemm_relu.wscope");
+        Run r = cli({rec, rec});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY(r.out.contains(QStringLiteral("Verdict: no significant change (+0.0%)")));
+        QVERIFY(r.out.contains(QStringLiteral("timed loop / relu")));
+        QVERIFY(!r.out.contains(QStringLiteral("only A")));
+        // Against its profiled run: matched by name (the profile has no NVTX), B 2.3% slower
+        // per iteration under the profiler: a regression at 2%, none at 5%.
+        const QString prof = fixture("metrics/gemm_relu.wscope");
+        r = cli({rec, prof});
+        QVERIFY2(r.exitCode == 1, qPrintable(r.out + r.err));
+        QVERIFY(r.out.contains(QStringLiteral("note: B has no NVTX paths")));
+        r = cli({rec, prof, QStringLiteral("--threshold"), QStringLiteral("5")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        // Iterations of a range: each "gemm" instance.
+        r = cli({rec, rec, QStringLiteral("--range"), QStringLiteral("gemm")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("each of the 24 instances of NVTX range 'gemm'")), qPrintable(r.out));
+    }
+
+    void predictionsStoredInB()
+    {
+        QTemporaryDir dir;
+        const QString a = benchSession(dir.path(), QStringLiteral("a.wscope"), 1.0);
+        const QString b = benchSession(dir.path(), QStringLiteral("b.wscope"), 0.9);
+        Run r = cli({a, b, QStringLiteral("--predict"), QStringLiteral("latency:down:8%"), QStringLiteral("--predict"),
+            QStringLiteral("latency:down:40%"), QStringLiteral("--save-predictions")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.err.contains(QStringLiteral("saved 2 prediction(s)")));
+        QVERIFY2(r.out.contains(QStringLiteral("latency:down:8%: held (latency -10.0%, predicted -8.0%, significant)")),
+            qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("latency:down:40%: did not hold")));
+        // Stored in B: a later compare checks them without --predict; B still reads as a session.
+        const SessionReader reader(b.toStdString());
+        QVERIFY(reader.meta().count("compare.hypotheses"));
+        r = cli({a, b});
+        QVERIFY(r.out.contains(QStringLiteral("latency:down:8%: held")));
+        r = cli({a, b, QStringLiteral("--ignore-stored")});
+        QVERIFY(!r.out.contains(QStringLiteral("Hypotheses")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCompareCli)
+#include "tst_compare_cli.moc"
