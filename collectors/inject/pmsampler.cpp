@@ -310,7 +310,8 @@ bool setUp(Sampler& s)
 void decode(Sampler& s)
 {
     std::vector<double> values(s.names.size());
-    for (int round = 0; round < 64; ++round) {
+    // Bounded: the hardware buffer holds at most a few hundred image-fulls.
+    for (int round = 0; round < 4096; ++round) {
         auto dd = params<CUpti_PmSampling_DecodeData_Params>(CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
         dd.pPmSamplingObject = s.object;
         dd.pCounterDataImage = s.image.data();

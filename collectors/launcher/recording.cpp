@@ -284,7 +284,9 @@ RecordResult Recording::run(const std::function<void(const std::string&)>& note)
     data.meta["record.capture_range"] = o.captureRange.empty() ? "none" : o.captureRange;
     data.meta["record.duration_s"] = std::to_string(o.durationS);
     data.meta["record.all_api"] = o.allApi ? "1" : "0";
-    data.meta["record.gpu_metrics"] = o.gpuMetrics ? std::to_string(o.gpuMetricsPeriodUs) + " us" : "off";
+    std::ostringstream period;
+    period << o.gpuMetricsPeriodUs << " us";
+    data.meta["record.gpu_metrics"] = o.gpuMetrics ? period.str() : std::string("off");
     if (!o.nvtxTiming.empty()) {
         std::string names;
         for (const auto& n : o.nvtxTiming)

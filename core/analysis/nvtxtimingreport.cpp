@@ -75,7 +75,10 @@ ReportTable nvtxTimingSum(const std::vector<BenchRun>& runs, const std::vector<B
         const DurationSummary d = summarizeDurations(ns);
         const std::string name = r.implementation == prefix ? r.workload : r.workload + " [" + r.implementation + "]";
         const double cov = d.count > 1 && d.avg > 0 ? roundTenth(d.stdev / d.avg * 100.0) : 0.0;
-        table.rows.push_back({name, d.count, d.median, d.avg, d.min, d.max, d.stdev, cov, r.timer});
+        if (d.count == 0) // nothing was timed: no statistics, not zeros
+            table.rows.push_back({name, int64_t {0}, {}, {}, {}, {}, {}, {}, r.timer});
+        else
+            table.rows.push_back({name, d.count, d.median, d.avg, d.min, d.max, d.stdev, cov, r.timer});
     }
     return table;
 }

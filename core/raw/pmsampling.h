@@ -62,13 +62,13 @@ inline uint32_t pmImageSamples(uint64_t periodNs, double durationS, uint64_t dec
 }
 
 // The hardware buffer holds raw samples until a decode drains it. Sized for four decode
-// intervals at 8 KB per raw sample (an upper estimate), between 32 MB and 256 MB (256 MB held
-// 230 samples without overflow on the H200 with room to spare).
+// intervals at 8 KB per raw sample (an upper estimate), between 128 MB, so a sampler thread
+// that falls behind for a while loses nothing, and 256 MB (what worked on the H200).
 inline uint64_t pmHardwareBufferBytes(uint64_t periodNs, uint64_t decodeIntervalNs = kPmDecodeIntervalNs)
 {
     periodNs = std::max<uint64_t>(periodNs, 1);
     const uint64_t samples = 4 * decodeIntervalNs / periodNs + 1;
-    return std::clamp<uint64_t>(samples * 8192, uint64_t {32} << 20, uint64_t {256} << 20);
+    return std::clamp<uint64_t>(samples * 8192, uint64_t {128} << 20, uint64_t {256} << 20);
 }
 
 // PM sample times are CPU timestamps in CUPTI's clock: CLOCK_REALTIME, or CLOCK_MONOTONIC when

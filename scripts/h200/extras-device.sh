@@ -15,37 +15,40 @@ NT=$H/extras/bin/ws-example-nvtx-timing
 GR=$H/extras/bin/ws-example-gemm-relu
 T0=$(date +%s)
 step() { echo "== $* (t=$(($(date +%s) - T0)) s)"; }
+# Every step's timeout is cut to what is left of 55 s, so the whole script stays under 60 s.
+tl() { local left=$((55 - ($(date +%s) - T0))); [ "$left" -lt "$1" ] && echo $((left > 1 ? left : 1)) || echo "$1"; }
 trap 'echo "error at line $LINENO (continuing)"' ERR
 
 step environment
-timeout 5 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
+timeout $(tl 5) nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
 ls -la "$CLI" "$H/common/lib/" "$NT" "$GR" || true
 
 step "baseline: nvtx-timing example without the recorder"
-timeout 15 "$NT" --csv "$O/own-baseline.csv" >"$O/nt-baseline.log" 2>&1; echo "rc=$?"; cat "$O/nt-baseline.log"
+timeout $(tl 15) "$NT" --csv "$O/own-baseline.csv" >"$O/nt-baseline.log" 2>&1; echo "rc=$?"; cat "$O/nt-baseline.log"
 
 step "record --nvtx-timing step (queued iterations)"
-timeout 20 "$CLI" record --nvtx-timing step -o "$O/nvtx-timing.wscope" -- "$NT" --csv "$O/own-queued.csv" \
+timeout $(tl 20) "$CLI" record --nvtx-timing step -o "$O/nvtx-timing.wscope" -- "$NT" --csv "$O/own-queued.csv" \
   >"$O/record-nvtx-timing.log" 2>&1; echo "rc=$?"; cat "$O/record-nvtx-timing.log"
-timeout 10 "$CLI" stats "$O/nvtx-timing.wscope" --report nvtx_timing_sum -f csv >"$O/nvtx-timing-sum.csv" 2>&1
+timeout $(tl 10) "$CLI" stats "$O/nvtx-timing.wscope" --report nvtx_timing_sum -f csv >"$O/nvtx-timing-sum.csv" 2>&1
 cat "$O/nvtx-timing-sum.csv"
 
 step "record --nvtx-timing step (synchronised iterations: launch gap inside the interval)"
-timeout 20 "$CLI" record --nvtx-timing step -o "$O/nvtx-timing-sync.wscope" -- "$NT" --sync --csv "$O/own-sync.csv" \
+timeout $(tl 20) "$CLI" record --nvtx-timing step -o "$O/nvtx-timing-sync.wscope" -- "$NT" --sync --csv "$O/own-sync.csv" \
   >"$O/record-nvtx-timing-sync.log" 2>&1; echo "rc=$?"; cat "$O/record-nvtx-timing-sync.log"
-timeout 10 "$CLI" stats "$O/nvtx-timing-sync.wscope" --report nvtx_timing_sum -f csv >"$O/nvtx-timing-sync-sum.csv" 2>&1
+timeout $(tl 10) "$CLI" stats "$O/nvtx-timing-sync.wscope" --report nvtx_timing_sum -f csv >"$O/nvtx-timing-sync-sum.csv" 2>&1
 cat "$O/nvtx-timing-sync-sum.csv"
 
 step "record --gpu-metrics on GEMM+ReLU (timed loop: --capture-range=cudaProfilerApi)"
-timeout 25 "$CLI" record --gpu-metrics --capture-range=cudaProfilerApi -o "$O/gpu-metrics-gemm.wscope" -- "$GR" --iters 200 \
+timeout $(tl 25) "$CLI" record --gpu-metrics --capture-range=cudaProfilerApi -o "$O/gpu-metrics-gemm.wscope" -- "$GR" --iters 200 \
   >"$O/record-gpu-metrics-gemm.log" 2>&1; echo "rc=$?"; cat "$O/record-gpu-metrics-gemm.log"
 
-step "record --gpu-metrics --nvtx-timing together on the nvtx-timing example (whole run)"
-timeout 20 "$CLI" record --gpu-metrics --nvtx-timing step -o "$O/gpu-metrics-nvtx.wscope" -- "$NT" --iters 20 \
+step "record --gpu-metrics --nvtx-timing together on the nvtx-timing example (whole run, 50 us period)"
+timeout $(tl 20) "$CLI" record --gpu-metrics --gpu-metrics-period 50 --nvtx-timing step -o "$O/gpu-metrics-nvtx.wscope" \
+  -- "$NT" --iters 20 \
   --csv "$O/own-pm.csv" >"$O/record-gpu-metrics-nvtx.log" 2>&1; echo "rc=$?"; cat "$O/record-gpu-metrics-nvtx.log"
 
 step "summary"
-timeout 20 python3 - "$O" <<'PY' || echo "summary failed"
+timeout $(tl 20) python3 - "$O" <<'PY' || echo "summary failed"
 import csv, json, os, sqlite3, statistics, sys
 out = sys.argv[1]
 res = {}

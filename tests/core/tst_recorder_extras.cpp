@@ -136,7 +136,7 @@ private slots:
         QTest::addColumn<qulonglong>("periodNs");
         QTest::addColumn<qulonglong>("expected");
         QTest::newRow("2us: 20001 samples x 8 KB") << 2'000ull << 20001ull * 8192;
-        QTest::newRow("20us: the 32 MB floor") << 20'000ull << (32ull << 20);
+        QTest::newRow("20us: the 128 MB floor") << 20'000ull << (128ull << 20);
         QTest::newRow("1us: the 256 MB ceiling") << 1'000ull << (256ull << 20);
     }
     void hardwareBuffer()
