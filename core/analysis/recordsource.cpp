@@ -77,4 +77,9 @@ void MemoryRecordSource::forEachSync(const std::function<void(const SyncRecord&)
     visitAll(m_data.syncs, visit);
 }
 
+void MemoryRecordSource::forEachWarpEvent(const std::function<void(const WarpEvent&)>& visit) const
+{
+    visitAll(m_data.warpEvents, visit);
+}
+
 } // namespace ws

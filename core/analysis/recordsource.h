@@ -33,6 +33,8 @@ public:
     virtual void forEachNvtxRange(const std::function<void(const NvtxRangeRecord&)>& visit) const = 0;
     virtual void forEachNvtxMark(const std::function<void(const NvtxMarkRecord&)>& visit) const = 0;
     virtual void forEachSync(const std::function<void(const SyncRecord&)>& visit) const = 0;
+    // In-kernel trace events (warp_event); sources without them visit nothing.
+    virtual void forEachWarpEvent(const std::function<void(const WarpEvent&)>&) const { }
 
     // Earliest start and latest end over every event table above. The default visits all
     // rows; a file source answers with min/max queries.
@@ -56,6 +58,7 @@ public:
     void forEachNvtxRange(const std::function<void(const NvtxRangeRecord&)>& visit) const override;
     void forEachNvtxMark(const std::function<void(const NvtxMarkRecord&)>& visit) const override;
     void forEachSync(const std::function<void(const SyncRecord&)>& visit) const override;
+    void forEachWarpEvent(const std::function<void(const WarpEvent&)>& visit) const override;
 
 private:
     const SessionData& m_data;

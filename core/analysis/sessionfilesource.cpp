@@ -98,6 +98,11 @@ void SessionFileSource::forEachSync(const std::function<void(const SyncRecord&)>
     streamTable(m_reader, visit);
 }
 
+void SessionFileSource::forEachWarpEvent(const std::function<void(const WarpEvent&)>& visit) const
+{
+    streamTable(m_reader, visit);
+}
+
 TimeSpan SessionFileSource::timeSpan() const
 {
     // min/max per table: one scan each inside SQLite, no row crosses into C++.

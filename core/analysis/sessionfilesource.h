@@ -23,6 +23,7 @@ public:
     void forEachNvtxRange(const std::function<void(const NvtxRangeRecord&)>& visit) const override;
     void forEachNvtxMark(const std::function<void(const NvtxMarkRecord&)>& visit) const override;
     void forEachSync(const std::function<void(const SyncRecord&)>& visit) const override;
+    void forEachWarpEvent(const std::function<void(const WarpEvent&)>& visit) const override;
     TimeSpan timeSpan() const override;
 
 private:

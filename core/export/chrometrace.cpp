@@ -19,6 +19,10 @@ constexpr int64_t kSyntheticTidBase = int64_t(1) << 30;
 constexpr size_t kFlushBytes = size_t(1) << 20;
 
 enum class TrackKind { Thread = 0, Nvtx = 1, Gpu = 2 };
+// Warp tracks of in-kernel traces share the track map under this kind (named by the caller).
+constexpr int kWarpTrackKind = 3;
+// Async in-kernel ranges get ids far above any NVTX range id.
+constexpr int64_t kWarpAsyncIdBase = int64_t(1) << 40;
 
 class TraceWriter {
 public:
@@ -58,6 +62,20 @@ public:
     int64_t gpuTrack(int64_t pid, uint32_t device, uint32_t stream)
     {
         return track(TrackKind::Gpu, pid, device, stream);
+    }
+    // One track per warp of an in-kernel trace, after every GPU stream.
+    int64_t warpTrack(int64_t pid, int64_t kernelId, int32_t block, int32_t warp, const std::string& name)
+    {
+        const int64_t where = (static_cast<int64_t>(block) << 32) | static_cast<uint32_t>(warp);
+        const auto key = std::make_tuple(pid, kWarpTrackKind, kernelId, where);
+        const auto it = m_tracks.find(key);
+        if (it != m_tracks.end())
+            return it->second;
+        ensureProcess(pid);
+        const int64_t tid = kSyntheticTidBase + m_syntheticTids++;
+        metadata("thread_name", pid, tid, name, 2000000 + m_warpTracks++);
+        m_tracks.emplace(key, tid);
+        return tid;
     }
 
     // --- events --------------------------------------------------------------------------
@@ -232,6 +250,7 @@ private:
     int64_t m_syntheticTids = 0;
     int64_t m_hostTracks = 0;
     int64_t m_gpuTracks = 0;
+    int64_t m_warpTracks = 0;
 };
 
 TimeNs midpoint(TimeNs start, TimeNs end)
@@ -310,7 +329,9 @@ ChromeTraceSummary writeChromeTrace(const RecordSource& source, std::ostream& ou
         }
     };
     KernelNameCache namer(strings);
+    std::map<int64_t, int64_t> kernelPid; // for the warp tracks of in-kernel traces
     source.forEachKernel([&](const KernelRecord& k) {
+        kernelPid[k.id] = k.pid;
         const int64_t tid = w.gpuTrack(k.pid, k.deviceId, k.streamId);
         w.open('X', k.pid, tid, k.start);
         w.dur(k.end - k.start);
@@ -360,6 +381,59 @@ ChromeTraceSummary writeChromeTrace(const RecordSource& source, std::ostream& ou
         w.endArgs();
         w.close();
         linkLaunch(m.pid, m.correlationId, tid, m.start, m.end);
+    });
+
+    // In-kernel traces: a track per (kernel, block, warp) named after the warp's role.
+    // Push/pop ranges nest, so they are slices; asynchronous ranges are b/e pairs; marks instants.
+    const int64_t fallbackPid = source.header().processes.empty() ? 0 : source.header().processes.front().pid;
+    source.forEachWarpEvent([&](const WarpEvent& e) {
+        const auto pidIt = kernelPid.find(e.kernelId);
+        const int64_t pid = pidIt != kernelPid.end() ? pidIt->second : fallbackPid;
+        const int64_t tid = w.warpTrack(pid, e.kernelId, e.block, e.warp,
+            "kernel #" + std::to_string(e.kernelId) + " block " + std::to_string(e.block) + " · " + strings.at(e.role)
+                + " · warp " + std::to_string(e.warp));
+        const std::string& name = strings.at(e.name);
+        const auto args = [&] {
+            w.beginArgs();
+            w.number("launch id", e.kernelId, true);
+            w.number("block", e.block);
+            w.number("warp", e.warp);
+            w.number("sm", e.sm);
+            w.text("role", strings.at(e.role));
+            w.number("depth", e.depth);
+            w.endArgs();
+        };
+        switch (e.kind) {
+        case WarpEventKind::Range:
+            w.open('X', pid, tid, e.begin);
+            w.dur(e.end - e.begin);
+            w.text("cat", "iket");
+            w.text("name", name);
+            args();
+            w.close();
+            break;
+        case WarpEventKind::AsyncRange:
+            w.open('b', pid, tid, e.begin);
+            w.number("id", kWarpAsyncIdBase + e.id);
+            w.text("cat", "iket_async");
+            w.text("name", name);
+            args();
+            w.close();
+            w.open('e', pid, tid, e.end);
+            w.number("id", kWarpAsyncIdBase + e.id);
+            w.text("cat", "iket_async");
+            w.text("name", name);
+            w.close();
+            break;
+        case WarpEventKind::Mark:
+            w.open('i', pid, tid, e.begin);
+            w.text("s", "t");
+            w.text("cat", "iket");
+            w.text("name", name);
+            args();
+            w.close();
+            break;
+        }
     });
 
     w.finish();

@@ -23,6 +23,10 @@ struct ChromeTraceSummary {
 //   tid = 2^30 + n        "NVTX <thread>": push/pop ranges as X events, marks as thread
 //                         instants; start/end ranges (which may overlap) are async b/e pairs
 //   tid = 2^30 + n        "GPU <dev> stream <id>": kernels, memcpy, memset as X events
+//   tid = 2^30 + n        "kernel #<id> block <b> · <role> · warp <w>": in-kernel trace events
+//                         (cat iket): push/pop ranges as X events, marks as thread instants,
+//                         asynchronous ranges as b/e pairs (cat iket_async, id 2^40 + row id);
+//                         sorted after the GPU streams, in the process that ran the kernel
 // Synthetic tids start at 2^30, far above Linux thread ids (pid_max <= 2^22). Every track
 // gets process_name/thread_name metadata before its first event. Each GPU operation whose
 // launch call is recorded gets a v1 flow: "s" 1 ns into the API slice (so that a driver call

@@ -3,6 +3,7 @@
 
 #include "analysis/launchindex.h"
 #include "ingest/devicepeaks.h"
+#include "iket/iketingest.h"
 #include "ingest/gpumetricsingest.h"
 #include "ingest/nvtxtimingingest.h"
 #include "util/demangle.h"
@@ -45,6 +46,7 @@ struct Builder {
     int64_t incompleteGpuRecords = 0;
     int64_t unknownFrames = 0;
     TimeNs lastTs = 0;
+    iket::LaunchCollector iket; // in-kernel trace records, decoded in finish()
 
     void seen(TimeNs t) { lastTs = std::max(lastTs, t); }
 };
@@ -122,6 +124,11 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
     };
 
     for (const auto& f : file.frames()) {
+        if (f.type == raw::kIketLaunchType) { // record type of its own header (raw/iketformat.h)
+            const auto r = raw::readPayload<raw::IketLaunchRecord>(f.payload);
+            b.iket.add(file, f.payload, s.str(str(r.label)), s.str(str(r.names)), warnings);
+            continue;
+        }
         switch (f.type) {
         case RecordType::String:
         case RecordType::ClockDomain:
@@ -683,6 +690,9 @@ SessionData RawIngest::finish()
     if (!withoutEnd.empty())
         m_warnings.push_back("no end record from pid " + withoutEnd
             + ": the process died before its exit handler ran; records after its last flush are lost");
+
+    // In-kernel traces find their kernels among the sorted kernels and API calls.
+    b.iket.finish(s, m_warnings);
 
     s.meta["raw_files"] = std::to_string(m_files.size());
     s.meta["raw_bytes"] = std::to_string(rawBytes);

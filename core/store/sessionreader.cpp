@@ -343,6 +343,11 @@ std::vector<DeviceInfo> SessionReader::readDevices() const
     return d->readTable<DeviceInfo>([](std::string_view, size_t) {});
 }
 
+std::vector<WarpEvent> SessionReader::readWarpEvents() const
+{
+    return d->readTable<WarpEvent>([](std::string_view, size_t) {});
+}
+
 SessionData SessionReader::readAll(const ProgressCallback& progress, const CancellationToken& cancel) const
 {
     // Progress is by rows over all tables; the writer's row counts give the total up front.

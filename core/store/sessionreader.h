@@ -45,6 +45,7 @@ public:
     std::vector<ProcessInfo> readProcesses() const;
     std::vector<ThreadInfo> readThreads() const;
     std::vector<DeviceInfo> readDevices() const;
+    std::vector<WarpEvent> readWarpEvents() const; // in-kernel traces (small: not in the lane cache)
     // Row counts the writer recorded at commit (table table_check); empty for files without.
     std::map<std::string, int64_t> storedRowCounts() const;
 

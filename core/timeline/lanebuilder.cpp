@@ -277,7 +277,7 @@ void sortLanes(std::vector<TimelineLane>& lanes)
     const auto key = [](const TimelineLane& l) {
         const bool device = l.kind == LaneKind::GpuStream;
         return std::make_tuple(l.pid, device ? 1 : 0, device ? static_cast<int64_t>(l.deviceId) : l.tid,
-            kindOrder(l.kind), l.depth, l.streamId, l.kernelId);
+            kindOrder(l.kind), l.kernelId, l.block, l.warp, l.depth, l.streamId);
     };
     std::stable_sort(
         lanes.begin(), lanes.end(), [&key](const TimelineLane& x, const TimelineLane& y) { return key(x) < key(y); });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/timelinemodel.h"
 
+#include "iket/warplanes.h"
 #include "store/sessionerror.h"
 #include "store/sessionreader.h"
 #include "store/sqlite.h"
@@ -271,6 +272,7 @@ std::shared_ptr<const TimelineModel> TimelineModel::load(
         if (!cached)
             loader.fromRows(*model, labelBase);
         model->fromLaneCache = cached;
+        iket::appendWarpLanes(*model, reader.readWarpEvents()); // never cached: see warplanes.h
     } catch (const sqlite::Error& e) {
         throw store::readError(reader.path(), e, "loading the timeline");
     }
@@ -306,6 +308,7 @@ std::shared_ptr<const TimelineModel> TimelineModel::fromSessionData(const Sessio
     addAll(data.syncs);
     builder.finish(static_cast<StringId>(data.strings.size()),
         [&model](TimelineLane&& lane) { model->lanes.push_back(std::move(lane)); });
+    iket::appendWarpLanes(*model, data.warpEvents);
     finalize(*model);
     return model;
 }

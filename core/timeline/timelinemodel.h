@@ -45,7 +45,7 @@ enum class LaneKind : int32_t {
     Nvtx = 1,      // one per (pid, tid, depth)
     GpuStream = 2, // one per (pid, device, stream): kernels, memcpy, memset
     Sync = 3,      // one per (pid, tid)
-    WarpRole = 4,  // in-kernel events, one per (kernel, block, warp, depth)
+    WarpRole = 4,  // in-kernel events, one per (kernel, block, warp, row): see iket/warplanes.h
 };
 
 // One row of the timeline: events sorted by start, non-overlapping, struct-of-arrays so a
@@ -58,6 +58,9 @@ struct TimelineLane {
     uint32_t streamId = 0; // GpuStream
     int32_t depth = 0;     // Nvtx nesting level, WarpRole depth
     int64_t kernelId = 0;  // WarpRole
+    int32_t block = 0;     // WarpRole: linear block index
+    int32_t warp = 0;      // WarpRole: warp index in the block
+    StringId role = 0;     // WarpRole: the warp's role (its name), 0 elsewhere
     std::string label;     // "stream 7", "CUDA API", "NVTX (depth 1)"
     std::vector<TimeNs> start;
     std::vector<TimeNs> end;

@@ -17,14 +17,14 @@ step() { echo; echo "== $* ($(date +%T))"; }
 trap 'echo "step failed (rc=$?), continuing"' ERR
 
 step "environment"
-timeout 5 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
+timeout 3 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
 ls -la "$CLI" "$S/common/lib/libwarpscope-inject.so" "$BIN" 2>&1 | head
 
 # record NAME program args...: session $O/NAME.wscope, raw files $O/raw/NAME/
 record() {
     local name=$1; shift
     step "record $name"
-    timeout 20 "$CLI" record --keep-raw -o "$O/$name.wscope" -- "$@" >"$O/$name.log" 2>&1
+    timeout 12 "$CLI" record --keep-raw -o "$O/$name.wscope" -- "$@" >"$O/$name.log" 2>&1
     echo "rc=$?" >>"$O/$name.log"
     cat "$O/$name.log"
     mkdir -p "$O/raw/$name"
@@ -36,13 +36,13 @@ record two_warp "$BIN/ws-example-iket-two-warp" 3
 record pipelined "$BIN/ws-example-iket-pipelined" 16 32 16 2
 
 step "examples without the recorder"
-timeout 10 "$BIN/ws-example-iket-two-warp" 1
+timeout 6 "$BIN/ws-example-iket-two-warp" 1
 echo "rc=$?"
-timeout 10 "$BIN/ws-example-iket-pipelined" 132 16 64 1
+timeout 6 "$BIN/ws-example-iket-pipelined" 132 16 64 1
 echo "rc=$?"
 
 step "overhead benchmark"
-timeout 25 "$BIN/ws-iket-overhead" 15 64 >"$O/overhead.csv" 2>"$O/overhead.err"
+timeout 20 "$BIN/ws-iket-overhead" 15 64 >"$O/overhead.csv" 2>"$O/overhead.err"
 echo "rc=$?"
 cat "$O/overhead.err" "$O/overhead.csv"
 

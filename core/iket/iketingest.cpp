@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#include "iket/iketingest.h"
+
+#include "iket/warpdecoder.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace ws::iket {
+
+void LaunchCollector::add(const raw::RawFile& file, std::string_view payload, std::string label, std::string_view names,
+    std::vector<std::string>& warnings)
+{
+    LaunchBuffer launch;
+    const std::string error = parseLaunch(payload, std::move(label), names, launch);
+    if (!error.empty()) {
+        warnings.push_back(file.path() + ": " + error + " (skipped)");
+        return;
+    }
+    launch.pid = file.header().pid;
+    launch.realtimeMinusMonotonicNs = file.header().anchorRealtimeNs - file.header().anchorMonotonicNs;
+    m_launches.push_back(std::move(launch));
+}
+
+void LaunchCollector::finish(SessionData& session, std::vector<std::string>& warnings)
+{
+    if (m_launches.empty())
+        return;
+    int64_t nextId = 1;
+    for (const auto& e : session.warpEvents)
+        nextId = std::max(nextId, e.id + 1);
+    uint64_t events = 0;
+    uint64_t dropped = 0;
+    uint64_t truncated = 0;
+    uint64_t outOfRange = 0;
+    int unmatched = 0;
+    int aligned = 0;
+    int interpolated = 0;
+    int64_t worstShift = 0;
+    uint64_t step = 0;
+    std::string unbalancedText;
+    size_t unbalancedWarps = 0;
+    for (const auto& launch : m_launches) {
+        const KernelRecord* kernel = findKernel(session, launch);
+        unmatched += kernel ? 0 : 1;
+        DecodedLaunch d = decodeLaunch(launch, kernel, session.strings);
+        for (auto& e : d.events) {
+            e.id = nextId++;
+            session.warpEvents.push_back(e);
+        }
+        events += d.events.size();
+        dropped += d.dropped;
+        truncated += launch.truncatedEvents;
+        outOfRange += launch.outOfRangeWarps;
+        aligned += d.clock.kernelAligned ? 1 : 0;
+        interpolated += d.clock.clockInterpolated ? 1 : 0;
+        if (std::llabs(d.clock.kernelShiftNs) > std::llabs(worstShift))
+            worstShift = d.clock.kernelShiftNs;
+        if (d.clock.globaltimerStepNs && (!step || d.clock.globaltimerStepNs < step))
+            step = d.clock.globaltimerStepNs;
+        const std::string who = (launch.label.empty() ? std::string("launch") : launch.label)
+            + (kernel ? " (kernel #" + std::to_string(kernel->id) + ")" : std::string(" (kernel not found)"));
+        for (const auto& u : d.unbalanced) {
+            ++unbalancedWarps;
+            unbalancedText += (unbalancedText.empty() ? "" : "\n") + who + ": " + u.text();
+        }
+        if (!d.unbalanced.empty())
+            warnings.push_back("in-kernel trace " + who + ": ranges do not balance on "
+                + std::to_string(d.unbalanced.size()) + " warp(s), first: " + d.unbalanced.front().text());
+        if (d.dropped > 0)
+            warnings.push_back("in-kernel trace " + who + ": " + std::to_string(d.dropped)
+                + " events dropped (warps ran out of slots; raise eventsPerWarp)");
+    }
+    if (unmatched > 0)
+        warnings.push_back("in-kernel trace: " + std::to_string(unmatched) + " of " + std::to_string(m_launches.size())
+            + " launches matched no recorded kernel; their events keep kernel id 0");
+    session.meta["iket_launches"] = std::to_string(m_launches.size());
+    session.meta["iket_events"] = std::to_string(events);
+    session.meta["iket_dropped_events"] = std::to_string(dropped + truncated);
+    session.meta["iket_out_of_range_warps"] = std::to_string(outOfRange);
+    session.meta["iket_unbalanced_warps"] = std::to_string(unbalancedWarps);
+    if (!unbalancedText.empty())
+        session.meta["iket_unbalanced"] = unbalancedText;
+    session.meta["iket_unmatched_launches"] = std::to_string(unmatched);
+    session.meta["iket_clock"] = "globaltimer minus the process's realtime-monotonic anchor; " + std::to_string(aligned)
+        + " of " + std::to_string(m_launches.size())
+        + " launches aligned to their kernel's CUPTI interval (largest correction " + std::to_string(worstShift)
+        + " ns); globaltimer step " + std::to_string(step) + " ns"
+        + (interpolated ? "; clock64 interpolation in " + std::to_string(interpolated) + " launches" : "");
+}
+
+} // namespace ws::iket

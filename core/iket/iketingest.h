@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "iket/iketlaunch.h"
+#include "model/sessiondata.h"
+#include "raw/rawreader.h"
+
+#include <string>
+#include <vector>
+
+namespace ws::iket {
+
+// The in-kernel trace records of a recording, gathered while ingest reads the raw files and
+// decoded once the session's kernels and API calls are sorted (they find their kernel there).
+class LaunchCollector {
+public:
+    // One raw IketLaunch frame of `file`; `label` and `names` already resolved from its strings.
+    // A malformed record is skipped with a warning naming the file.
+    void add(const raw::RawFile& file, std::string_view payload, std::string label, std::string_view names,
+        std::vector<std::string>& warnings);
+
+    // Decodes every launch into session.warpEvents (ids continue after existing rows) and puts
+    // the figures in meta: iket_launches, iket_events, iket_dropped_events, iket_unbalanced_warps
+    // (and iket_unbalanced: one line per warp), iket_unmatched_launches, iket_clock.
+    void finish(SessionData& session, std::vector<std::string>& warnings);
+
+    size_t size() const { return m_launches.size(); }
+
+private:
+    std::vector<LaunchBuffer> m_launches;
+};
+
+} // namespace ws::iket

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+#include "iket/warpdecoder.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+namespace ws::iket {
+
+namespace {
+
+using raw::IketKind;
+
+TimeNs median(std::vector<TimeNs>& v)
+{
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+// How finely globaltimer advances: the greatest common divisor of the steps between a warp's
+// consecutive values (every value is a multiple of the tick).
+uint64_t globaltimerStep(const LaunchBuffer& launch)
+{
+    uint64_t step = 0;
+    for (uint32_t w = 0; w < launch.totalWarps(); ++w) {
+        const uint64_t first = launch.firstEvent[w];
+        for (uint64_t i = first + 1; i < first + launch.stored(w); ++i) {
+            const uint64_t a = launch.events[i - 1].globaltimer;
+            const uint64_t b = launch.events[i].globaltimer;
+            if (b > a)
+                step = std::gcd(step, b - a);
+        }
+    }
+    return step;
+}
+
+// Device time of every event, in globaltimer ns. With a coarse globaltimer: per SM, clock64
+// against globaltimer by least squares (clock64 is per SM), intercept the median residual plus
+// half a step (globaltimer truncates).
+std::vector<TimeNs> deviceTimes(const LaunchBuffer& launch, uint64_t step, bool& interpolated)
+{
+    std::vector<TimeNs> t(launch.events.size());
+    for (size_t i = 0; i < t.size(); ++i)
+        t[i] = static_cast<TimeNs>(launch.events[i].globaltimer);
+    interpolated = false;
+    if (step < kCoarseGlobaltimerNs)
+        return t;
+    std::map<uint16_t, std::vector<size_t>> perSm;
+    for (size_t i = 0; i < t.size(); ++i)
+        perSm[launch.events[i].sm].push_back(i);
+    for (const auto& [sm, idx] : perSm) {
+        double meanC = 0;
+        double meanG = 0;
+        for (const size_t i : idx) {
+            meanC += static_cast<double>(launch.events[i].clock);
+            meanG += static_cast<double>(launch.events[i].globaltimer);
+        }
+        meanC /= static_cast<double>(idx.size());
+        meanG /= static_cast<double>(idx.size());
+        double sxy = 0;
+        double sxx = 0;
+        for (const size_t i : idx) {
+            const double dc = static_cast<double>(launch.events[i].clock) - meanC;
+            sxy += dc * (static_cast<double>(launch.events[i].globaltimer) - meanG);
+            sxx += dc * dc;
+        }
+        const double nsPerCycle = sxx > 0 ? sxy / sxx : 0;
+        // Spans shorter than a few steps say nothing about the rate: keep globaltimer there.
+        if (nsPerCycle < 0.05 || nsPerCycle > 10)
+            continue;
+        std::vector<TimeNs> residual;
+        residual.reserve(idx.size());
+        for (const size_t i : idx)
+            residual.push_back(static_cast<TimeNs>(static_cast<double>(launch.events[i].globaltimer)
+                - nsPerCycle * (static_cast<double>(launch.events[i].clock) - meanC)));
+        const TimeNs intercept = median(residual) + static_cast<TimeNs>(step / 2);
+        for (const size_t i : idx)
+            t[i] = intercept + static_cast<TimeNs>(nsPerCycle * (static_cast<double>(launch.events[i].clock) - meanC));
+        interpolated = true;
+    }
+    return t;
+}
+
+struct Open {
+    StringId name = 0;
+    TimeNs begin = 0;
+    StringId role = 0;
+    int32_t sm = 0;
+};
+
+} // namespace
+
+std::string UnbalancedWarp::text() const
+{
+    std::string s = "block " + std::to_string(block) + " warp " + std::to_string(warp);
+    if (!role.empty())
+        s += " (" + role + ")";
+    s += ":";
+    const auto part = [&s](int n, const char* what) {
+        if (n > 0)
+            s += " " + std::to_string(n) + " " + what + ",";
+    };
+    part(unmatchedPops, "range_pop without a push");
+    part(unclosedPushes, "range_push never popped");
+    part(unmatchedEnds, "range_end without a start");
+    part(unclosedStarts, "range_start never ended");
+    if (s.back() == ',')
+        s.pop_back();
+    if (truncated)
+        s += " (the warp ran out of event slots: its last events were dropped)";
+    return s;
+}
+
+const KernelRecord* findKernel(const SessionData& session, const LaunchBuffer& launch)
+{
+    const ApiCallRecord* call = nullptr;
+    for (const auto& a : session.apiCalls) {
+        if (a.pid != launch.pid || a.tid != launch.tid || a.start < launch.armedNs)
+            continue;
+        const std::string& name = session.str(a.name);
+        if (!name.starts_with("cudaLaunch") && !name.starts_with("cuLaunch"))
+            continue;
+        if (!call || a.start < call->start)
+            call = &a;
+    }
+    const KernelRecord* best = nullptr;
+    for (const auto& k : session.kernels) {
+        if (k.pid != launch.pid)
+            continue;
+        if (call) {
+            if (k.correlationId == call->correlationId)
+                return &k;
+        } else if (k.start >= launch.armedNs && (!best || k.start < best->start)) {
+            best = &k;
+        }
+    }
+    return best;
+}
+
+DecodedLaunch decodeLaunch(const LaunchBuffer& launch, const KernelRecord* kernel, StringTable& strings)
+{
+    DecodedLaunch out;
+    out.kernelId = kernel ? kernel->id : 0;
+    out.stored = launch.events.size();
+    out.dropped = launch.dropped();
+    out.clock.globaltimerStepNs = globaltimerStep(launch);
+    std::vector<TimeNs> t = deviceTimes(launch, out.clock.globaltimerStepNs, out.clock.clockInterpolated);
+
+    // Onto the session clock: the anchor, then the kernel's own interval.
+    out.clock.anchorShiftNs = -launch.realtimeMinusMonotonicNs;
+    for (TimeNs& x : t)
+        x += out.clock.anchorShiftNs;
+    if (kernel && !t.empty() && kernel->end > kernel->start) {
+        const auto [lo, hi] = std::minmax_element(t.begin(), t.end());
+        TimeNs shift = 0;
+        if (*hi - *lo > kernel->end - kernel->start)
+            shift = kernel->start - *lo;
+        else if (*lo < kernel->start)
+            shift = kernel->start - *lo;
+        else if (*hi > kernel->end)
+            shift = kernel->end - *hi;
+        for (TimeNs& x : t)
+            x += shift;
+        out.clock.kernelShiftNs = shift;
+        out.clock.kernelAligned = true;
+    }
+
+    std::vector<StringId> nameIds;
+    nameIds.reserve(launch.names.size());
+    for (const auto& n : launch.names)
+        nameIds.push_back(strings.intern(n));
+    const auto nameOf = [&](uint16_t id) {
+        return id < nameIds.size() ? nameIds[id] : strings.intern("name #" + std::to_string(id));
+    };
+
+    for (uint32_t w = 0; w < launch.totalWarps(); ++w) {
+        const uint64_t first = launch.firstEvent[w];
+        const uint64_t n = launch.stored(w);
+        if (n == 0)
+            continue;
+        ++out.warpsWithEvents;
+        const auto block = static_cast<int32_t>(w / launch.warpsPerBlock);
+        const auto warp = static_cast<int32_t>(w % launch.warpsPerBlock);
+        // A warp's role: the name of its latest role() call; before the first one, the first.
+        StringId role = 0;
+        for (uint64_t i = first; i < first + n && !role; ++i)
+            if (launch.events[i].kind == static_cast<uint8_t>(IketKind::Role))
+                role = nameOf(launch.events[i].name);
+        if (!role)
+            role = strings.intern("warp " + std::to_string(warp));
+
+        UnbalancedWarp bad;
+        bad.block = static_cast<uint32_t>(block);
+        bad.warp = static_cast<uint32_t>(warp);
+        bad.truncated = launch.counts[w] > launch.eventsPerWarp;
+        std::vector<Open> stack;
+        std::map<uint32_t, Open> started;
+        std::vector<WarpEvent> async;
+        const size_t warpBegin = out.events.size();
+        const auto emit = [&](WarpEventKind kind, const Open& o, TimeNs end, int32_t depth) {
+            WarpEvent e;
+            e.kernelId = out.kernelId;
+            e.block = block;
+            e.warp = warp;
+            e.sm = o.sm;
+            e.role = o.role;
+            e.name = o.name;
+            e.kind = kind;
+            e.begin = o.begin;
+            e.end = std::max(end, o.begin);
+            e.depth = depth;
+            (kind == WarpEventKind::AsyncRange ? async : out.events).push_back(e);
+        };
+        TimeNs last = 0;
+        for (uint64_t i = first; i < first + n; ++i) {
+            const raw::IketEvent& ev = launch.events[i];
+            const TimeNs ts = t[i];
+            last = std::max(last, ts);
+            switch (static_cast<IketKind>(ev.kind)) {
+            case IketKind::Role:
+                role = nameOf(ev.name);
+                break;
+            case IketKind::Push:
+                stack.push_back({nameOf(ev.name), ts, role, ev.sm});
+                break;
+            case IketKind::Pop:
+                if (stack.empty()) {
+                    ++bad.unmatchedPops;
+                    break;
+                }
+                emit(WarpEventKind::Range, stack.back(), ts, static_cast<int32_t>(stack.size()) - 1);
+                stack.pop_back();
+                break;
+            case IketKind::Start:
+                started[ev.token] = {nameOf(ev.name), ts, role, ev.sm};
+                break;
+            case IketKind::End: {
+                const auto it = started.find(ev.token);
+                if (it == started.end()) {
+                    ++bad.unmatchedEnds;
+                    break;
+                }
+                emit(WarpEventKind::AsyncRange, it->second, ts, 0);
+                started.erase(it);
+                break;
+            }
+            case IketKind::Mark:
+                emit(WarpEventKind::Mark, {nameOf(ev.name), ts, role, ev.sm}, ts, 0);
+                break;
+            default:
+                break;
+            }
+        }
+        bad.unclosedPushes = static_cast<int>(stack.size());
+        bad.unclosedStarts = static_cast<int>(started.size());
+        while (!stack.empty()) {
+            emit(WarpEventKind::Range, stack.back(), last, static_cast<int32_t>(stack.size()) - 1);
+            stack.pop_back();
+        }
+        for (const auto& [token, o] : started)
+            emit(WarpEventKind::AsyncRange, o, last, 0);
+        // Asynchronous ranges may overlap: each takes the lowest row free at its start.
+        std::sort(async.begin(), async.end(),
+            [](const WarpEvent& a, const WarpEvent& b) { return std::tie(a.begin, a.end) < std::tie(b.begin, b.end); });
+        std::vector<TimeNs> rowEnd;
+        for (WarpEvent& e : async) {
+            size_t row = 0;
+            while (row < rowEnd.size() && rowEnd[row] > e.begin)
+                ++row;
+            if (row == rowEnd.size())
+                rowEnd.push_back(e.end);
+            else
+                rowEnd[row] = e.end;
+            e.depth = static_cast<int32_t>(row);
+            out.events.push_back(e);
+        }
+        std::stable_sort(out.events.begin() + static_cast<std::ptrdiff_t>(warpBegin), out.events.end(),
+            [](const WarpEvent& a, const WarpEvent& b) { return std::tie(a.begin, b.end) < std::tie(b.begin, a.end); });
+        if (bad.unmatchedPops || bad.unclosedPushes || bad.unmatchedEnds || bad.unclosedStarts) {
+            bad.role = strings.at(role);
+            out.unbalanced.push_back(bad);
+        }
+    }
+    return out;
+}
+
+} // namespace ws::iket

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "iket/iketlaunch.h"
+#include "model/sessiondata.h"
+
+#include <string>
+#include <vector>
+
+namespace ws::iket {
+
+// A warp whose ranges do not balance: pops without a push, pushes never popped, ends without a
+// start, starts never ended. Open ranges are kept, ending at the warp's last event. When the
+// warp ran out of slots (truncated) the imbalance is the drop's doing, not the kernel's.
+struct UnbalancedWarp {
+    uint32_t block = 0;
+    uint32_t warp = 0;
+    std::string role;
+    int unmatchedPops = 0;
+    int unclosedPushes = 0;
+    int unmatchedEnds = 0;
+    int unclosedStarts = 0;
+    bool truncated = false;
+    std::string text() const; // "block 3 warp 1 (consumer): 1 range_push never popped"
+};
+
+// How device times became session times.
+struct ClockMapping {
+    // globaltimer counts ns of (roughly) CLOCK_REALTIME; the session's clock is the recording
+    // process's CLOCK_MONOTONIC: minus (realtime - monotonic) of the process's anchor.
+    int64_t anchorShiftNs = 0;
+    // Then, when the kernel's CUPTI record is known, the shift that puts every event inside
+    // [kernel start, kernel end] (0 when they already were): what the anchor got wrong.
+    int64_t kernelShiftNs = 0;
+    bool kernelAligned = false;
+    // globaltimer's tick (gcd of a warp's consecutive steps). When globaltimer advances
+    // coarsely (>= kCoarseGlobaltimerNs), times come from clock64 fitted per SM to globaltimer.
+    uint64_t globaltimerStepNs = 0;
+    bool clockInterpolated = false;
+};
+
+inline constexpr uint64_t kCoarseGlobaltimerNs = 256;
+
+struct DecodedLaunch {
+    int64_t kernelId = 0;
+    std::vector<WarpEvent> events; // ids 0; by (block, warp, begin), longer first on equal begins
+    std::vector<UnbalancedWarp> unbalanced;
+    uint64_t stored = 0;
+    uint64_t dropped = 0;
+    uint32_t warpsWithEvents = 0;
+    ClockMapping clock;
+};
+
+// Turns a launch's buffer into warp events: ranges paired per warp (push/pop by nesting,
+// start/end by token), marks, each event with its warp's role at the time (role(name); "warp N"
+// for a warp that never set one), times mapped onto the session's clock and, with `kernel`,
+// aligned to the kernel's own start and end. Names are interned into `strings`.
+DecodedLaunch decodeLaunch(const LaunchBuffer& launch, const KernelRecord* kernel, StringTable& strings);
+
+// The kernel a launch belongs to: the first kernel-launch API call (cudaLaunch*, cuLaunch*) of
+// the launching thread after the buffer was armed, joined by correlation id; without API
+// records, the process's first kernel that started after it was armed. nullptr when none.
+const KernelRecord* findKernel(const SessionData& session, const LaunchBuffer& launch);
+
+} // namespace ws::iket

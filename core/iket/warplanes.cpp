@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#include "iket/warplanes.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace ws::iket {
+
+void appendWarpLanes(TimelineModel& model, std::span<const WarpEvent> events)
+{
+    // (kernel, block, warp) -> (row kind, index) -> events; row kind 0 ranges, 1 async, 2 marks.
+    using WarpKey = std::tuple<int64_t, int32_t, int32_t>;
+    std::map<WarpKey, std::map<std::pair<int, int32_t>, std::vector<const WarpEvent*>>> warps;
+    std::map<WarpKey, StringId> roles;
+    for (const WarpEvent& e : events) {
+        const WarpKey key {e.kernelId, e.block, e.warp};
+        const int row = e.kind == WarpEventKind::Range ? 0 : e.kind == WarpEventKind::AsyncRange ? 1 : 2;
+        warps[key][{row, row == 2 ? 0 : e.depth}].push_back(&e);
+        roles.try_emplace(key, e.role);
+    }
+    for (auto& [key, rows] : warps) {
+        const auto& [kernelId, block, warp] = key;
+        const StringId role = roles[key];
+        const std::string& roleName = role < model.strings.size() ? model.strings.at(role) : std::string();
+        const std::string base
+            = (roleName.empty() ? std::string("warp") : roleName) + " · warp " + std::to_string(warp);
+        int32_t index = 0;
+        for (auto& [row, list] : rows) {
+            std::stable_sort(list.begin(), list.end(), [](const WarpEvent* a, const WarpEvent* b) {
+                return std::tie(a->begin, a->end) < std::tie(b->begin, b->end);
+            });
+            TimelineLane lane;
+            lane.kind = LaneKind::WarpRole;
+            lane.kernelId = kernelId;
+            lane.block = block;
+            lane.warp = warp;
+            lane.role = role;
+            lane.depth = index++;
+            lane.label = base;
+            if (row.first == 0 && row.second > 0)
+                lane.label += " · depth " + std::to_string(row.second);
+            else if (row.first == 1)
+                lane.label += row.second == 0 ? " · async" : " · async " + std::to_string(row.second + 1);
+            else if (row.first == 2)
+                lane.label += " · marks";
+            lane.start.reserve(list.size());
+            lane.end.reserve(list.size());
+            lane.name.reserve(list.size());
+            lane.ref.reserve(list.size());
+            for (const WarpEvent* e : list) {
+                lane.start.push_back(e->begin);
+                lane.end.push_back(e->end);
+                lane.name.push_back(e->name);
+                lane.ref.push_back(EventRef::make(EventTable::WarpEvent, e->id));
+            }
+            model.lanes.push_back(std::move(lane));
+        }
+    }
+}
+
+} // namespace ws::iket
