@@ -27,7 +27,7 @@ step "baseline: nvtx-timing example without the recorder"
 timeout $(tl 15) "$NT" --csv "$O/own-baseline.csv" >"$O/nt-baseline.log" 2>&1; echo "rc=$?"; cat "$O/nt-baseline.log"
 
 step "record --nvtx-timing step (queued iterations)"
-timeout $(tl 20) "$CLI" record --nvtx-timing step -o "$O/nvtx-timing.wscope" -- "$NT" --csv "$O/own-queued.csv" \
+timeout $(tl 20) "$CLI" record --keep-raw --nvtx-timing step -o "$O/nvtx-timing.wscope" -- "$NT" --csv "$O/own-queued.csv" \
   >"$O/record-nvtx-timing.log" 2>&1; echo "rc=$?"; cat "$O/record-nvtx-timing.log"
 timeout $(tl 10) "$CLI" stats "$O/nvtx-timing.wscope" --report nvtx_timing_sum -f csv >"$O/nvtx-timing-sum.csv" 2>&1
 cat "$O/nvtx-timing-sum.csv"
@@ -39,7 +39,7 @@ timeout $(tl 10) "$CLI" stats "$O/nvtx-timing-sync.wscope" --report nvtx_timing_
 cat "$O/nvtx-timing-sync-sum.csv"
 
 step "record --gpu-metrics on GEMM+ReLU (timed loop: --capture-range=cudaProfilerApi)"
-timeout $(tl 25) "$CLI" record --gpu-metrics --capture-range=cudaProfilerApi -o "$O/gpu-metrics-gemm.wscope" -- "$GR" --iters 200 \
+timeout $(tl 25) "$CLI" record --keep-raw --gpu-metrics --capture-range=cudaProfilerApi -o "$O/gpu-metrics-gemm.wscope" -- "$GR" --iters 200 \
   >"$O/record-gpu-metrics-gemm.log" 2>&1; echo "rc=$?"; cat "$O/record-gpu-metrics-gemm.log"
 
 step "record --gpu-metrics --nvtx-timing together on the nvtx-timing example (whole run, 50 us period)"
@@ -122,6 +122,6 @@ for sess in ("gpu-metrics-gemm.wscope", "gpu-metrics-nvtx.wscope"):
 json.dump(res, open(os.path.join(out, "summary.json"), "w"), indent=1)
 print(json.dumps(res, indent=1))
 PY
-ls -la "$O"
+ls -la "$O"; du -sh "$O"/*.raw-* 2>/dev/null
 step "done"
 exit 0
