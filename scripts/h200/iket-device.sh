@@ -35,6 +35,11 @@ record() {
 record two_warp "$BIN/ws-example-iket-two-warp" 3
 record pipelined "$BIN/ws-example-iket-pipelined" 16 32 16 2
 
+step "warp-role summaries (if this warpscope-cli has warp-roles)"
+timeout 5 "$CLI" warp-roles "$O/two_warp.wscope" >"$O/two_warp.roles.txt" 2>&1
+timeout 5 "$CLI" warp-roles "$O/pipelined.wscope" >"$O/pipelined.roles.txt" 2>&1
+head -40 "$O/two_warp.roles.txt" "$O/pipelined.roles.txt"
+
 step "examples without the recorder"
 timeout 6 "$BIN/ws-example-iket-two-warp" 1
 echo "rc=$?"
