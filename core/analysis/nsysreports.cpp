@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/nsysreports.h"
 
+#include "analysis/commoverlap.h"
 #include "analysis/durationsummary.h"
+#include "analysis/gpuidlegaps.h"
 #include "analysis/launchindex.h"
+#include "analysis/nvtxgpuprojection.h"
 #include "util/demangle.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -18,6 +22,9 @@ namespace {
 
 constexpr std::string_view kKernSum = "cuda_gpu_kern_sum";
 constexpr std::string_view kApiSum = "cuda_api_sum";
+constexpr std::string_view kNvtxGpuProjSum = "nvtx_gpu_proj_sum";
+constexpr std::string_view kGpuIdleGaps = "gpu_idle_gaps";
+constexpr std::string_view kCommOverlap = "comm_overlap";
 constexpr std::string_view kNvtxSum = "nvtx_sum";
 constexpr std::string_view kExecTrace = "cuda_kern_exec_trace";
 
@@ -116,6 +123,9 @@ const std::vector<ReportInfo>& availableReports()
         {kApiSum, "CUDA API Summary", false},
         {kNvtxSum, "NVTX Range Summary", false},
         {kExecTrace, "CUDA Kernel Launch & Exec Time Trace", true},
+        {kNvtxGpuProjSum, "NVTX GPU Projection Summary", false},
+        {kGpuIdleGaps, "GPU Idle Gaps", false},
+        {kCommOverlap, "Communication / Compute Overlap", false},
     };
     return reports;
 }
@@ -129,10 +139,31 @@ ReportTable computeReport(std::string_view spec, const RecordSource& source)
         return cudaGpuKernSum(source, parseNaming(option, id));
     if (id == kExecTrace)
         return cudaKernExecTrace(source, parseNaming(option, id));
-    if (id == kApiSum || id == kNvtxSum) {
+    if (id == kApiSum || id == kNvtxSum || id == kNvtxGpuProjSum) {
         if (!option.empty())
             throw std::invalid_argument("report " + std::string(id) + " takes no options");
+        if (id == kNvtxGpuProjSum)
+            return nvtxGpuProjSum(source);
         return id == kApiSum ? cudaApiSum(source) : nvtxSum(source);
+    }
+    if (id == kCommOverlap) {
+        if (!option.empty())
+            throw std::invalid_argument("report comm_overlap takes no options");
+        return commOverlap(source);
+    }
+    if (id == kGpuIdleGaps) {
+        // gpu_idle_gaps[:MIN] with MIN in ns, as the panel's threshold (default: every gap).
+        TimeNs minGap = 0;
+        if (!option.empty()) {
+            const std::string text(option);
+            char* end = nullptr;
+            const long long v = std::strtoll(text.c_str(), &end, 10);
+            if (end == text.c_str() || *end != '\0' || v < 0)
+                throw std::invalid_argument(
+                    "report gpu_idle_gaps takes a minimum gap in ns (gpu_idle_gaps:1000), not '" + text + "'");
+            minGap = v;
+        }
+        return gpuIdleGaps(source, minGap);
     }
     std::string known;
     for (const auto& r : availableReports())

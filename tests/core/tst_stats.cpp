@@ -402,6 +402,9 @@ private slots:
         QTest::newRow("empty") << "";
         QTest::newRow("bad option") << "cuda_gpu_kern_sum:fancy";
         QTest::newRow("option not taken") << "nvtx_sum:base";
+        QTest::newRow("projection takes no option") << "nvtx_gpu_proj_sum:base";
+        QTest::newRow("gap threshold not a number") << "gpu_idle_gaps:1ms";
+        QTest::newRow("negative gap threshold") << "gpu_idle_gaps:-5";
     }
     void unknownReports()
     {

@@ -61,16 +61,17 @@ const QList<StatsPanel::ReportChoice>& StatsPanel::reports()
             tr("Intervals in which a GPU ran no kernel, copy or memset on any stream, between its first and last "
                "work (like nsys's gpu_gaps analysis rule, without a threshold). Before/After name the work around "
                "each gap.")},
+        {QStringLiteral("comm_overlap"), tr("Communication / Compute Overlap"),
+            tr("Per GPU and process (rank): time in NCCL kernels and peer copies, time in compute kernels, and how "
+               "much of the communication runs while compute runs on the same GPU (exact interval intersection). "
+               "Exposed Comm is the communication time nothing computes under.")},
     };
     return list;
 }
 
 ReportTable StatsPanel::compute(const QString& id, const RecordSource& source)
 {
-    if (id == QLatin1String("nvtx_gpu_proj_sum"))
-        return nvtxGpuProjSum(source);
-    if (id == QLatin1String("gpu_idle_gaps"))
-        return gpuIdleGaps(source);
+    // The CLI's own entry point, so `warpscope-cli stats -r ID` prints what this panel shows.
     return computeReport(id.toStdString(), source);
 }
 
