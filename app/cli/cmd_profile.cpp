@@ -204,11 +204,16 @@ void addSourceCounters(
             std::fprintf(stderr, "warpscope-cli profile: PC sampling (process %lld): %s\n",
                 static_cast<long long>(r.pid), e.c_str());
     }
+    // A sampled CRC that no captured cubin has (CUPTI answered 0 for the module): all of them.
+    bool all = false;
+    for (uint64_t crc : sampledCubins) {
+        all = all || std::none_of(samples.begin(), samples.end(), [&](const auto& r) { return r.cubin(crc); });
+    }
     std::map<uint64_t, ws::CubinDisassembly> disassemblies;
     std::string warned;
     for (const auto& r : samples) {
         for (const auto& c : r.cubins) {
-            if (!sampledCubins.count(c.crc) || disassemblies.count(c.crc) || c.file.empty())
+            if ((!all && !sampledCubins.count(c.crc)) || disassemblies.count(c.crc) || c.file.empty())
                 continue;
             const auto d = ws::cli::CubinDisassembler::disassemble((dir / c.file).string());
             if (!d.ok) {
@@ -220,6 +225,9 @@ void addSourceCounters(
             disassemblies[c.crc] = {d.tool, ws::SassDisassembly::parse(d.text)};
         }
     }
+    data.meta["profile_replay_mode"] = "none: PC sampling, one run per kernel launch (kernel-serialized)";
+    data.meta["kernel_time_source"] = "PC sampling run without activity tracing: start = host CLOCK_MONOTONIC at "
+                                      "the launch call, no duration";
     const auto sum = ws::SourceIngest::add(data, results, samples, disassemblies,
         [&](const std::string& path) { return readSourceFile(path, a.sourceFolders); });
     std::fprintf(stderr,

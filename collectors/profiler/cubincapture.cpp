@@ -5,6 +5,7 @@
 
 #include <cupti_pcsampling.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace ws::profiler {
@@ -24,10 +25,18 @@ CapturedCubin CubinCapture::onModuleLoaded(const CUpti_ModuleResourceData& modul
     p.size = CUpti_GetCubinCrcParamsSize;
     p.cubinSize = module.cubinSize;
     p.cubin = module.pCubin;
-    const CUptiResult st = cuptiGetCubinCrc(&p);
+    CUptiResult st = cuptiGetCubinCrc(&p);
+    // Seen off-GPU: the first call into a CUPTI not yet initialised answered success with CRC 0.
+    if (st == CUPTI_SUCCESS && p.cubinCrc == 0)
+        st = cuptiGetCubinCrc(&p);
     if (st != CUPTI_SUCCESS) {
         error = "cuptiGetCubinCrc (module " + std::to_string(module.moduleId) + "): " + cuptiStatus(st);
         return c;
+    }
+    if (p.cubinCrc == 0) {
+        // Keep the image under a key of its own; PC records then find it by function name.
+        error = "cuptiGetCubinCrc returned 0 for module " + std::to_string(module.moduleId);
+        p.cubinCrc = (uint64_t(1) << 63) | module.moduleId;
     }
     if (m_images.count(p.cubinCrc))
         return c;
@@ -54,6 +63,20 @@ const std::vector<uint8_t>* CubinCapture::image(uint64_t crc) const
 {
     auto it = m_images.find(crc);
     return it == m_images.end() ? nullptr : &it->second;
+}
+
+const std::vector<uint8_t>* CubinCapture::imageWithFunction(const std::string& name) const
+{
+    // A symbol name sits NUL-terminated in the cubin's string table.
+    std::string needle;
+    needle += '\0';
+    needle += name;
+    needle += '\0';
+    for (const auto& [crc, image] : m_images) {
+        if (std::search(image.begin(), image.end(), needle.begin(), needle.end()) != image.end())
+            return &image;
+    }
+    return nullptr;
 }
 
 } // namespace ws::profiler

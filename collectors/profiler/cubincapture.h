@@ -23,6 +23,9 @@ public:
     // before or could not be read) so the caller can record it.
     CapturedCubin onModuleLoaded(const CUpti_ModuleResourceData& module, std::string& error);
     const std::vector<uint8_t>* image(uint64_t crc) const;
+    // The first captured image whose symbols include `name`: for PC records whose CRC matches
+    // no captured image.
+    const std::vector<uint8_t>* imageWithFunction(const std::string& name) const;
     size_t count() const { return m_images.size(); }
 
 private:

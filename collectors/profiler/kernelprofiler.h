@@ -72,7 +72,9 @@ private:
     void defineSamplingMetrics();
     static int64_t monotonicNs();
 
-    std::mutex m_mutex;
+    // Recursive: a driver call made under it (cuFuncGetAttribute, lazy module loading) can fire a
+    // resource callback on the same thread, which takes it again.
+    std::recursive_mutex m_mutex;
     ProfileConfig m_config;
     bool m_active = false;
     bool m_finished = false;

@@ -349,6 +349,11 @@ void PcSampler::correlate()
     for (const auto& [key, pcs] : m_sampledPcs) {
         const auto& [crc, fn] = key;
         const std::vector<uint8_t>* image = m_cubins.image(crc);
+        if (!image && !fn.empty()) {
+            image = m_cubins.imageWithFunction(fn);
+            if (image)
+                m_writer.info("crc_mismatch", "PC records of " + fn + " name a cubin CRC no captured module has");
+        }
         if (!image || fn.empty() || pcs.empty())
             continue;
         // Every instruction up to past the last sampled one, so the source view has the whole

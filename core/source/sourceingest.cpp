@@ -96,13 +96,22 @@ SourceIngest::Summary SourceIngest::add(SessionData& s, const std::vector<Profil
     }
 
     std::set<StringId> files;
-    for (const auto& f : s.sassFunctions) {
-        const std::string& name = s.str(f.name);
+    for (auto& f : s.sassFunctions) {
+        const std::string name = s.str(f.name);
         const SassFunctionListing* listing = nullptr;
         if (auto d = disassemblies.find(f.cubinCrc); d != disassemblies.end()) {
             for (const auto& fl : d->second.functions) {
                 if (fl.name == name)
                     listing = &fl;
+            }
+        }
+        // A record whose CRC names no captured cubin: any disassembly with the function.
+        for (auto d = disassemblies.begin(); !listing && d != disassemblies.end(); ++d) {
+            for (const auto& fl : d->second.functions) {
+                if (fl.name == name) {
+                    listing = &fl;
+                    f.disassembler = d->second.tool;
+                }
             }
         }
         std::set<uint64_t> done;
