@@ -5,6 +5,7 @@
 // interpolation of a coarse globaltimer), launches matched to their kernel by the launching
 // thread's next launch call, and the per-role summary against hand-computed figures. Buffers
 // are built in the exact layout warpscope/iket.cuh writes and the injection library stores.
+#include "export/chrometrace.h"
 #include "iket/iketingest.h"
 #include "iket/iketlaunch.h"
 #include "iket/warpdecoder.h"
@@ -12,12 +13,16 @@
 #include "ingest/rawingest.h"
 #include "raw/iketformat.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include <cmath>
 #include <cstring>
 #include <map>
 #include <set>
+#include <sstream>
 
 using namespace ws;
 using namespace ws::iket;
@@ -466,6 +471,113 @@ private Q_SLOTS:
         QVERIFY(std::any_of(w.begin(), w.end(), [](const std::string& x) {
             return x.starts_with("traced.raw: in-kernel trace record") && x.ends_with("(skipped)");
         }));
+    }
+
+    void perfettoJson()
+    {
+        // One kernel (pid 4242) with two warps of block 3: nested ranges, a mark, and two
+        // overlapping asynchronous spans.
+        SessionData s;
+        s.processes.push_back({4242, "prog", "prog", 0, 0, 0, 0, 1});
+        KernelRecord k;
+        k.id = 1;
+        k.pid = 4242;
+        k.streamId = 7;
+        k.start = 1000;
+        k.end = 9000;
+        k.shortName = s.strings.intern("pipelined");
+        s.kernels.push_back(k);
+        const StringId producer = s.strings.intern("producer");
+        const StringId consumer = s.strings.intern("consumer");
+        const auto add = [&](int32_t warp, StringId role, const char* name, WarpEventKind kind, TimeNs b, TimeNs e,
+                             int32_t depth) {
+            WarpEvent w;
+            w.id = static_cast<int64_t>(s.warpEvents.size()) + 1;
+            w.kernelId = 1;
+            w.block = 3;
+            w.warp = warp;
+            w.sm = 17;
+            w.role = role;
+            w.name = s.strings.intern(name);
+            w.kind = kind;
+            w.begin = b;
+            w.end = e;
+            w.depth = depth;
+            s.warpEvents.push_back(w);
+        };
+        add(0, producer, "issue", WarpEventKind::Range, 1000, 3000, 0);
+        add(0, producer, "wait_empty", WarpEventKind::Range, 1500, 2500, 1);
+        add(0, producer, "stage_busy", WarpEventKind::AsyncRange, 3000, 7000, 0);
+        add(0, producer, "stage_busy", WarpEventKind::AsyncRange, 3500, 8000, 1);
+        add(1, consumer, "release", WarpEventKind::Mark, 4000, 4000, 0);
+        const MemoryRecordSource source(s);
+        std::ostringstream out;
+        const ChromeTraceSummary summary = writeChromeTrace(source, out);
+        QJsonParseError error {};
+        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(out.str()), &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        const QJsonArray events = doc.object().value(QStringLiteral("traceEvents")).toArray();
+        QCOMPARE(summary.events, static_cast<int64_t>(events.size()));
+
+        std::map<qint64, QString> trackNames; // tid -> thread_name
+        std::map<qint64, qint64> sortIndex;
+        QStringList warpEvents;
+        std::map<qint64, QString> asyncBegin;
+        for (const auto& v : events) {
+            const QJsonObject e = v.toObject();
+            const QString ph = e.value(QStringLiteral("ph")).toString();
+            const qint64 tid = e.value(QStringLiteral("tid")).toInteger();
+            if (ph == QLatin1String("M") && e.value(QStringLiteral("name")).toString() == QLatin1String("thread_name"))
+                trackNames[tid] = e.value(QStringLiteral("args")).toObject().value(QStringLiteral("name")).toString();
+            if (ph == QLatin1String("M")
+                && e.value(QStringLiteral("name")).toString() == QLatin1String("thread_sort_index"))
+                sortIndex[tid]
+                    = e.value(QStringLiteral("args")).toObject().value(QStringLiteral("sort_index")).toInteger();
+            const QString cat = e.value(QStringLiteral("cat")).toString();
+            if (!cat.startsWith(QLatin1String("iket")))
+                continue;
+            QCOMPARE(e.value(QStringLiteral("pid")).toInteger(), 4242);
+            QVERIFY2(trackNames.count(tid), "a warp track is named before its first event");
+            const QString where = trackNames[tid];
+            const QString name = e.value(QStringLiteral("name")).toString();
+            QString line
+                = QStringLiteral("%1 %2 %3 @%4").arg(where, ph, name).arg(e.value(QStringLiteral("ts")).toDouble());
+            if (ph == QLatin1String("X"))
+                line += QStringLiteral(" +%1").arg(e.value(QStringLiteral("dur")).toDouble());
+            if (ph == QLatin1String("b") || ph == QLatin1String("X") || ph == QLatin1String("i")) {
+                const QJsonObject args = e.value(QStringLiteral("args")).toObject();
+                QCOMPARE(args.value(QStringLiteral("sm")).toInteger(), 17);
+                QCOMPARE(args.value(QStringLiteral("block")).toInteger(), 3);
+            }
+            if (ph == QLatin1String("b"))
+                asyncBegin[e.value(QStringLiteral("id")).toInteger()] = name;
+            if (ph == QLatin1String("e")) {
+                const qint64 id = e.value(QStringLiteral("id")).toInteger();
+                QCOMPARE(asyncBegin[id], name);
+                QVERIFY(id > (qint64(1) << 40));
+            }
+            warpEvents << line;
+        }
+        const QStringList expected {
+            "kernel #1 block 3 · producer · warp 0 X issue @0 +2",
+            "kernel #1 block 3 · producer · warp 0 X wait_empty @0.5 +1",
+            "kernel #1 block 3 · producer · warp 0 b stage_busy @2",
+            "kernel #1 block 3 · producer · warp 0 e stage_busy @6",
+            "kernel #1 block 3 · producer · warp 0 b stage_busy @2.5",
+            "kernel #1 block 3 · producer · warp 0 e stage_busy @7",
+            "kernel #1 block 3 · consumer · warp 1 i release @3",
+        };
+        QCOMPARE(warpEvents, expected);
+        QCOMPARE(asyncBegin.size(), size_t(2));
+        // Warp tracks sort after the GPU stream.
+        qint64 gpuSort = -1;
+        for (const auto& [tid, name] : trackNames)
+            if (name.startsWith(QLatin1String("GPU")))
+                gpuSort = sortIndex[tid];
+        QVERIFY(gpuSort >= 0);
+        for (const auto& [tid, name] : trackNames)
+            if (name.startsWith(QLatin1String("kernel #")))
+                QVERIFY(sortIndex[tid] > gpuSort);
     }
 
     void summary()
