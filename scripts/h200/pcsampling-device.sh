@@ -46,9 +46,9 @@ step plain 12 "$STALLS" all
 # 2. SourceCounters: start/stop PC sampling around each of the three launches.
 step source 28 "$CLI" profile -o "$O/stalls-source.wscope" --section SourceCounters --sections-dir "$SECTIONS" \
   --source-folders "$SRC" --keep-raw -v -- "$STALLS" all
-if [ ! -s "$O/stalls-source.wscope" ]; then
-  # 3. Fallback only when the main run wrote nothing: no start/stop control, launches told apart by
-  # correlation id. Either way its log holds the CUPTI error text of the failure.
+if ! grep -qs "^pc " "$O"/stalls-source.wscope.profile-*/pcsamp-*.txt; then
+  # 3. Fallback only when the main run sampled no PC: no start/stop control, launches told apart by
+  # correlation id. Either way the logs hold the CUPTI error text of the failure.
   step source-nostartstop 18 "$CLI" profile -o "$O/stalls-source-nss.wscope" --section SourceCounters \
     --sections-dir "$SECTIONS" --source-folders "$SRC" --pc-sampling-no-start-stop --keep-raw -v -- "$STALLS" all
 fi
