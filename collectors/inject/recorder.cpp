@@ -132,6 +132,16 @@ bool Recorder::start()
     p.commandLine = m_writer.intern(cmdline);
     p.executable = m_writer.intern(n > 0 ? std::string_view(exe, static_cast<size_t>(n)) : std::string_view());
     m_writer.add(raw::RecordType::Process, p);
+    // Distributed launchers (torchrun, mpirun wrappers) tell each worker its rank through the
+    // environment; ingest keys these per process (core/analysis/commranks.h) so the timeline
+    // can label "rank 1 · pid 4242".
+    for (const auto& [var, key] :
+        {std::pair {"RANK", "rank"}, std::pair {"LOCAL_RANK", "local_rank"}, std::pair {"WORLD_SIZE", "world_size"}}) {
+        if (const char* v = std::getenv(var); v && *v) {
+            const raw::EnvironmentRecord e {m_writer.intern(key), m_writer.intern(v)};
+            m_writer.add(raw::RecordType::Environment, e);
+        }
+    }
 
     m_startNs = monotonicNs();
     if (m_config.durationS > 0)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ingest/rawingest.h"
 
+#include "analysis/commranks.h"
 #include "analysis/launchindex.h"
 #include "ingest/devicepeaks.h"
 #include "iket/iketingest.h"
@@ -151,6 +152,10 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             const std::string& value = s.str(str(r.value));
             if (key.empty())
                 break;
+            if (isRankEnvironmentKey(key)) { // per process: meta "rank.<pid>" (analysis/commranks.h)
+                s.meta[rankMetaKey(key, pid)] = value;
+                break;
+            }
             auto [it, inserted] = s.environment.try_emplace(key, value);
             if (!inserted && it->second != value)
                 s.environment[key + " [pid " + std::to_string(pid) + "]"] = value;
