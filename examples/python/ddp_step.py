@@ -35,23 +35,31 @@ def main():
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--steps", type=int, default=10)
     p.add_argument("--bucket-mb", type=float, default=25.0, help="DDP bucket_cap_mb")
+    p.add_argument("--backend", choices=("nccl", "gloo"), default="nccl")
+    p.add_argument("--one-gpu", action="store_true",
+                   help="every rank on GPU 0 (with --backend gloo: NCCL refuses two ranks on one GPU); "
+                        "records a multi-process session on a one-GPU machine, without NCCL kernels")
     args = p.parse_args()
 
     local_rank = int(os.environ.get("LOCAL_RANK", "0"))
-    torch.cuda.set_device(local_rank)
-    try:  # device_id (torch >= 2.3) binds the communicator to this GPU up front
-        dist.init_process_group("nccl", device_id=torch.device("cuda", local_rank))
-    except TypeError:
-        dist.init_process_group("nccl")
+    gpu = 0 if args.one_gpu else local_rank
+    torch.cuda.set_device(gpu)
+    dev = torch.device("cuda", gpu)
+    if args.backend == "nccl":
+        try:  # device_id (torch >= 2.3) binds the communicator to this GPU up front
+            dist.init_process_group("nccl", device_id=dev)
+        except TypeError:
+            dist.init_process_group("nccl")
+    else:
+        dist.init_process_group("gloo")
     rank, world = dist.get_rank(), dist.get_world_size()
-    dev = torch.device("cuda", local_rank)
 
     torch.manual_seed(0)  # same initial weights everywhere (DDP broadcasts rank 0's anyway)
     layers = []
     for _ in range(args.layers):
         layers += [torch.nn.Linear(args.width, args.width), torch.nn.ReLU()]
     model = torch.nn.Sequential(*layers).to(dev, dtype=torch.bfloat16)
-    ddp = DDP(model, device_ids=[local_rank], bucket_cap_mb=args.bucket_mb)
+    ddp = DDP(model, device_ids=[gpu], bucket_cap_mb=args.bucket_mb)
     opt = torch.optim.SGD(ddp.parameters(), lr=1e-3)
 
     gen = torch.Generator(device=dev)
