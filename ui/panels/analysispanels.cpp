@@ -7,6 +7,7 @@
 #include "panels/memorypanel.h"
 #include "panels/rooflinepanel.h"
 #include "panels/schedulerpanel.h"
+#include "panels/sourcepanel.h"
 #include "panels/statspanel.h"
 #include "panels/throughputpanel.h"
 #include "session/sessionsnapshot.h"
@@ -14,6 +15,9 @@
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QMenu>
+
+#include <cmath>
+#include <qcustomplot.h>
 
 namespace ws {
 
@@ -29,10 +33,23 @@ AnalysisPanels::AnalysisPanels(SelectionModel* selection, QWidget* parent)
     , m_memory(new MemoryPanel(m_focus, parent))
     , m_roofline(new RooflinePanel(m_focus, parent))
     , m_diagnosis(new DiagnosisPanel(m_focus, parent))
+    , m_source(new SourcePanel(m_focus, parent))
 {
     for (QWidget* w : std::initializer_list<QWidget*> {
-             m_ranking, m_stats, m_launch, m_throughput, m_scheduler, m_memory, m_roofline, m_diagnosis})
+             m_ranking, m_stats, m_launch, m_throughput, m_scheduler, m_memory, m_roofline, m_diagnosis, m_source})
         w->hide();
+    // A bar of the warp-state chart picks that stall reason in the Source panel, which then
+    // highlights the instructions and lines where it dominates (bars are in stallOrder()).
+    connect(m_scheduler->stallPlot(), &QCustomPlot::plottableClick, this,
+        [this](QCPAbstractPlottable* plottable, int dataIndex, QMouseEvent*) {
+            auto* bars = qobject_cast<QCPBars*>(plottable);
+            if (!bars || !m_source || dataIndex < 0 || dataIndex >= bars->data()->size())
+                return;
+            const auto order = m_scheduler->stallOrder();
+            const auto key = static_cast<size_t>(std::lround(bars->data()->at(dataIndex)->key));
+            if (key < order.size())
+                m_source->setStallReason(QString::fromStdString(order[key]));
+        });
     connect(m_loader, &PanelDataLoader::loaded, this,
         [this](std::shared_ptr<const PanelData> data) { setData(std::move(data), std::move(m_pendingSnapshot)); });
     connect(m_loader, &PanelDataLoader::failed, this, [this](const QString& path, const QString& reason) {
@@ -57,6 +74,7 @@ AnalysisPanels::~AnalysisPanels()
     delete m_memory.data();
     delete m_roofline.data();
     delete m_diagnosis.data();
+    delete m_source.data();
 }
 
 void AnalysisPanels::addDocks(QMainWindow* window, QMenu* viewMenu)
@@ -82,6 +100,7 @@ void AnalysisPanels::addDocks(QMainWindow* window, QMenu* viewMenu)
     QDockWidget* memory = dock(tr("Memory"), QStringLiteral("memoryDock"), m_memory);
     QDockWidget* roofline = dock(tr("Roofline"), QStringLiteral("rooflineDock"), m_roofline);
     QDockWidget* diagnosis = dock(tr("Diagnosis"), QStringLiteral("diagnosisDock"), m_diagnosis);
+    QDockWidget* source = dock(tr("Source"), QStringLiteral("sourceDock"), m_source);
     // Split first: splitting a dock that is already in a tab group adds a tab instead.
     window->splitDockWidget(kernels, launch, Qt::Horizontal);
     window->splitDockWidget(launch, roofline, Qt::Horizontal);
@@ -89,6 +108,7 @@ void AnalysisPanels::addDocks(QMainWindow* window, QMenu* viewMenu)
     window->tabifyDockWidget(launch, throughput);
     window->tabifyDockWidget(throughput, scheduler);
     window->tabifyDockWidget(scheduler, memory);
+    window->tabifyDockWidget(memory, source);
     window->tabifyDockWidget(roofline, diagnosis);
     kernels->raise();
     launch->raise();

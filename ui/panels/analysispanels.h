@@ -9,6 +9,7 @@
 #include "panels/paneldata.h"
 #include "panels/rooflinepanel.h"
 #include "panels/schedulerpanel.h"
+#include "panels/sourcepanel.h"
 #include "panels/statspanel.h"
 #include "panels/throughputpanel.h"
 #include "session/sessionloader.h" // declares the snapshot pointer metatype used by the slots
@@ -53,6 +54,7 @@ public:
     MemoryPanel* memory() const { return m_memory; }
     RooflinePanel* roofline() const { return m_roofline; }
     DiagnosisPanel* diagnosis() const { return m_diagnosis; }
+    SourcePanel* source() const { return m_source; }
 
 public slots:
     // A session the main window opened: read it for the panels (nothing for in-memory
@@ -83,6 +85,7 @@ private:
     QPointer<MemoryPanel> m_memory;
     QPointer<RooflinePanel> m_roofline;
     QPointer<DiagnosisPanel> m_diagnosis;
+    QPointer<SourcePanel> m_source;
     QList<QDockWidget*> m_docks;
 };
 

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+#include "panels/sourcepanel.h"
+
+#include "panels/stallbardelegate.h"
+#include "source/stallreasonname.h"
+#include "store/sessionerror.h"
+#include "store/sessionreader.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace ws {
+
+namespace {
+
+QTableView* makeTable(QWidget* parent, const QString& name)
+{
+    auto* t = new QTableView(parent);
+    t->setObjectName(name);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setSelectionMode(QAbstractItemView::SingleSelection);
+    t->verticalHeader()->hide();
+    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 4);
+    t->horizontalHeader()->setStretchLastSection(true);
+    t->setWordWrap(false);
+    t->setShowGrid(false);
+    t->setItemDelegateForColumn(SassTableModel::Reasons, new StallBarDelegate(t)); // same column in both
+    return t;
+}
+
+QString percent(int64_t n, int64_t total)
+{
+    return total > 0 ? QStringLiteral("%1%").arg(100.0 * static_cast<double>(n) / static_cast<double>(total), 0, 'f', 1)
+                     : QStringLiteral("-");
+}
+
+} // namespace
+
+SourcePanel::SourcePanel(KernelFocus* focus, QWidget* parent)
+    : QWidget(parent)
+    , m_focus(focus)
+    , m_summary(new QLabel(this))
+    , m_banner(new QLabel(this))
+    , m_reasonBox(new QComboBox(this))
+    , m_fileBox(new QComboBox(this))
+    , m_hottest(new QCheckBox(tr("Hottest only"), this))
+    , m_hottestCount(new QSpinBox(this))
+    , m_split(new QSplitter(Qt::Horizontal, this))
+    , m_sourceView(makeTable(m_split, QStringLiteral("sourceLines")))
+    , m_sassView(makeTable(m_split, QStringLiteral("sassInstructions")))
+    , m_lines(new SourceLineModel(this))
+    , m_sass(new SassTableModel(this))
+{
+    setObjectName(QStringLiteral("sourcePanel"));
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setWordWrap(true);
+    m_banner->setWordWrap(true);
+    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; padding: 6px; }"));
+    m_reasonBox->setObjectName(QStringLiteral("stallReason"));
+    m_reasonBox->setToolTip(tr("Highlight where a stall reason dominates (also chosen by clicking a bar of the "
+                               "warp-state panel's stall chart)"));
+    m_fileBox->setObjectName(QStringLiteral("sourceFile"));
+    m_hottestCount->setRange(1, 1000);
+    m_hottestCount->setValue(10);
+    m_hottestCount->setSuffix(tr(" instructions"));
+
+    m_sourceView->setModel(m_lines);
+    m_sassView->setModel(m_sass);
+    m_split->addWidget(m_sourceView);
+    m_split->addWidget(m_sassView);
+    m_split->setStretchFactor(0, 1);
+    m_split->setStretchFactor(1, 1);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Stall reason:"), this));
+    bar->addWidget(m_reasonBox, 1);
+    bar->addWidget(new QLabel(tr("File:"), this));
+    bar->addWidget(m_fileBox, 1);
+    bar->addWidget(m_hottest);
+    bar->addWidget(m_hottestCount);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_banner);
+    layout->addLayout(bar);
+    layout->addWidget(m_split, 1);
+
+    connect(m_focus, &KernelFocus::dataChanged, this, [this] {
+        loadTables();
+        refresh();
+    });
+    connect(m_focus, &KernelFocus::changed, this, &SourcePanel::refresh);
+    connect(m_reasonBox, &QComboBox::activated, this, [this](int i) {
+        onReasonIndex(i);
+        const QString key = i > 0 && m_view
+            ? QString::fromStdString(StallReasonName::key(m_view->reasons()[static_cast<size_t>(i - 1)]))
+            : QString();
+        emit stallReasonChosen(key);
+    });
+    connect(m_fileBox, &QComboBox::activated, this, [this](int i) { showFile(i); });
+    connect(
+        m_hottest, &QCheckBox::toggled, this, [this](bool on) { setHottestOnly(on ? m_hottestCount->value() : 0); });
+    connect(m_hottestCount, &QSpinBox::valueChanged, this, [this](int n) {
+        if (m_hottest->isChecked())
+            setHottestOnly(n);
+    });
+    connect(m_sourceView, &QTableView::clicked, this, [this](const QModelIndex& i) {
+        const auto* f = m_view && m_lines->fileIndex() >= 0
+            ? &m_view->files()[static_cast<size_t>(m_lines->fileIndex())]
+            : nullptr;
+        if (f && i.row() < static_cast<int>(f->lines.size()))
+            selectSourceLine(f->lines[static_cast<size_t>(i.row())].line);
+    });
+    connect(m_sassView, &QTableView::clicked, this,
+        [this](const QModelIndex& i) { selectSassRow(static_cast<int>(m_sass->sassRow(i.row()))); });
+    loadTables();
+    refresh();
+}
+
+void SourcePanel::loadTables()
+{
+    m_tables.reset();
+    m_strings.reset();
+    const auto& panelData = m_focus->data();
+    if (!panelData)
+        return;
+    try {
+        if (panelData->memory) {
+            auto t = std::make_shared<SourceTables>();
+            t->functions = panelData->memory->sassFunctions;
+            t->instructions = panelData->memory->sassInstructions;
+            t->counters = panelData->memory->sourceCounters;
+            t->files = panelData->memory->sourceFiles;
+            m_tables = std::move(t);
+            m_strings = std::shared_ptr<const StringTable>(panelData->memory, &panelData->memory->strings);
+        } else if (!panelData->path.isEmpty()) {
+            // Small next to the session's events (one row per instruction and reason), so read
+            // here when the session changes rather than on a worker.
+            SessionReader reader(panelData->path.toStdString());
+            auto t = std::make_shared<SourceTables>(SourceTables::read(reader));
+            if (!t->empty())
+                m_strings = std::make_shared<StringTable>(reader.readStrings());
+            m_tables = std::move(t);
+        }
+    } catch (const SessionError& e) {
+        m_tables.reset();
+        m_banner->setText(tr("Source counters could not be read: %1").arg(QString::fromUtf8(e.what())));
+    }
+}
+
+void SourcePanel::refresh()
+{
+    const qint64 kernel = m_focus->current();
+    const auto& panelData = m_focus->data();
+    m_kernel = kernel;
+    m_view.reset();
+    if (m_tables && m_strings && kernel >= 0)
+        m_view = std::make_shared<SourceView>(*m_tables, *m_strings, kernel, std::string());
+
+    m_reasonBox->clear();
+    m_fileBox->clear();
+    m_reasonBox->addItem(tr("All stall reasons"));
+    const bool have = m_view && !m_view->empty();
+    m_banner->setVisible(!have);
+    if (!m_tables || m_tables->empty())
+        m_banner->setText(tr("No source counters in this session: profile with warpscope-cli profile --section "
+                             "SourceCounters (PC sampling per SASS instruction; build with -lineinfo for source "
+                             "lines)."));
+    else if (kernel < 0)
+        m_banner->setText(tr("Select a kernel launch to see its source counters."));
+    else if (!have)
+        m_banner->setText(tr("No PC samples for this launch (it was not sampled)."));
+    m_summary->clear();
+    if (!have) {
+        m_sass->setView(nullptr);
+        m_lines->setView(nullptr, -1);
+        return;
+    }
+    const SourceView& v = *m_view;
+    for (size_t i = 0; i < v.reasons().size(); ++i) {
+        m_reasonBox->addItem(QStringLiteral("%1  (%2)")
+                                 .arg(QString::fromStdString(StallReasonName::label(v.reasons()[i])))
+                                 .arg(percent(v.reasonTotals()[i], v.totalSamples())));
+        m_reasonBox->setItemData(
+            static_cast<int>(i + 1), sourcecolors::reason(static_cast<int>(i)), Qt::DecorationRole);
+    }
+    for (const auto& f : v.files())
+        m_fileBox->addItem(QFileInfo(QString::fromStdString(f.path)).fileName(), QString::fromStdString(f.path));
+
+    const auto hot = v.hottestLine();
+    QString where = tr("no line information (build with -lineinfo)");
+    if (hot.first >= 0) {
+        const auto& f = v.files()[static_cast<size_t>(hot.first)];
+        const auto& l = f.lines[static_cast<size_t>(hot.second - 1)];
+        const int d = v.dominantReason(l.samples);
+        where = tr("hottest line %1:%2 (%3 of samples, mostly %4)")
+                    .arg(QFileInfo(QString::fromStdString(f.path)).fileName())
+                    .arg(hot.second)
+                    .arg(percent(l.total, v.totalSamples()))
+                    .arg(d >= 0 ? QString::fromStdString(StallReasonName::label(v.reasons()[static_cast<size_t>(d)]))
+                                : QString());
+    }
+    const int top = v.reasons().empty() ? -1 : 0;
+    m_summary->setText(tr("<b>%1</b> (launch %2): %3 stall samples over %4 SASS instructions; top reason %5 (%6); %7")
+                           .arg(panelData ? panelData->shortName(kernel).toHtmlEscaped() : QString())
+                           .arg(kernel)
+                           .arg(v.totalSamples())
+                           .arg(v.sassRows().size())
+                           .arg(top >= 0 ? QString::fromStdString(StallReasonName::label(v.reasons()[0])) : QString())
+                           .arg(top >= 0 ? percent(v.reasonTotals()[0], v.totalSamples()) : QString())
+                           .arg(where.toHtmlEscaped()));
+
+    m_sass->setView(m_view);
+    m_sass->setHottestOnly(m_hottest->isChecked() ? static_cast<size_t>(m_hottestCount->value()) : 0);
+    const int file = hot.first >= 0 ? hot.first : (v.files().empty() ? -1 : 0);
+    showFile(file);
+    m_sassView->resizeColumnsToContents();
+    if (hot.first >= 0)
+        selectSourceLine(hot.second);
+}
+
+void SourcePanel::showFile(int fileIndex)
+{
+    if (fileIndex != m_fileBox->currentIndex() && fileIndex >= 0)
+        m_fileBox->setCurrentIndex(fileIndex);
+    m_lines->setView(m_view, fileIndex);
+    m_sourceView->resizeColumnsToContents();
+}
+
+void SourcePanel::onReasonIndex(int comboIndex)
+{
+    if (!m_view)
+        return;
+    const int reason = comboIndex - 1;
+    m_sass->highlightReason(reason);
+    m_lines->highlightReason(reason);
+    if (reason < 0)
+        return;
+    const auto where = m_view->hottestLineFor(reason);
+    if (where.first >= 0) {
+        if (where.first != m_lines->fileIndex())
+            showFile(where.first);
+        m_sourceView->scrollTo(m_lines->index(where.second - 1, 0), QAbstractItemView::PositionAtCenter);
+    }
+    const auto rows = m_view->rowsWithReason(reason);
+    size_t best = rows.empty() ? 0 : rows.front();
+    for (size_t r : rows) {
+        if (m_view->sassRows()[r].samples[static_cast<size_t>(reason)]
+            > m_view->sassRows()[best].samples[static_cast<size_t>(reason)])
+            best = r;
+    }
+    if (!rows.empty()) {
+        const int row = m_sass->rowOf(best);
+        if (row >= 0)
+            m_sassView->scrollTo(m_sass->index(row, 0), QAbstractItemView::PositionAtCenter);
+    }
+}
+
+void SourcePanel::setStallReason(const QString& keyOrName)
+{
+    if (!m_view)
+        return;
+    const int reason = keyOrName.isEmpty() ? -1 : m_view->reasonIndex(keyOrName.toStdString());
+    m_reasonBox->setCurrentIndex(reason + 1);
+    onReasonIndex(reason + 1);
+}
+
+void SourcePanel::selectSourceLine(int line)
+{
+    if (!m_view || m_lines->fileIndex() < 0)
+        return;
+    m_reasonBox->setCurrentIndex(0);
+    m_lines->highlightLine(line);
+    m_sass->highlightLine(m_lines->fileIndex(), line);
+    if (line > 0)
+        m_sourceView->scrollTo(m_lines->index(line - 1, 0), QAbstractItemView::PositionAtCenter);
+    const auto& f = m_view->files()[static_cast<size_t>(m_lines->fileIndex())];
+    if (line <= 0 || static_cast<size_t>(line) > f.lines.size())
+        return;
+    for (size_t r : f.lines[static_cast<size_t>(line - 1)].sassRows) {
+        const int row = m_sass->rowOf(r);
+        if (row >= 0) {
+            m_sassView->scrollTo(m_sass->index(row, 0), QAbstractItemView::PositionAtCenter);
+            break;
+        }
+    }
+}
+
+void SourcePanel::selectSassRow(int sassRow)
+{
+    if (!m_view || sassRow < 0 || static_cast<size_t>(sassRow) >= m_view->sassRows().size())
+        return;
+    const auto& r = m_view->sassRows()[static_cast<size_t>(sassRow)];
+    if (r.fileIndex < 0 || r.line <= 0) {
+        m_lines->highlightLine(0);
+        m_sass->highlightLine(-1, 0);
+        return;
+    }
+    if (r.fileIndex != m_lines->fileIndex())
+        showFile(r.fileIndex);
+    selectSourceLine(r.line);
+}
+
+void SourcePanel::setHottestOnly(int n)
+{
+    m_sass->setHottestOnly(n > 0 ? static_cast<size_t>(n) : 0);
+    if (n > 0 && !m_hottest->isChecked()) {
+        const QSignalBlocker block(m_hottest);
+        m_hottest->setChecked(true);
+        m_hottestCount->setValue(n);
+    } else if (n == 0 && m_hottest->isChecked()) {
+        const QSignalBlocker block(m_hottest);
+        m_hottest->setChecked(false);
+    }
+}
+
+} // namespace ws
