@@ -75,6 +75,8 @@ if [ "$SECONDS" -lt 34 ] && command -v ncu > /dev/null; then
     timeout $((59 - SECONDS)) ncu --import "$O/stalls-ncu.ncu-rep" --page source --print-source sass --csv \
       > "$O/stalls-ncu-source.csv" 2> "$O/stalls-ncu-source.err"
     say "ncu source csv: $(wc -l < "$O/stalls-ncu-source.csv") lines"
+    [ "$SECONDS" -lt 57 ] && timeout $((59 - SECONDS)) ncu --import "$O/stalls-ncu.ncu-rep" --page raw --csv \
+      > "$O/stalls-ncu-raw.csv" 2> /dev/null
   fi
 fi
 du -sh "$O" | tee -a "$LOG"
