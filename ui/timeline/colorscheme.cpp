@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/colorscheme.h"
 
+#include "analysis/commkernels.h"
+
 #include <cstdint>
 
 namespace ws {
@@ -13,7 +15,17 @@ QRgb ColorScheme::forName(std::string_view name)
         h ^= static_cast<unsigned char>(c);
         h *= 1099511628211ull;
     }
-    const int hue = static_cast<int>(h % 360);
+    if (isCommunicationName(name)) {
+        // One family, deep violet, so GPU-to-GPU communication stands out from compute.
+        const int hue = kCommHueMin + static_cast<int>(h % (kCommHueMax - kCommHueMin + 1));
+        const int sat = 235 - static_cast<int>((h >> 20) % 3) * 15; // 205..235
+        const int val = 150 + static_cast<int>((h >> 28) % 3) * 20; // 150..190
+        return QColor::fromHsv(hue, sat, val).rgb();
+    }
+    int hue = static_cast<int>(h % 360);
+    // Compute keeps clear of the communication hues (moved into the blues below them).
+    if (hue >= kCommHueMin - 20 && hue < kCommHueMax + 20)
+        hue -= 70;
     const int sat = 110 + static_cast<int>((h >> 20) % 4) * 30; // 110..200
     const int val = 185 + static_cast<int>((h >> 28) % 3) * 20; // 185..225
     return QColor::fromHsv(hue, sat, val).rgb();

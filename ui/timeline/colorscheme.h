@@ -12,7 +12,11 @@ namespace ws {
 // colour across zoom levels, sessions and machines. Mid lightness and saturation keep them
 // readable on light and dark palettes; labels carry the meaning as well (never colour alone).
 struct ColorScheme {
+    // Communication (NCCL kernels, peer copies: analysis/commkernels.h) gets hues in
+    // [kCommHueMin, kCommHueMax]; every other name keeps 20 degrees away from that band.
     static QRgb forName(std::string_view name);
+    static constexpr int kCommHueMin = 285;
+    static constexpr int kCommHueMax = 315;
     // Black or white, whichever reads better on `fill`.
     static QRgb textOn(QRgb fill);
     static bool isDark(const QPalette& palette);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/legendmodel.h"
 
+#include "analysis/commkernels.h"
+
 #include "timeline/timeformat.h"
 
 #include <QColor>
@@ -9,6 +11,21 @@
 #include <algorithm>
 
 namespace ws {
+
+namespace {
+
+// Communication names say so, not only through their colour family.
+QString nameText(const SessionSnapshot& s, StringId name)
+{
+    const std::string& text = s.str(name);
+    if (!isCommunicationName(text))
+        return QString::fromStdString(text);
+    return QStringLiteral("%1  [%2]")
+        .arg(QString::fromStdString(text),
+            QString::fromLatin1(kCommFamilyLabel.data(), static_cast<qsizetype>(kCommFamilyLabel.size())));
+}
+
+} // namespace
 
 LegendModel::LegendModel(QObject* parent)
     : QAbstractTableModel(parent)
@@ -143,7 +160,7 @@ QVariant LegendModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case NameColumn:
-            return m_snapshot->qstr(e.name);
+            return nameText(*m_snapshot, e.name);
         case TotalColumn:
             return formatDuration(e.total);
         case CountColumn:
@@ -160,7 +177,7 @@ QVariant LegendModel::data(const QModelIndex& index, int role) const
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::ToolTipRole:
-        return m_snapshot->qstr(e.name);
+        return nameText(*m_snapshot, e.name);
     case NameIdRole:
         return static_cast<quint32>(e.name);
     case TotalNsRole:
