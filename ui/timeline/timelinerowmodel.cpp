@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/timelinerowmodel.h"
 
+#include "analysis/commranks.h"
 #include "timeline/timeformat.h"
 
 #include <QBrush>
@@ -88,6 +89,7 @@ void TimelineRowModel::build()
         return;
     const TimelineModel& m = *m_snapshot->model;
 
+    const auto ranks = processRanks(m_snapshot->meta);
     std::map<int64_t, std::string> processName;
     for (const auto& p : m.processes)
         processName[p.pid] = p.name;
@@ -110,7 +112,9 @@ void TimelineRowModel::build()
         if (it != processes.end())
             return it->second;
         const auto name = processName.find(pid);
-        QString label = QStringLiteral("Process %1").arg(pid);
+        // Distributed runs: "rank 1 · pid 4242 (python3)" (ranks from meta, analysis/commranks.h).
+        QString label = ranks.count(pid) ? QString::fromStdString(processRankLabel(pid, ranks))
+                                         : QStringLiteral("Process %1").arg(pid);
         if (name != processName.end() && !name->second.empty())
             label += QStringLiteral(" (%1)").arg(QString::fromStdString(name->second));
         Node* n = hostRoot->add(group(label));
