@@ -2,6 +2,7 @@
 #include "mainwindow.h"
 
 #include "benchpanel.h"
+#include "compare/comparewindow.h"
 #include "panels/analysispanels.h"
 #include "recorddialog.h"
 #include "selectionpanel.h"
@@ -133,6 +134,24 @@ void MainWindow::createActions()
     });
     reload->setShortcut(QKeySequence(Qt::Key_F5));
     file->addAction(tr("Open the &demo session"), this, &MainWindow::openDemo);
+    // Before/after comparison in its own window: the open session is the baseline A.
+    file->addAction(tr("&Compare With…"), this,
+            [this] {
+                QString a = m_openedPath;
+                const QString filter = tr("Warpscope sessions (*.wscope);;All files (*)");
+                if (a.isEmpty())
+                    a = QFileDialog::getOpenFileName(this, tr("Baseline session (A)"), QString(), filter);
+                const QString b = a.isEmpty()
+                    ? QString()
+                    : QFileDialog::getOpenFileName(this, tr("Compare with (B)"), QString(), filter);
+                if (b.isEmpty())
+                    return;
+                auto* w = new CompareWindow(this);
+                w->setAttribute(Qt::WA_DeleteOnClose);
+                w->open(a, b);
+                w->show();
+            })
+        ->setObjectName(QStringLiteral("compareWithAction"));
     file->addSeparator();
     auto* record = file->addAction(tr("&Record…"), this, &MainWindow::showRecordDialog);
     record->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
