@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+#include "compare/comparedocument.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QThread>
+#include <QtConcurrent>
+
+#include <exception>
+
+namespace ws {
+
+namespace {
+
+struct LoadOutcome {
+    std::shared_ptr<CompareDocument::Sessions> sessions;
+    std::vector<compare::Hypothesis> stored;
+    QString error;
+};
+
+} // namespace
+
+CompareDocument::CompareDocument(QObject* parent)
+    : QObject(parent)
+{
+}
+
+CompareDocument::~CompareDocument() = default;
+
+void CompareDocument::load(const QString& pathA, const QString& pathB, const QStringList& extraBaselines)
+{
+    m_pathA = pathA;
+    m_pathB = pathB;
+    m_extra = extraBaselines;
+    m_loading = true;
+    emit loadingChanged(true);
+    const int generation = ++m_generation;
+    auto* watcher = new QFutureWatcher<LoadOutcome>(this);
+    connect(watcher, &QFutureWatcher<LoadOutcome>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return; // a newer load replaced this one
+        LoadOutcome out = watcher->result();
+        m_loading = false;
+        emit loadingChanged(false);
+        if (!out.error.isEmpty()) {
+            m_error = out.error;
+            emit failed(m_error);
+            return;
+        }
+        m_sessions = std::move(out.sessions);
+        m_options.pairs.clear();
+        m_hypotheses = std::move(out.stored);
+        recompute();
+    });
+    watcher->setFuture(QtConcurrent::run([pathA, pathB, extraBaselines]() -> LoadOutcome {
+        LoadOutcome out;
+        try {
+            auto s = std::make_shared<Sessions>();
+            s->a = compare::loadCompareSession(pathA.toStdString());
+            s->b = compare::loadCompareSession(pathB.toStdString());
+            for (const auto& e : extraBaselines)
+                s->extra.push_back(compare::loadCompareSession(e.toStdString()));
+            s->keyNote = compare::alignKeys(s->a, s->b);
+            for (auto& e : s->extra) {
+                if (!compare::hasPaths(s->b))
+                    compare::dropPaths(e);
+            }
+            out.stored = compare::storedHypotheses(s->b);
+            out.sessions = std::move(s);
+        } catch (const std::exception& e) {
+            out.error = QString::fromStdString(e.what());
+        }
+        return out;
+    }));
+}
+
+bool CompareDocument::waitForLoaded(int timeoutMs)
+{
+    QElapsedTimer t;
+    t.start();
+    while (m_loading && t.elapsed() < timeoutMs) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        QThread::msleep(5);
+    }
+    return !m_loading && m_comparison != nullptr && m_error.isEmpty();
+}
+
+void CompareDocument::recompute()
+{
+    if (!m_sessions)
+        return;
+    try {
+        std::vector<const compare::CompareSession*> extra;
+        for (const auto& e : m_sessions->extra)
+            extra.push_back(&e);
+        auto c = std::make_unique<compare::Comparison>(
+            compare::compareSessions(m_sessions->a, m_sessions->b, m_options, extra, m_hypotheses));
+        if (!m_sessions->keyNote.empty())
+            c->notes.insert(c->notes.begin(), m_sessions->keyNote);
+        m_comparison = std::move(c);
+        m_error.clear();
+        emit changed();
+    } catch (const std::exception& e) {
+        m_error = QString::fromStdString(e.what());
+        emit failed(m_error);
+    }
+}
+
+void CompareDocument::setThreshold(double pct)
+{
+    m_options.rule.thresholdPct = pct;
+    recompute();
+}
+
+void CompareDocument::setRange(const QString& name)
+{
+    m_options.rangeName = name.toStdString();
+    recompute();
+}
+
+void CompareDocument::pairKernels(int keyA, int keyB)
+{
+    compare::UserPair p;
+    p.keyA = keyA;
+    p.keyB = keyB;
+    m_options.pairs.push_back(p);
+    recompute();
+}
+
+void CompareDocument::clearUserPairs()
+{
+    m_options.pairs.clear();
+    recompute();
+}
+
+void CompareDocument::setHypotheses(std::vector<compare::Hypothesis> list)
+{
+    m_hypotheses = std::move(list);
+    recompute();
+}
+
+bool CompareDocument::saveHypotheses()
+{
+    try {
+        compare::saveHypotheses(m_pathB.toStdString(), m_hypotheses);
+        return true;
+    } catch (const std::exception& e) {
+        m_error = QString::fromStdString(e.what());
+        emit failed(m_error);
+        return false;
+    }
+}
+
+} // namespace ws

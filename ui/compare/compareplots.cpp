@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+#include "compare/compareplots.h"
+
+#include "diagnosis/kernelfacts.h"
+#include "panels/panelexport.h"
+#include "panels/panelformat.h"
+#include "panels/plotstyle.h"
+#include "ranking/compactname.h"
+#include "roofline/roofline.h"
+
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ws {
+
+namespace {
+
+const QColor kColorA(70, 110, 190);
+const QColor kColorB(220, 120, 30);
+
+QString fmt(double v, int digits)
+{
+    return QString::number(v, 'f', digits);
+}
+
+} // namespace
+
+DistributionPlot::DistributionPlot(QWidget* parent)
+    : QWidget(parent)
+    , m_plot(plotstyle::makePlot(QStringLiteral("compareDistribution"), this))
+{
+    setObjectName(QStringLiteral("distributionPlot"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_plot);
+    panelexport::addPlotExportMenu(m_plot, QStringLiteral("compare-distribution"));
+}
+
+void DistributionPlot::setData(const std::vector<double>& a, const std::vector<double>& b, const QString& what,
+    const QString& unit, const compare::Verdict& verdict)
+{
+    plotstyle::clear(m_plot);
+    const QString subtitle = verdict.kind == compare::VerdictKind::TooFewSamples
+        ? QString::fromStdString(verdict.text)
+        : tr("median ratio B/A %1, 95% CI [%2, %3], Mann-Whitney p = %4, n = %5 / %6 — %7 (threshold %8%)")
+              .arg(fmt(verdict.ratio.ratio, 4), fmt(verdict.ratio.low, 4), fmt(verdict.ratio.high, 4),
+                  QString::number(verdict.test.pValue, 'g', 3))
+              .arg(verdict.countA)
+              .arg(verdict.countB)
+              .arg(QString::fromLatin1(compare::verdictName(verdict.kind)))
+              .arg(verdict.rule.thresholdPct, 0, 'f', 1);
+    plotstyle::setTitle(m_plot, tr("%1: A vs B").arg(what), subtitle);
+    if (a.empty() || b.empty()) {
+        plotstyle::showMessage(m_plot, tr("No samples to compare."));
+        return;
+    }
+    double lo = std::min(*std::min_element(a.begin(), a.end()), *std::min_element(b.begin(), b.end()));
+    double hi = std::max(*std::max_element(a.begin(), a.end()), *std::max_element(b.begin(), b.end()));
+    if (hi <= lo)
+        hi = lo + 1;
+    // Robust range: 1st to 99th percentile of the pooled samples, so one outlier does not
+    // squeeze both distributions into a single bin (outliers land in the edge bins).
+    std::vector<double> pooled(a);
+    pooled.insert(pooled.end(), b.begin(), b.end());
+    std::sort(pooled.begin(), pooled.end());
+    if (pooled.size() >= 50) {
+        lo = pooled[pooled.size() / 100];
+        hi = pooled[pooled.size() - 1 - pooled.size() / 100];
+        if (hi <= lo)
+            hi = lo + 1;
+    }
+    const int bins = std::clamp(static_cast<int>(std::sqrt(double(pooled.size())) * 1.5), 10, 60);
+    const double width = (hi - lo) / bins;
+    const auto histogram = [&](const std::vector<double>& v) {
+        QVector<double> share(bins, 0.0);
+        for (double x : v) {
+            const int i = std::clamp(static_cast<int>((x - lo) / width), 0, bins - 1);
+            share[i] += 100.0 / static_cast<double>(v.size());
+        }
+        return share;
+    };
+    QVector<double> centers(bins);
+    for (int i = 0; i < bins; ++i)
+        centers[i] = lo + (i + 0.5) * width;
+    double top = 0;
+    const auto addSeries = [&](const std::vector<double>& v, const QColor& color, const QString& name) {
+        auto* bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        bars->setName(name);
+        bars->setWidth(width);
+        QColor fill = color;
+        fill.setAlpha(110);
+        bars->setBrush(fill);
+        bars->setPen(QPen(color.darker(120), 1));
+        const auto h = histogram(v);
+        bars->setData(centers, h);
+        top = std::max(top, *std::max_element(h.begin(), h.end()));
+    };
+    addSeries(a, kColorA, tr("A (baseline), n = %1").arg(a.size()));
+    addSeries(b, kColorB, tr("B, n = %1").arg(b.size()));
+    m_plot->xAxis->setLabel(tr("%1 (%2)").arg(what, unit));
+    m_plot->yAxis->setLabel(tr("% of samples per bin"));
+    m_plot->xAxis->setRange(lo - width, hi + width);
+    m_plot->yAxis->setRange(0, top * 1.25);
+    const auto medianLine = [&](double m, const QColor& color, const QString& label, int stack) {
+        auto* line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(m, 0);
+        line->point2->setCoords(m, 1);
+        line->setPen(QPen(color, 2, Qt::DashLine));
+        plotstyle::pointLabel(m_plot, m, top * 1.15, label, color, stack);
+    };
+    medianLine(verdict.medianA, kColorA.darker(130), tr("median A %1").arg(fmt(verdict.medianA, 2)), 0);
+    medianLine(verdict.medianB, kColorB.darker(130), tr("median B %1").arg(fmt(verdict.medianB, 2)), 1);
+    plotstyle::legendBelow(m_plot, true);
+    m_plot->replot();
+}
+
+RooflineComparePlot::RooflineComparePlot(QWidget* parent)
+    : QWidget(parent)
+    , m_plot(plotstyle::makePlot(QStringLiteral("compareRoofline"), this))
+{
+    setObjectName(QStringLiteral("rooflineComparePlot"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_plot);
+    panelexport::addPlotExportMenu(m_plot, QStringLiteral("compare-roofline"));
+}
+
+void RooflineComparePlot::setComparison(
+    const compare::CompareSession* a, const compare::CompareSession* b, const compare::Comparison* comparison)
+{
+    plotstyle::clear(m_plot);
+    m_arrows = 0;
+    plotstyle::setTitle(m_plot, tr("Roofline: A → B"),
+        tr("DRAM level, median of each kernel's profiled launches; roofs from B's device"));
+    if (!a || !b || !comparison) {
+        plotstyle::showMessage(m_plot, tr("No comparison loaded."));
+        return;
+    }
+    if (a->metrics.empty() || b->metrics.empty()) {
+        plotstyle::showMessage(m_plot,
+            tr("Kernel metrics were not collected in %1.\nCompare two `warpscope-cli profile` sessions\n"
+               "(--set full or --section Roofline) for the roofline.")
+                .arg(a->metrics.empty() && b->metrics.empty() ? tr("A and B")
+                                                              : (a->metrics.empty() ? tr("A") : tr("B"))));
+        return;
+    }
+    const DeviceInfo device = !b->data.devices.empty() ? b->data.devices.front() : DeviceInfo {};
+    const RooflineCeilings ceilings = RooflineCeilings::fromDevice(device);
+    struct Arrow {
+        RooflinePoint from, to;
+        QString name;
+    };
+    std::vector<Arrow> arrows;
+    for (const auto& row : comparison->kernels) {
+        if (!row.matched())
+            continue;
+        const auto point = [&](const compare::CompareSession& s, int key, double medianNs) {
+            const KernelFacts facts = kernelFacts(compare::keyMetrics(s, static_cast<uint32_t>(key)), medianNs);
+            for (const RooflinePoint& p : rooflinePoints(0, facts, ceilings)) {
+                if (p.level == MemoryLevel::Dram)
+                    return std::optional<RooflinePoint>(p);
+            }
+            return std::optional<RooflinePoint>();
+        };
+        const auto pa = point(*a, row.keyA, row.medianA);
+        const auto pb = point(*b, row.keyB, row.medianB);
+        if (pa && pb)
+            arrows.push_back({*pa, *pb, QString::fromStdString(compactKernelName(row.name, 32))});
+    }
+    if (arrows.empty()) {
+        plotstyle::showMessage(m_plot, tr("No matched kernel has FLOP counts and DRAM bytes on both sides."));
+        return;
+    }
+    double xMin = 1e300, xMax = 0, yMin = 1e300, yMax = 0;
+    for (const auto& ar : arrows) {
+        for (const auto* p : {&ar.from, &ar.to}) {
+            xMin = std::min(xMin, p->intensity / 4);
+            xMax = std::max(xMax, p->intensity * 4);
+            yMin = std::min(yMin, p->flopsPerS / 6);
+            yMax = std::max(yMax, p->flopsPerS * 4);
+        }
+    }
+    double topPeak = 0;
+    for (const ComputeCeiling& c : ceilings.compute)
+        topPeak = std::max(topPeak, c.flopsPerS);
+    if (topPeak > 0)
+        yMax = std::max(yMax, topPeak * 2);
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+        ticker->setLogBase(10);
+        axis->setTicker(ticker);
+        axis->setNumberFormat(QStringLiteral("eb"));
+        axis->setNumberPrecision(0);
+    }
+    m_plot->xAxis->setLabel(tr("arithmetic intensity (FLOP / DRAM byte)"));
+    m_plot->yAxis->setLabel(tr("performance (FLOP/s)"));
+    m_plot->xAxis->setRange(xMin, xMax);
+    m_plot->yAxis->setRange(yMin, yMax);
+    if (const auto bw = ceilings.bandwidthOf(MemoryLevel::Dram)) {
+        const double xEnd = topPeak > 0 ? std::min(xMax, topPeak / *bw) : xMax;
+        QCPGraph* g = m_plot->addGraph();
+        g->setName(tr("DRAM roof %1").arg(panelformat::bytes(*bw) + tr("/s")));
+        g->setPen(QPen(QColor(150, 60, 40), 2));
+        g->setData({xMin, xEnd}, {xMin * *bw, xEnd * *bw}, true);
+    }
+    for (size_t i = 0; i < ceilings.compute.size() && i < 2; ++i) {
+        const auto& c = ceilings.compute[i];
+        QCPGraph* g = m_plot->addGraph();
+        g->setName(QString::fromStdString(c.label));
+        g->setPen(QPen(QColor(60, 60, 90), i == 0 ? 2.0 : 1.2, i == 0 ? Qt::SolidLine : Qt::DashLine));
+        g->setData({xMin, xMax}, {c.flopsPerS, c.flopsPerS}, true);
+    }
+    QCPGraph* pointsA = m_plot->addGraph();
+    pointsA->setName(tr("A (baseline)"));
+    pointsA->setLineStyle(QCPGraph::lsNone);
+    pointsA->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kColorA.darker(120), kColorA, 9));
+    QCPGraph* pointsB = m_plot->addGraph();
+    pointsB->setName(tr("B"));
+    pointsB->setLineStyle(QCPGraph::lsNone);
+    pointsB->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, kColorB, kColorB, 9));
+    int stack = 0;
+    for (const auto& ar : arrows) {
+        pointsA->addData(ar.from.intensity, ar.from.flopsPerS);
+        pointsB->addData(ar.to.intensity, ar.to.flopsPerS);
+        auto* line = new QCPItemLine(m_plot);
+        line->start->setCoords(ar.from.intensity, ar.from.flopsPerS);
+        line->end->setCoords(ar.to.intensity, ar.to.flopsPerS);
+        line->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 10, 12));
+        line->setPen(QPen(QColor(60, 60, 60), 1.6));
+        plotstyle::pointLabel(m_plot, ar.to.intensity, ar.to.flopsPerS,
+            tr("%1 (%2% → %3% of roof)")
+                .arg(ar.name)
+                .arg(ar.from.pctOfRoof(), 0, 'f', 0)
+                .arg(ar.to.pctOfRoof(), 0, 'f', 0),
+            QColor(40, 40, 40), stack++);
+        ++m_arrows;
+    }
+    plotstyle::legendBelow(m_plot, true);
+    m_plot->replot();
+}
+
+} // namespace ws

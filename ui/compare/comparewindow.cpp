@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: MIT
+#include "compare/comparewindow.h"
+
+#include "compare/comparedocument.h"
+#include "compare/comparekernelmodel.h"
+#include "compare/comparemetricmodel.h"
+#include "compare/compareplots.h"
+#include "compare/comparetimeline.h"
+#include "compare/hypothesismodel.h"
+#include "panels/panelexport.h"
+#include "ranking/compactname.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace ws {
+
+namespace {
+
+QTableView* makeTable(QAbstractItemModel* model, QWidget* parent, const QString& name)
+{
+    auto* view = new QTableView(parent);
+    view->setObjectName(name);
+    view->setModel(model);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    return view;
+}
+
+} // namespace
+
+CompareWindow::CompareWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_doc(new CompareDocument(this))
+    , m_kernels(new CompareKernelModel(this))
+    , m_kernelProxy(new QSortFilterProxyModel(this))
+    , m_metrics(new CompareMetricModel(this))
+    , m_hypotheses(new HypothesisModel(this))
+{
+    setObjectName(QStringLiteral("compareWindow"));
+    setWindowTitle(tr("Warpscope — Compare"));
+    setAttribute(Qt::WA_DeleteOnClose, false);
+
+    auto* bar = addToolBar(tr("Compare"));
+    bar->setObjectName(QStringLiteral("compareToolBar"));
+    bar->setMovable(false);
+    bar->addAction(tr("Baseline A…"), this, [this] { chooseFile(0); });
+    bar->addAction(tr("B…"), this, [this] { chooseFile(1); });
+    bar->addAction(tr("Pin baseline…"), this, [this] { chooseFile(2); })
+        ->setToolTip(tr("Add another baseline: the tables then show the z-score of B against all baselines"));
+    bar->addAction(tr("Swap A/B"), this, [this] {
+        if (!m_doc->pathA().isEmpty())
+            open(m_doc->pathB(), m_doc->pathA(), m_doc->extraBaselines());
+    });
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Origin / iterations: "), bar));
+    m_range = new QComboBox(bar);
+    m_range->setObjectName(QStringLiteral("rangeChoice"));
+    m_range->setMinimumContentsLength(18);
+    bar->addWidget(m_range);
+    bar->addWidget(new QLabel(tr("  Threshold: "), bar));
+    m_threshold = new QDoubleSpinBox(bar);
+    m_threshold->setObjectName(QStringLiteral("thresholdSpin"));
+    m_threshold->setRange(0, 100);
+    m_threshold->setDecimals(1);
+    m_threshold->setSingleStep(0.5);
+    m_threshold->setSuffix(QStringLiteral(" %"));
+    m_threshold->setValue(m_doc->options().rule.thresholdPct);
+    bar->addWidget(m_threshold);
+
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 4, 6, 4);
+    m_files = new QLabel(central);
+    m_files->setObjectName(QStringLiteral("compareFiles"));
+    m_files->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_files);
+    m_verdict = new QLabel(tr("Open two sessions to compare."), central);
+    m_verdict->setObjectName(QStringLiteral("verdictLabel"));
+    m_verdict->setWordWrap(true);
+    m_verdict->setMargin(6);
+    m_verdict->setAutoFillBackground(true);
+    QFont vf = m_verdict->font();
+    vf.setPointSizeF(vf.pointSizeF() * 1.1);
+    m_verdict->setFont(vf);
+    layout->addWidget(m_verdict);
+
+    auto* split = new QSplitter(Qt::Vertical, central);
+    m_timeline = new CompareTimeline(split);
+    auto* scroll = new QScrollArea(split);
+    scroll->setWidget(m_timeline);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumHeight(150);
+    split->addWidget(scroll);
+
+    auto* lower = new QSplitter(Qt::Horizontal, split);
+    auto* left = new QWidget(lower);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    m_kernelProxy->setSourceModel(m_kernels);
+    m_kernelProxy->setSortRole(panelexport::kRawRole);
+    m_kernelView = makeTable(m_kernelProxy, left, QStringLiteral("compareKernelTable"));
+    m_kernelView->setSortingEnabled(true);
+    m_kernelView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    leftLayout->addWidget(m_kernelView, 1);
+    auto* buttons = new QHBoxLayout;
+    auto* pair = new QPushButton(tr("Pair selected"), left);
+    pair->setObjectName(QStringLiteral("pairButton"));
+    pair->setToolTip(tr("Select one kernel only in A and one only in B (Ctrl+click), then pair them"));
+    auto* unpair = new QPushButton(tr("Reset pairing"), left);
+    auto* exportKernels = new QPushButton(tr("Export CSV…"), left);
+    buttons->addWidget(pair);
+    buttons->addWidget(unpair);
+    buttons->addStretch(1);
+    buttons->addWidget(exportKernels);
+    leftLayout->addLayout(buttons);
+    m_notes = new QLabel(left);
+    m_notes->setObjectName(QStringLiteral("compareNotes"));
+    m_notes->setWordWrap(true);
+    leftLayout->addWidget(m_notes);
+    lower->addWidget(left);
+
+    m_tabs = new QTabWidget(lower);
+    m_tabs->setObjectName(QStringLiteral("compareTabs"));
+    auto* distPage = new QWidget(m_tabs);
+    auto* distLayout = new QVBoxLayout(distPage);
+    distLayout->setContentsMargins(0, 0, 0, 0);
+    m_distChoice = new QComboBox(distPage);
+    m_distChoice->setObjectName(QStringLiteral("distributionChoice"));
+    distLayout->addWidget(m_distChoice);
+    m_distribution = new DistributionPlot(distPage);
+    distLayout->addWidget(m_distribution, 1);
+    m_tabs->addTab(distPage, tr("Distributions"));
+
+    auto* metricPage = new QWidget(m_tabs);
+    auto* metricLayout = new QVBoxLayout(metricPage);
+    metricLayout->setContentsMargins(0, 0, 0, 0);
+    m_metricTitle = new QLabel(tr("Select a matched kernel in the table."), metricPage);
+    m_metricTitle->setWordWrap(true);
+    metricLayout->addWidget(m_metricTitle);
+    auto* metricProxy = new QSortFilterProxyModel(this);
+    metricProxy->setSourceModel(m_metrics);
+    metricProxy->setSortRole(panelexport::kRawRole);
+    auto* metricView = makeTable(metricProxy, metricPage, QStringLiteral("compareMetricTable"));
+    metricView->setSortingEnabled(true);
+    metricLayout->addWidget(metricView, 1);
+    m_tabs->addTab(metricPage, tr("Metrics"));
+
+    m_roofline = new RooflineComparePlot(m_tabs);
+    m_tabs->addTab(m_roofline, tr("Roofline"));
+
+    auto* hypPage = new QWidget(m_tabs);
+    auto* hypLayout = new QVBoxLayout(hypPage);
+    hypLayout->setContentsMargins(0, 0, 0, 0);
+    auto* hypHelp = new QLabel(tr("Predict how B moves before looking: subject <i>latency</i>, <i>time</i> (with a "
+                                  "kernel) or an ncu metric name; direction up, down or same; optional size in %. "
+                                  "A size holds when at least half of it is observed."),
+        hypPage);
+    hypHelp->setWordWrap(true);
+    hypLayout->addWidget(hypHelp);
+    auto* hypView = makeTable(m_hypotheses, hypPage, QStringLiteral("hypothesisTable"));
+    hypLayout->addWidget(hypView, 1);
+    auto* hypButtons = new QHBoxLayout;
+    auto* addHyp = new QPushButton(tr("Add prediction"), hypPage);
+    auto* removeHyp = new QPushButton(tr("Remove"), hypPage);
+    auto* saveHyp = new QPushButton(tr("Save in B"), hypPage);
+    saveHyp->setObjectName(QStringLiteral("saveHypotheses"));
+    saveHyp->setToolTip(tr("Store the predictions in B's session file (meta compare.hypotheses)"));
+    hypButtons->addWidget(addHyp);
+    hypButtons->addWidget(removeHyp);
+    hypButtons->addStretch(1);
+    hypButtons->addWidget(saveHyp);
+    hypLayout->addLayout(hypButtons);
+    m_tabs->addTab(hypPage, tr("Hypotheses"));
+    lower->addWidget(m_tabs);
+    lower->setStretchFactor(0, 3);
+    lower->setStretchFactor(1, 2);
+    split->addWidget(lower);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    layout->addWidget(split, 1);
+    setCentralWidget(central);
+    resize(1500, 950);
+
+    connect(m_doc, &CompareDocument::changed, this, &CompareWindow::rebuild);
+    connect(m_doc, &CompareDocument::failed, this, &CompareWindow::showFailure);
+    connect(m_doc, &CompareDocument::loadingChanged, this, [this](bool loading) {
+        if (loading)
+            m_verdict->setText(tr("Loading %1 and %2…").arg(m_doc->pathA(), m_doc->pathB()));
+    });
+    connect(m_threshold, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (m_doc->hasComparison() && v != m_doc->options().rule.thresholdPct)
+            m_doc->setThreshold(v);
+    });
+    connect(m_range, &QComboBox::activated, this,
+        [this](int index) { m_doc->setRange(index <= 0 ? QString() : m_range->itemText(index)); });
+    connect(m_kernelView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex& current) {
+            m_selectedRow = current.isValid() ? m_kernelProxy->mapToSource(current).row() : -1;
+            updateMetrics();
+            if (m_distChoice->currentData().toInt() == -2)
+                updateDistribution();
+        });
+    connect(pair, &QPushButton::clicked, this, [this] {
+        if (!pairSelected())
+            QMessageBox::information(
+                this, tr("Pair kernels"), tr("Select exactly two rows: one kernel only in A and one only in B."));
+    });
+    connect(unpair, &QPushButton::clicked, m_doc, &CompareDocument::clearUserPairs);
+    connect(exportKernels, &QPushButton::clicked, this,
+        [this] { panelexport::exportModelDialog(this, m_kernels, QStringLiteral("compare-kernels")); });
+    connect(m_distChoice, &QComboBox::activated, this, [this] { updateDistribution(); });
+    connect(m_timeline, &CompareTimeline::launchClicked, this, [this](int side, int key) {
+        for (int r = 0; r < m_kernels->rowCount(); ++r) {
+            const auto* row = m_kernels->rowAt(r);
+            if ((side == 0 ? row->keyA : row->keyB) == key) {
+                selectKernelRow(r);
+                return;
+            }
+        }
+    });
+    connect(m_hypotheses, &HypothesisModel::hypothesesEdited, this,
+        [this](const std::vector<compare::Hypothesis>& list) { m_doc->setHypotheses(list); });
+    connect(addHyp, &QPushButton::clicked, this, [this] {
+        compare::Hypothesis h;
+        h.subject = "latency";
+        h.direction = compare::Hypothesis::Direction::Down;
+        m_hypotheses->addHypothesis(h);
+    });
+    connect(removeHyp, &QPushButton::clicked, this, [this, hypView] {
+        const auto rows = hypView->selectionModel()->selectedRows();
+        if (!rows.isEmpty())
+            m_hypotheses->removeRows(rows.first().row(), 1);
+    });
+    connect(saveHyp, &QPushButton::clicked, this, [this] {
+        if (m_doc->saveHypotheses())
+            statusBar()->showMessage(
+                tr("Saved %1 prediction(s) in %2").arg(m_doc->hypotheses().size()).arg(m_doc->pathB()), 5000);
+    });
+}
+
+CompareWindow::~CompareWindow() = default;
+
+void CompareWindow::open(const QString& pathA, const QString& pathB, const QStringList& extraBaselines)
+{
+    m_files->setText(
+        tr("<b>A</b> (baseline): %1 &nbsp; <b>B</b>: %2%3")
+            .arg(pathA.toHtmlEscaped(), pathB.toHtmlEscaped(),
+                extraBaselines.isEmpty() ? QString()
+                                         : tr(" &nbsp; pinned baselines: %1")
+                                               .arg(extraBaselines.join(QStringLiteral(", ")).toHtmlEscaped())));
+    setWindowTitle(tr("Warpscope — Compare %1 → %2").arg(QFileInfo(pathA).fileName(), QFileInfo(pathB).fileName()));
+    m_doc->load(pathA, pathB, extraBaselines);
+}
+
+void CompareWindow::chooseFile(int which)
+{
+    const QString path = QFileDialog::getOpenFileName(this,
+        which == 0 ? tr("Baseline session (A)") : (which == 1 ? tr("Session B") : tr("Another baseline")), QString(),
+        tr("Warpscope sessions (*.wscope);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString a = m_doc->pathA(), b = m_doc->pathB();
+    QStringList extra = m_doc->extraBaselines();
+    if (which == 0)
+        a = path;
+    else if (which == 1)
+        b = path;
+    else
+        extra << path;
+    if (!a.isEmpty() && !b.isEmpty())
+        open(a, b, extra);
+    else
+        m_files->setText(tr("A: %1   B: %2").arg(a, b));
+}
+
+void CompareWindow::showFailure(const QString& message)
+{
+    QPalette pal = m_verdict->palette();
+    pal.setColor(QPalette::Window, QColor(250, 225, 200));
+    m_verdict->setPalette(pal);
+    m_verdict->setText(tr("Cannot compare: %1").arg(message.toHtmlEscaped()));
+}
+
+void CompareWindow::rebuild()
+{
+    const compare::Comparison& c = m_doc->comparison();
+    const auto& s = m_doc->sessions();
+    QColor bg(235, 235, 235);
+    QString head;
+    switch (c.overall) {
+    case compare::VerdictKind::Faster:
+        bg = QColor(205, 238, 210);
+        head = tr("FASTER");
+        break;
+    case compare::VerdictKind::Slower:
+        bg = QColor(248, 208, 208);
+        head = tr("SLOWER");
+        break;
+    case compare::VerdictKind::NoChange:
+        head = tr("NO SIGNIFICANT CHANGE");
+        break;
+    case compare::VerdictKind::TooFewSamples:
+        head = tr("TOO FEW SAMPLES");
+        break;
+    }
+    QPalette pal = m_verdict->palette();
+    pal.setColor(QPalette::Window, bg);
+    m_verdict->setPalette(pal);
+    QString z;
+    if (std::isfinite(c.latencyZ))
+        z = tr("<br>z-score of B against %1 baselines: %2")
+                .arg(c.latencyBaselineMedians.size())
+                .arg(c.latencyZ, 0, 'f', 2);
+    m_verdict->setText(tr("<b>%1</b> — %2 (latency: %3)%4")
+                           .arg(head, QString::fromStdString(c.overallText).toHtmlEscaped(),
+                               QString::fromStdString(c.verdictSource), z));
+
+    const QString current = QString::fromStdString(m_doc->options().rangeName);
+    m_range->clear();
+    m_range->addItem(tr("(first kernel; most frequent kernel starts iterations)"));
+    for (const auto& name : compare::rangesWithKernels(s.a))
+        m_range->addItem(QString::fromStdString(name));
+    m_range->setCurrentIndex(std::max(0, m_range->findText(current)));
+    if (m_threshold->value() != m_doc->options().rule.thresholdPct)
+        m_threshold->setValue(m_doc->options().rule.thresholdPct);
+
+    m_kernels->setComparison(&c, m_doc->options().rule.alpha, m_doc->options().rule.thresholdPct);
+    m_kernelView->sortByColumn(-1, Qt::AscendingOrder);
+    m_kernelView->resizeColumnsToContents();
+    m_kernelView->setColumnWidth(CompareKernelModel::Kernel, std::min(m_kernelView->columnWidth(0), 320));
+    m_timeline->setComparison(&s.a, &s.b, &c);
+    m_roofline->setComparison(&s.a, &s.b, &c);
+    m_hypotheses->setHypotheses(m_doc->hypotheses(), c.hypotheses);
+
+    QStringList notes;
+    for (const auto& n : c.notes)
+        notes << QString::fromStdString(n).toHtmlEscaped();
+    m_notes->setText(notes.join(QStringLiteral("<br>")));
+
+    const int previous = m_distChoice->currentData().isValid() ? m_distChoice->currentData().toInt() : -1;
+    m_distChoice->clear();
+    m_distChoice->addItem(
+        c.bench.empty() ? tr("Latency: GPU time per iteration") : tr("Latency: first benchmark run"), -1);
+    for (size_t i = 0; i < c.bench.size(); ++i)
+        m_distChoice->addItem(tr("Benchmark: %1").arg(QString::fromStdString(c.bench[i].titleB)), int(i));
+    m_distChoice->addItem(tr("Selected kernel: duration per launch"), -2);
+    m_distChoice->setCurrentIndex(std::max(0, m_distChoice->findData(previous)));
+    m_selectedRow = -1;
+    updateDistribution();
+    updateMetrics();
+}
+
+void CompareWindow::updateDistribution()
+{
+    if (!m_doc->hasComparison())
+        return;
+    const compare::Comparison& c = m_doc->comparison();
+    const auto& s = m_doc->sessions();
+    const int choice = m_distChoice->currentData().toInt();
+    if (choice == -2) {
+        const auto* row = m_kernels->rowAt(m_selectedRow);
+        if (!row || !row->matched()) {
+            m_distribution->setData({}, {}, tr("Selected kernel"), tr("µs"), {});
+            return;
+        }
+        auto a = s.a.durations(static_cast<uint32_t>(row->keyA));
+        auto b = s.b.durations(static_cast<uint32_t>(row->keyB));
+        for (double& v : a)
+            v /= 1000;
+        for (double& v : b)
+            v /= 1000;
+        m_distribution->setData(a, b, QString::fromStdString(compactKernelName(row->name, 40)), tr("µs"),
+            compare::decide(a, b, m_doc->options().rule));
+        return;
+    }
+    if (!c.bench.empty()) {
+        const auto& run = c.bench[static_cast<size_t>(std::max(0, choice))];
+        m_distribution->setData(run.samplesA, run.samplesB, QString::fromStdString(run.titleB), tr("µs"), run.verdict);
+        return;
+    }
+    auto a = c.iterationsA.values;
+    auto b = c.iterationsB.values;
+    for (double& v : a)
+        v /= 1000;
+    for (double& v : b)
+        v /= 1000;
+    compare::Verdict v = c.verdict;
+    v.medianA /= 1000;
+    v.medianB /= 1000;
+    m_distribution->setData(a, b, tr("GPU time per iteration"), tr("µs"), v);
+}
+
+void CompareWindow::updateMetrics()
+{
+    const auto* row = m_kernels->rowAt(m_selectedRow);
+    if (!row || !row->matched() || !m_doc->hasComparison()) {
+        m_metrics->setRows({});
+        m_metricTitle->setText(row ? tr("%1 is not matched: nothing to compare.").arg(QString::fromStdString(row->name))
+                                   : tr("Select a matched kernel in the table."));
+        return;
+    }
+    const auto& s = m_doc->sessions();
+    auto rows = compare::compareMetrics(s.a, s.b, *row);
+    m_metricTitle->setText(rows.empty()
+            ? tr("%1: no metrics on both sides (compare two profile sessions).")
+                  .arg(QString::fromStdString(compactKernelName(row->name, 60)))
+            : tr("%1: %2 metrics, medians of the profiled launches; green = better for B, red = worse")
+                  .arg(QString::fromStdString(compactKernelName(row->name, 60)))
+                  .arg(rows.size()));
+    m_metrics->setRows(std::move(rows));
+}
+
+void CompareWindow::selectKernelRow(int sourceRow)
+{
+    const QModelIndex proxy = m_kernelProxy->mapFromSource(m_kernels->index(sourceRow, 0));
+    if (!proxy.isValid())
+        return;
+    m_kernelView->selectionModel()->setCurrentIndex(
+        proxy, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_kernelView->scrollTo(proxy);
+}
+
+bool CompareWindow::pairSelected()
+{
+    const auto rows = m_kernelView->selectionModel()->selectedRows();
+    if (rows.size() != 2)
+        return false;
+    int keyA = -1, keyB = -1;
+    for (const auto& index : rows) {
+        const auto* row = m_kernels->rowAt(m_kernelProxy->mapToSource(index).row());
+        if (!row || row->matched())
+            return false;
+        if (row->keyA >= 0)
+            keyA = row->keyA;
+        else
+            keyB = row->keyB;
+    }
+    if (keyA < 0 || keyB < 0)
+        return false;
+    m_doc->pairKernels(keyA, keyB);
+    return true;
+}
+
+} // namespace ws
