@@ -440,9 +440,15 @@ Comparison compareSessions(const CompareSession& a, const CompareSession& b, con
                 slower += row.verdict.kind == VerdictKind::Slower;
                 faster += row.verdict.kind == VerdictKind::Faster;
             }
-            c.overallText = std::string(verdictName(c.overall)) + ": " + std::to_string(slower) + " of "
-                + std::to_string(c.bench.size()) + " benchmark runs slower, " + std::to_string(faster) + " faster ("
-                + c.verdict.text + ")";
+            std::string headline;
+            for (const auto& row : c.bench) {
+                if (row.verdict.kind == c.overall) {
+                    headline = row.titleB + ": " + row.verdict.text;
+                    break;
+                }
+            }
+            c.overallText = std::to_string(slower) + " of " + std::to_string(c.bench.size())
+                + " benchmark runs slower, " + std::to_string(faster) + " faster; " + headline;
         }
     } else {
         c.verdictSource = "per-iteration GPU time";

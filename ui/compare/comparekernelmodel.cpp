@@ -163,17 +163,17 @@ QVariant CompareKernelModel::headerData(int section, Qt::Orientation orientation
     case CallsB:
         return tr("Calls B");
     case MedianA:
-        return tr("A median (µs)");
+        return tr("A med (µs)");
     case MedianB:
-        return tr("B median (µs)");
+        return tr("B med (µs)");
     case Diff:
-        return tr("Difference (µs)");
+        return tr("Δ (µs)");
     case DiffPct:
-        return tr("Difference (%)");
+        return tr("Δ (%)");
     case PValue:
-        return tr("p (Mann-Whitney)");
+        return tr("p");
     case ZScore:
-        return tr("z vs baselines");
+        return tr("z");
     case ColumnCount:
         break;
     }

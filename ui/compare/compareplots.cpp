@@ -45,7 +45,7 @@ void DistributionPlot::setData(const std::vector<double>& a, const std::vector<d
     plotstyle::clear(m_plot);
     const QString subtitle = verdict.kind == compare::VerdictKind::TooFewSamples
         ? QString::fromStdString(verdict.text)
-        : tr("median ratio B/A %1, 95% CI [%2, %3], Mann-Whitney p = %4, n = %5 / %6 — %7 (threshold %8%)")
+        : tr("median ratio B/A %1, 95% CI [%2, %3], Mann-Whitney p = %4, n = %5 / %6\n%7 (threshold %8%)")
               .arg(fmt(verdict.ratio.ratio, 4), fmt(verdict.ratio.low, 4), fmt(verdict.ratio.high, 4),
                   QString::number(verdict.test.pValue, 'g', 3))
               .arg(verdict.countA)
@@ -200,19 +200,54 @@ void RooflineComparePlot::setComparison(
     m_plot->yAxis->setLabel(tr("performance (FLOP/s)"));
     m_plot->xAxis->setRange(xMin, xMax);
     m_plot->yAxis->setRange(yMin, yMax);
+    // Roofs labelled on the plot, not in the legend: the DRAM slope and the compute roof of each
+    // precision the kernels use.
+    QFont small = m_plot->font();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    const auto roofLabel = [&](double x, double y, const QString& text, const QColor& color, Qt::Alignment align) {
+        auto* label = new QCPItemText(m_plot);
+        label->position->setCoords(x, y);
+        label->setPositionAlignment(align);
+        label->setText(text);
+        label->setColor(color);
+        label->setFont(small);
+    };
+    // The compute roof of each precision the kernels use (e.g. BF16 tensor for a BF16 GEMM).
+    std::vector<std::pair<double, QString>> roofs;
+    for (const auto& ar : arrows) {
+        const auto peak = ceilings.peakFor(ar.to.precision);
+        if (!peak || std::any_of(roofs.begin(), roofs.end(), [&](const auto& r) { return r.first == *peak; }))
+            continue;
+        // The roof named for this precision, else the first of the same height.
+        const ComputeCeiling* named = nullptr;
+        for (const ComputeCeiling& c : ceilings.compute) {
+            if (c.precision == ar.to.precision || (!named && c.flopsPerS == *peak))
+                named = &c;
+            if (c.precision == ar.to.precision)
+                break;
+        }
+        roofs.emplace_back(
+            *peak, named ? QString::fromStdString(named->label) : QString::fromStdString(ar.to.precision));
+    }
+    double roofTop = 0;
+    for (const auto& r : roofs)
+        roofTop = std::max(roofTop, r.first);
     if (const auto bw = ceilings.bandwidthOf(MemoryLevel::Dram)) {
-        const double xEnd = topPeak > 0 ? std::min(xMax, topPeak / *bw) : xMax;
+        const double xEnd = roofTop > 0 ? std::min(xMax, roofTop / *bw) : xMax;
         QCPGraph* g = m_plot->addGraph();
-        g->setName(tr("DRAM roof %1").arg(panelformat::bytes(*bw) + tr("/s")));
         g->setPen(QPen(QColor(150, 60, 40), 2));
         g->setData({xMin, xEnd}, {xMin * *bw, xEnd * *bw}, true);
+        g->removeFromLegend();
+        const double lx = std::max(xMin * 1.6, std::min(xEnd / 30, yMin * 4 / *bw));
+        roofLabel(lx, lx * *bw, tr("DRAM %1/s").arg(panelformat::bytes(*bw)), QColor(150, 60, 40),
+            Qt::AlignLeft | Qt::AlignBottom);
     }
-    for (size_t i = 0; i < ceilings.compute.size() && i < 2; ++i) {
-        const auto& c = ceilings.compute[i];
+    for (const auto& [peak, label] : roofs) {
         QCPGraph* g = m_plot->addGraph();
-        g->setName(QString::fromStdString(c.label));
-        g->setPen(QPen(QColor(60, 60, 90), i == 0 ? 2.0 : 1.2, i == 0 ? Qt::SolidLine : Qt::DashLine));
-        g->setData({xMin, xMax}, {c.flopsPerS, c.flopsPerS}, true);
+        g->setPen(QPen(QColor(60, 60, 90), 1.6));
+        g->setData({xMin, xMax}, {peak, peak}, true);
+        g->removeFromLegend();
+        roofLabel(xMax / 1.15, peak, label, QColor(60, 60, 90), Qt::AlignRight | Qt::AlignBottom);
     }
     QCPGraph* pointsA = m_plot->addGraph();
     pointsA->setName(tr("A (baseline)"));

@@ -5,9 +5,11 @@
 #include "compare/comparekernelmodel.h"
 #include "compare/comparemetricmodel.h"
 #include "compare/compareplots.h"
+#include "compare/comparereport.h"
 #include "compare/comparetimeline.h"
 #include "compare/hypothesismodel.h"
 #include "panels/panelexport.h"
+#include "panels/reporttablemodel.h"
 #include "ranking/compactname.h"
 
 #include <QComboBox>
@@ -23,6 +25,7 @@
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -58,6 +61,7 @@ CompareWindow::CompareWindow(QWidget* parent)
     , m_kernelProxy(new QSortFilterProxyModel(this))
     , m_metrics(new CompareMetricModel(this))
     , m_hypotheses(new HypothesisModel(this))
+    , m_benchRuns(new ReportTableModel(this))
 {
     setObjectName(QStringLiteral("compareWindow"));
     setWindowTitle(tr("Warpscope — Compare"));
@@ -79,6 +83,9 @@ CompareWindow::CompareWindow(QWidget* parent)
     m_range = new QComboBox(bar);
     m_range->setObjectName(QStringLiteral("rangeChoice"));
     m_range->setMinimumContentsLength(18);
+    m_range->setToolTip(tr("The NVTX range whose start is the shared origin and whose instances are the iterations; "
+                           "without one, the first kernel is the origin and each launch of the most frequent kernel "
+                           "starts an iteration"));
     bar->addWidget(m_range);
     bar->addWidget(new QLabel(tr("  Threshold: "), bar));
     m_threshold = new QDoubleSpinBox(bar);
@@ -109,11 +116,11 @@ CompareWindow::CompareWindow(QWidget* parent)
 
     auto* split = new QSplitter(Qt::Vertical, central);
     m_timeline = new CompareTimeline(split);
-    auto* scroll = new QScrollArea(split);
-    scroll->setWidget(m_timeline);
-    scroll->setWidgetResizable(true);
-    scroll->setMinimumHeight(150);
-    split->addWidget(scroll);
+    m_timelineArea = new QScrollArea(split);
+    m_timelineArea->setWidget(m_timeline);
+    m_timelineArea->setWidgetResizable(true);
+    m_timelineArea->setMinimumHeight(150);
+    split->addWidget(m_timelineArea);
 
     auto* lower = new QSplitter(Qt::Horizontal, split);
     auto* left = new QWidget(lower);
@@ -124,7 +131,11 @@ CompareWindow::CompareWindow(QWidget* parent)
     m_kernelView = makeTable(m_kernelProxy, left, QStringLiteral("compareKernelTable"));
     m_kernelView->setSortingEnabled(true);
     m_kernelView->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    leftLayout->addWidget(m_kernelView, 1);
+    m_tables = new QStackedWidget(left);
+    m_tables->addWidget(m_kernelView);
+    auto* benchView = makeTable(m_benchRuns, m_tables, QStringLiteral("compareBenchTable"));
+    m_tables->addWidget(benchView);
+    leftLayout->addWidget(m_tables, 1);
     auto* buttons = new QHBoxLayout;
     auto* pair = new QPushButton(tr("Pair selected"), left);
     pair->setObjectName(QStringLiteral("pairButton"));
@@ -195,11 +206,9 @@ CompareWindow::CompareWindow(QWidget* parent)
     hypLayout->addLayout(hypButtons);
     m_tabs->addTab(hypPage, tr("Hypotheses"));
     lower->addWidget(m_tabs);
-    lower->setStretchFactor(0, 3);
-    lower->setStretchFactor(1, 2);
+    lower->setSizes({820, 680});
     split->addWidget(lower);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    split->setSizes({230, 600});
     layout->addWidget(split, 1);
     setCentralWidget(central);
     resize(1500, 950);
@@ -340,7 +349,7 @@ void CompareWindow::rebuild()
 
     const QString current = QString::fromStdString(m_doc->options().rangeName);
     m_range->clear();
-    m_range->addItem(tr("(first kernel; most frequent kernel starts iterations)"));
+    m_range->addItem(tr("(first kernel)"));
     for (const auto& name : compare::rangesWithKernels(s.a))
         m_range->addItem(QString::fromStdString(name));
     m_range->setCurrentIndex(std::max(0, m_range->findText(current)));
@@ -350,8 +359,22 @@ void CompareWindow::rebuild()
     m_kernels->setComparison(&c, m_doc->options().rule.alpha, m_doc->options().rule.thresholdPct);
     m_kernelView->sortByColumn(-1, Qt::AscendingOrder);
     m_kernelView->resizeColumnsToContents();
-    m_kernelView->setColumnWidth(CompareKernelModel::Kernel, std::min(m_kernelView->columnWidth(0), 320));
+    m_kernelView->setColumnWidth(CompareKernelModel::Kernel, std::min(m_kernelView->columnWidth(0), 240));
+    m_kernelView->setColumnWidth(CompareKernelModel::Path, std::min(m_kernelView->columnWidth(1), 150));
+    // Sessions without NVTX paths: the column would only take room.
+    bool anyPath = false;
+    for (const auto& row : c.kernels)
+        anyPath |= !row.path.empty();
+    m_kernelView->setColumnHidden(CompareKernelModel::Path, !anyPath);
     m_timeline->setComparison(&s.a, &s.b, &c);
+    // Two benchmark sessions have no launches: their runs take the place of the timeline's
+    // kernels and of the kernel table.
+    const bool benchOnly = s.a.launches.empty() && s.b.launches.empty();
+    m_timelineArea->setVisible(!benchOnly);
+    m_benchRuns->setReport(compare::benchTable(c));
+    m_tables->setCurrentIndex(benchOnly ? 1 : 0);
+    if (benchOnly)
+        static_cast<QTableView*>(m_tables->widget(1))->resizeColumnsToContents();
     m_roofline->setComparison(&s.a, &s.b, &c);
     m_hypotheses->setHypotheses(m_doc->hypotheses(), c.hypotheses);
 

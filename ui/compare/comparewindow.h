@@ -6,7 +6,9 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QScrollArea;
 class QSortFilterProxyModel;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
 
@@ -18,6 +20,7 @@ class CompareMetricModel;
 class CompareTimeline;
 class DistributionPlot;
 class HypothesisModel;
+class ReportTableModel;
 class RooflineComparePlot;
 
 // Before/after comparison of two sessions (docs/compare.md): the verdict with its rule at the
@@ -46,6 +49,7 @@ public:
     QTableView* kernelView() const { return m_kernelView; }
     QComboBox* distributionChoice() const { return m_distChoice; }
     QComboBox* rangeChoice() const { return m_range; }
+    ReportTableModel* benchModel() const { return m_benchRuns; }
 
     // Selects a row of the kernel table (source row) and shows its metrics.
     void selectKernelRow(int sourceRow);
@@ -66,6 +70,9 @@ private:
     CompareMetricModel* m_metrics;
     HypothesisModel* m_hypotheses;
     CompareTimeline* m_timeline;
+    QScrollArea* m_timelineArea;
+    QStackedWidget* m_tables; // kernels, or the benchmark runs of two bench sessions
+    ReportTableModel* m_benchRuns;
     DistributionPlot* m_distribution;
     RooflineComparePlot* m_roofline;
     QLabel* m_verdict;
