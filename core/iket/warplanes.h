@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "iket/warprolesummary.h"
 #include "model/records.h"
 #include "timeline/timelinemodel.h"
 
@@ -14,6 +15,7 @@ namespace ws::iket {
 // "producer · warp 0 · depth 1", "producer · warp 0 · async", "producer · warp 0 · marks".
 // They are built when a session is opened (warp events are few next to API calls), never
 // stored in the lane cache. Events refer to warp_event rows by id.
+// Also fills model.warpRoles (summarizeRoles over every kernel).
 void appendWarpLanes(TimelineModel& model, std::span<const WarpEvent> events);
 
 } // namespace ws::iket

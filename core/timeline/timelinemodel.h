@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "iket/warprolesummary.h"
 #include "model/records.h"
 #include "model/sessiondata.h"
 #include "util/cancellation.h"
@@ -91,6 +92,8 @@ struct TimelineModel {
     TimeNs end = 0;
     int64_t eventCount = 0;
     bool fromLaneCache = false; // true when loaded from lane_blob instead of row scans
+    // In-kernel traces: per (kernel, role) phase statistics, shown with the warp-role rows.
+    std::vector<iket::RoleSummary> warpRoles;
 
     size_t residentBytes() const;
 
