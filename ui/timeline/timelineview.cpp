@@ -228,8 +228,10 @@ void TimelineView::relayout()
             const bool group = r.row.kind == TimelineRowModel::Kind::Group;
             const QString& text = r.layer == 0 && group ? r.row.path : r.row.label;
             const int depth = r.layer == 0 ? 0 : r.row.depth;
+            // + 18: 6 px right margin, and up to 8 more because the frame renders labels into
+            // widths snapped down to 8 px (timelineframe.cpp labelImage).
             wanted = std::max(
-                wanted, 4 + depth * kIndent + (group ? 12 : 0) + (group ? fmBold : fm).horizontalAdvance(text) + 10);
+                wanted, 4 + depth * kIndent + (group ? 12 : 0) + (group ? fmBold : fm).horizontalAdvance(text) + 18);
         }
     }
     m_labelWidth = std::clamp(
