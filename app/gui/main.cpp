@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QPalette>
@@ -72,7 +73,11 @@ int main(int argc, char** argv)
         QStringLiteral("Search for a name and select its first occurrence"), QStringLiteral("text"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size"), QStringLiteral("WxH"));
     const QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Dark palette"));
-    cli.addOptions({screenshot, quitAfter, view, range, search, size, dark});
+    const QCommandLineOption panel(QStringLiteral("panel"),
+        QStringLiteral("Raise this analysis panel (dock name, e.g. source, scheduler, roofline) and give the panels "
+                       "most of the window's height"),
+        QStringLiteral("name"));
+    cli.addOptions({screenshot, quitAfter, view, range, search, size, dark, panel});
     cli.process(app);
 
     if (cli.isSet(dark)) {
@@ -113,6 +118,19 @@ int main(int argc, char** argv)
             window.selection()->setViewRange({s->begin() + a, s->begin() + b});
         if (cli.isSet(range) && parseRange(cli.value(range), &a, &b))
             window.selection()->setTimeRange({s->begin() + a, s->begin() + b});
+        if (cli.isSet(panel)) {
+            // Docks are named "<panel>Dock" (AnalysisPanels::addDocks).
+            const QString want = cli.value(panel).toLower();
+            for (QDockWidget* d : window.findChildren<QDockWidget*>()) {
+                if (!d->objectName().toLower().startsWith(want))
+                    continue;
+                d->show();
+                d->raise();
+                window.resizeDocks({d}, {window.height() * 2 / 3}, Qt::Vertical);
+                window.resizeDocks({d}, {window.width() * 3 / 4}, Qt::Horizontal);
+                break;
+            }
+        }
         if (cli.isSet(search)) {
             // Select the first occurrence; with --view the view stays where it was asked to be.
             const ws::TimeRange asked = window.selection()->viewRange();

@@ -17,6 +17,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ws {
 
 namespace {
@@ -34,6 +36,15 @@ QTableView* makeTable(QWidget* parent, const QString& name)
     t->setShowGrid(false);
     t->setItemDelegateForColumn(SassTableModel::Reasons, new StallBarDelegate(t)); // same column in both
     return t;
+}
+
+// Numbers sized to their contents, the reason bar to a fixed width, the text (last column) takes
+// the rest: resizing to contents would make the source or SASS column as wide as its longest line.
+void fitColumns(QTableView* t, std::initializer_list<int> numeric, int bars)
+{
+    for (int c : numeric)
+        t->resizeColumnToContents(c);
+    t->setColumnWidth(bars, 150);
 }
 
 QString percent(int64_t n, int64_t total)
@@ -218,10 +229,15 @@ void SourcePanel::refresh()
                            .arg(where.toHtmlEscaped()));
 
     m_sass->setView(m_view);
+    // Instructions executed come from SASS metrics, which a PC sampling run may not have.
+    m_sassView->setColumnHidden(SassTableModel::Executed,
+        std::none_of(v.sassRows().begin(), v.sassRows().end(), [](const auto& r) { return r.instExecuted >= 0; }));
     m_sass->setHottestOnly(m_hottest->isChecked() ? static_cast<size_t>(m_hottestCount->value()) : 0);
     const int file = hot.first >= 0 ? hot.first : (v.files().empty() ? -1 : 0);
     showFile(file);
-    m_sassView->resizeColumnsToContents();
+    fitColumns(m_sassView,
+        {SassTableModel::Address, SassTableModel::Samples, SassTableModel::Executed, SassTableModel::Line},
+        SassTableModel::Reasons);
     if (hot.first >= 0)
         selectSourceLine(hot.second);
 }
@@ -231,7 +247,7 @@ void SourcePanel::showFile(int fileIndex)
     if (fileIndex != m_fileBox->currentIndex() && fileIndex >= 0)
         m_fileBox->setCurrentIndex(fileIndex);
     m_lines->setView(m_view, fileIndex);
-    m_sourceView->resizeColumnsToContents();
+    fitColumns(m_sourceView, {SourceLineModel::LineNumber, SourceLineModel::Samples}, SourceLineModel::Reasons);
 }
 
 void SourcePanel::onReasonIndex(int comboIndex)

@@ -10,7 +10,7 @@ namespace ws {
 
 namespace {
 
-constexpr int kBarWidth = 120; // pixels for the largest row; text follows the bar area
+constexpr int kBarWidth = 64; // pixels for the largest row; text follows the bar area
 
 } // namespace
 
