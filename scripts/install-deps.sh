@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev libqt6sql6-sqlite libqcustomplot-dev qt6-svg-dev
-  libsqlite3-dev libcli11-dev rapidjson-dev libbenchmark-dev
+  libsqlite3-dev zlib1g-dev libcli11-dev rapidjson-dev libbenchmark-dev
   xvfb xauth imagemagick fonts-dejavu-core fontconfig
   clang-format clang-tidy
   clang libclang-rt-dev

@@ -372,8 +372,13 @@ void MainWindow::openDialog()
 {
     QSettings s;
     const QString dir = s.value(QStringLiteral("files/lastDir")).toString();
-    const QString f = QFileDialog::getOpenFileName(
-        this, tr("Open session"), dir, tr("Warpscope sessions (*.wscope);;All files (*)"));
+    const QString f = QFileDialog::getOpenFileName(this, tr("Open session"), dir,
+        tr("Sessions and traces (*.wscope *.sqlite *.json *.json.gz *.csv *.txt *.hatchet *.ncu-rep);;"
+           "Warpscope sessions (*.wscope);;"
+           "Nsight Systems SQLite export (*.sqlite);;"
+           "PyTorch profiler / Chrome trace (*.json *.json.gz);;"
+           "Nsight Compute CSV or report (*.csv *.txt *.ncu-rep);;"
+           "Proton hatchet (*.hatchet *.json);;All files (*)"));
     if (f.isEmpty())
         return;
     s.setValue(QStringLiteral("files/lastDir"), QFileInfo(f).absolutePath());

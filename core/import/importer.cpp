@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "import/importer.h"
 
+#include "import/gzipfile.h"
 #include "import/kinetoimporter.h"
 #include "import/ncuimporter.h"
 #include "import/nsysimporter.h"
@@ -120,6 +121,31 @@ ImportFormat detectImportFormat(const std::string& path)
 
 SessionData importSession(const std::string& path, ImportFormat format, const ImportOptions& options)
 {
+    if (isGzipFile(path)) {
+        // Inflate first (the first third of the progress bar), then parse the text in memory.
+        ImportOptions inner = options;
+        const auto share = [&](double from, double span) {
+            return ProgressCallback([&options, from, span](double f, const char* phase) {
+                if (options.progress)
+                    options.progress(from + span * f, phase);
+            });
+        };
+        const std::string text = readGzipFile(path, share(0.0, 0.33), options.cancel);
+        if (format == ImportFormat::Auto) {
+            const auto detected
+                = detectImportFormat(std::string_view(text).substr(0, 64 * 1024), withoutGzipSuffix(path));
+            if (!detected)
+                throw SessionError(SessionError::Kind::BadInput, path,
+                    "unknown format inside the gzip file: not a PyTorch/Chrome trace JSON, ncu CSV or Proton "
+                    "hatchet file (pass --format to say which it is)");
+            format = *detected;
+        }
+        if (format == ImportFormat::NsysSqlite)
+            throw SessionError(SessionError::Kind::BadInput, path,
+                "a gzip-compressed SQLite export cannot be read in place: decompress it first (gunzip)");
+        inner.progress = share(0.33, 0.67);
+        return createImporter(format)->importBytes(text, path, inner);
+    }
     if (format == ImportFormat::Auto)
         format = detectImportFormat(path);
     return createImporter(format)->importFile(path, options);

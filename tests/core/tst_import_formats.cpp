@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Importer behaviour on small hand-written inputs: number text, ncu CSV quirks, format
 // detection, the Chrome trace phases Kineto files do not use, errors, progress and cancel.
+#include "import/gzipfile.h"
 #include "import/importer.h"
 #include "import/ncucsvtable.h"
 #include "import/numbertext.h"
@@ -9,7 +10,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <zlib.h>
+
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 using namespace ws;
 
@@ -353,6 +360,63 @@ private slots:
         } catch (const SessionError& e) {
             QCOMPARE(e.kind(), SessionError::Kind::NotFound);
         }
+    }
+
+    // A gzip-compressed trace (tensorboard's *.pt.trace.json.gz) imports to the same session as
+    // the plain file; damaged gzip data is a BadInput naming the file, which stays unchanged.
+    void gzipTraces_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("kineto") << "kineto_mm_relu.json"
+                                << "trace.pt.trace.json.gz";
+        QTest::newRow("proton") << "proton_mm_relu.hatchet"
+                                << "mm.hatchet.gz";
+        QTest::newRow("ncu csv with noise") << "ncu_mixed.txt"
+                                            << "ncu.txt.gz";
+    }
+    void gzipTraces()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QString, name);
+        const std::string plain = std::string(WS_FIXTURES_DIR "/import/") + fixture.toStdString();
+        QTemporaryDir dir;
+        const std::string packed = dir.filePath(name).toStdString();
+        {
+            std::ifstream in(plain, std::ios::binary);
+            const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            gzFile gz = gzopen(packed.c_str(), "wb");
+            QVERIFY(gz);
+            QCOMPARE(gzwrite(gz, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+            QCOMPARE(gzclose(gz), Z_OK);
+        }
+        QVERIFY(isGzipFile(packed));
+        QVERIFY(!isGzipFile(plain));
+        std::vector<double> seen;
+        ImportOptions options;
+        options.progress = [&](double f, const char*) { seen.push_back(f); };
+        const SessionData fromPacked = importSession(packed, ImportFormat::Auto, options);
+        const SessionData fromPlain = importSession(plain, ImportFormat::Auto, {});
+        QVERIFY(fromPacked.kernels == fromPlain.kernels);
+        QVERIFY(fromPacked.apiCalls == fromPlain.apiCalls);
+        QVERIFY(fromPacked.nvtxRanges == fromPlain.nvtxRanges);
+        QVERIFY(fromPacked.kernelMetrics == fromPlain.kernelMetrics);
+        QVERIFY(fromPacked.strings.all() == fromPlain.strings.all());
+        QVERIFY(!fromPlain.kernels.empty() || !fromPlain.kernelMetrics.empty());
+        QVERIFY(!seen.empty());
+        QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+
+        // Cut the compressed file short: an error naming it, and the file as it was.
+        const auto size = std::filesystem::file_size(packed);
+        std::filesystem::resize_file(packed, size / 2);
+        try {
+            importSession(packed, ImportFormat::Auto, {});
+            QFAIL("expected BadInput");
+        } catch (const SessionError& e) {
+            QCOMPARE(e.kind(), SessionError::Kind::BadInput);
+            QVERIFY2(std::string(e.what()).find(packed) == 0, e.what());
+        }
+        QCOMPARE(std::filesystem::file_size(packed), size / 2);
     }
 
     void progressAndCancel()

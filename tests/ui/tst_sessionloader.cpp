@@ -9,9 +9,13 @@
 #include "synth/synthgenerator.h"
 #include "timeline/lodfold.h"
 
+#include <sqlite3.h>
+#include <zlib.h>
+
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -110,6 +114,89 @@ private slots:
             QVERIFY(f.open(QIODevice::ReadOnly));
             QCOMPARE(f.readAll(), content);
         }
+    }
+
+    // Traces of other tools open through the same loader: imported into a cached session on the
+    // worker, shown under their own name, the source left byte-identical.
+    void opensTracesOfOtherTools_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<bool>("gzip");
+        QTest::newRow("kineto json") << "kineto_mm_relu.json" << false;
+        QTest::newRow("kineto json.gz") << "kineto_mm_relu.json" << true;
+        QTest::newRow("nsys sqlite") << "nsys-3.16-small.sql" << false;
+        QTest::newRow("ncu csv") << "ncu_raw.csv" << false;
+        QTest::newRow("proton hatchet") << "proton_mm_relu.hatchet" << false;
+    }
+    void opensTracesOfOtherTools()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(bool, gzip);
+        QStandardPaths::setTestModeEnabled(true);
+        QFile in(QStringLiteral(WS_FIXTURES_DIR "/import/") + fixture);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray text = in.readAll();
+        QString path = m_dir.filePath(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-'));
+        if (fixture.endsWith(QLatin1String(".sql"))) {
+            // nsys cannot run on our GPU machine: the fixture is the documented schema as SQL.
+            sqlite3* db = nullptr;
+            QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+            QCOMPARE(sqlite3_exec(db, text.constData(), nullptr, nullptr, nullptr), SQLITE_OK);
+            sqlite3_close(db);
+        } else if (gzip) {
+            gzFile gz = gzopen(path.toUtf8().constData(), "wb");
+            QVERIFY(gz);
+            QCOMPARE(gzwrite(gz, text.constData(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+            QCOMPARE(gzclose(gz), Z_OK);
+        } else {
+            QVERIFY(QFile::copy(in.fileName(), path));
+        }
+        QFile source(path);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QByteArray before = source.readAll();
+        source.close();
+
+        SessionLoader loader;
+        QSignalSpy loaded(&loader, &SessionLoader::loaded);
+        QSignalSpy failed(&loader, &SessionLoader::failed);
+        QSignalSpy progress(&loader, &SessionLoader::progress);
+        loader.open(path);
+        QVERIFY(loaded.wait(30000) || !failed.isEmpty());
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(1).toString()));
+        const auto s = loaded.at(0).at(0).value<std::shared_ptr<const SessionSnapshot>>();
+        QVERIFY(s && s->hasFile);
+        QCOMPARE(s->displayName, path);
+        QVERIFY(s->path != path);
+        QVERIFY(s->path.endsWith(QLatin1String(".wscope")));
+        // Every fixture holds kernels (ncu and Proton ones as profiled launches / ranking rows).
+        QVERIFY(s->hasGpuActivity());
+        QVERIFY(s->eventCount() > 0);
+        bool importing = false;
+        for (const auto& p : progress)
+            importing |= p.at(1).toString().startsWith(QLatin1String("importing"));
+        QVERIFY(importing);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QCOMPARE(source.readAll(), before);
+    }
+
+    void brokenTraceNamesTheFile()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("broken.pt.trace.json"));
+        const QByteArray content = R"({"traceEvents": [{"ph": "X", "name": "k", "ts": 1, "dur": )";
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+        f.close();
+        SessionLoader loader;
+        QSignalSpy failed(&loader, &SessionLoader::failed);
+        loader.open(path);
+        QVERIFY(failed.wait(30000));
+        QCOMPARE(failed.at(0).at(0).toString(), path);
+        // The reason says what is wrong (the window's dialog puts it under the path).
+        const QString reason = failed.at(0).at(1).toString();
+        QVERIFY2(!reason.isEmpty() && !reason.contains(QLatin1String("not a SQLite")), qPrintable(reason));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), content);
     }
 
     void cancelIsHonoured()

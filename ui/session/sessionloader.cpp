@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: MIT
 #include "session/sessionloader.h"
 
+#include "import/importer.h"
 #include "store/sessionerror.h"
 #include "store/sessionreader.h"
+#include "store/sessionwriter.h"
 
+#include <QCryptographicHash>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QPromise>
+#include <QStandardPaths>
 #include <QThreadPool>
 #include <QtConcurrent>
 
@@ -25,6 +31,21 @@ QThreadPool* loaderPool()
         return p;
     }();
     return pool;
+}
+
+// Where an imported trace's session goes: the user's cache, named after the source and a hash of
+// its path, size and modification time (a changed source is imported again, not reused).
+QString importedSessionPath(const QString& source)
+{
+    const QFileInfo info(source);
+    QDir dir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation));
+    dir.mkpath(QStringLiteral("imports"));
+    dir.cd(QStringLiteral("imports"));
+    const QByteArray key = (info.absoluteFilePath() + QString::number(info.size())
+        + QString::number(info.lastModified().toMSecsSinceEpoch()))
+                               .toUtf8();
+    const QString hash = QString::fromLatin1(QCryptographicHash::hash(key, QCryptographicHash::Sha1).toHex().left(12));
+    return dir.filePath(info.completeBaseName() + QLatin1Char('-') + hash + QStringLiteral(".wscope"));
 }
 
 void load(QPromise<LoadResult>& promise, const QString& copyFrom, const QString& path, const QString& shown,
@@ -59,7 +80,34 @@ void load(QPromise<LoadResult>& promise, const QString& copyFrom, const QString&
         QElapsedTimer phase;
         phase.start();
         SessionSnapshot::LoadTimes times;
-        const SessionReader reader(path.toStdString());
+        // A trace of another tool (nsys SQLite, PyTorch/Chrome JSON, ncu CSV, Proton; also
+        // gzip-compressed) is imported into a session file in the cache first, then opened like
+        // any session; the source file is only read.
+        QString sessionPath = path;
+        std::unique_ptr<SessionReader> opened;
+        try {
+            opened = std::make_unique<SessionReader>(path.toStdString());
+        } catch (const SessionError& e) {
+            if (!SessionLoader::isForeignTrace(path, e))
+                throw;
+        }
+        if (!opened) {
+            base = 0.0;
+            weight = 0.5;
+            sessionPath = importedSessionPath(path);
+            ImportOptions options;
+            options.progress
+                = [&report](double f, const char* what) { report(f, (std::string("importing: ") + what).c_str()); };
+            options.cancel = cancel;
+            const SessionData data = importSession(path.toStdString(), ImportFormat::Auto, options);
+            SessionWriter writer(sessionPath.toStdString());
+            writer.write(data);
+            writer.commit();
+            opened = std::make_unique<SessionReader>(sessionPath.toStdString());
+            base = 0.5;
+            weight = 0.35;
+        }
+        const SessionReader& reader = *opened;
         auto meta = reader.meta();
         times.reader = static_cast<double>(phase.nsecsElapsed()) / 1e6;
         phase.restart();
@@ -81,7 +129,7 @@ void load(QPromise<LoadResult>& promise, const QString& copyFrom, const QString&
         if (!built || cancel.isCancelled()) {
             result.cancelled = true;
         } else {
-            built->path = path;
+            built->path = sessionPath;
             built->displayName = shown;
             built->hasFile = true;
             result.snapshot = std::move(built);
@@ -115,6 +163,23 @@ void SessionLoader::releaseLater(std::shared_ptr<const SessionSnapshot> snapshot
     if (!snapshot)
         return;
     loaderPool()->start([s = std::move(snapshot)]() mutable { s.reset(); });
+}
+
+bool SessionLoader::isForeignTrace(const QString& path, const SessionError& readerError)
+{
+    // nsys exports are SQLite without Warpscope's meta (NotSession); JSON, CSV and gzip are not
+    // SQLite at all (NotSqlite). Anything else, or content no importer recognises, keeps the
+    // reader's own message.
+    if (readerError.kind() != SessionError::Kind::NotSqlite && readerError.kind() != SessionError::Kind::NotSession)
+        return false;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = f.read(64 * 1024);
+    if (head.startsWith("\x1f\x8b"))
+        return true;
+    return detectImportFormat(std::string_view(head.constData(), static_cast<size_t>(head.size())), path.toStdString())
+        .has_value();
 }
 
 void SessionLoader::cancel()

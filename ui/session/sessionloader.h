@@ -12,6 +12,8 @@
 
 namespace ws {
 
+class SessionError;
+
 // What a load hands back to the GUI thread.
 struct LoadResult {
     std::shared_ptr<const SessionSnapshot> snapshot;
@@ -22,6 +24,8 @@ struct LoadResult {
 // Opens sessions on a worker thread: SessionReader + TimelineModel::load + LOD indices and
 // counters, with progress and cancellation. The GUI thread only receives the finished,
 // immutable snapshot (or the error) through QFutureWatcher signals; it never touches the file.
+// Traces of other tools (nsys SQLite, PyTorch/Chrome JSON, ncu CSV, Proton, gzip-compressed
+// or not) are imported into a session in the user's cache first, then opened the same way.
 class SessionLoader : public QObject {
     Q_OBJECT
 public:
@@ -35,6 +39,9 @@ public:
     // then opens it.
     void openCopy(const QString& source, const QString& path, const QString& displayName);
     void cancel();
+    // True for files another tool wrote that the importers read (open() imports them first),
+    // judged from the reader's verdict on `path` and the first bytes.
+    static bool isForeignTrace(const QString& path, const SessionError& readerError);
     bool isLoading() const { return m_watcher != nullptr; }
     QString currentPath() const { return m_path; }
 
