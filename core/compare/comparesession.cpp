@@ -12,14 +12,11 @@
 
 namespace ws::compare {
 
-std::vector<double> CompareSession::durations(uint32_t key) const
+void CompareSession::indexDurations()
 {
-    std::vector<double> out;
-    for (const auto& l : launches) {
-        if (l.key == key)
-            out.push_back(static_cast<double>(l.duration()));
-    }
-    return out;
+    keyDurations.assign(keys.size(), {});
+    for (const auto& l : launches)
+        keyDurations[l.key].push_back(static_cast<double>(l.duration()));
 }
 
 std::vector<size_t> CompareSession::launchesOf(uint32_t key) const
@@ -151,6 +148,7 @@ CompareSession indexCompareSession(SessionData data, const std::string& path)
         launchThread.push_back(thread);
     }
     assignPaths(s, launchThread);
+    s.indexDurations();
     return s;
 }
 
@@ -173,6 +171,7 @@ void dropPaths(CompareSession& s)
     for (auto& l : s.launches)
         l.key = remap[l.key];
     s.keys = std::move(keys);
+    s.indexDurations();
 }
 
 std::string alignKeys(CompareSession& a, CompareSession& b)

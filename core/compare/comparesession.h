@@ -45,13 +45,16 @@ struct CompareSession {
     std::string label; // file name without directory
     SessionData data;  // everything read from the file (launches refer to its ranges and strings)
     std::vector<KernelKey> keys;
-    std::vector<CompareLaunch> launches; // sorted by start
-    std::vector<uint32_t> rangePath;     // indices into data.nvtxRanges, outermost first per launch
+    std::vector<CompareLaunch> launches;           // sorted by start
+    std::vector<uint32_t> rangePath;               // indices into data.nvtxRanges, outermost first per launch
+    std::vector<std::vector<double>> keyDurations; // per key, the launches' durations in launch order
     SessionMetrics metrics;
     std::optional<bench::BenchResult> bench; // when the session holds bench_run rows
 
     // Durations (ns) of every launch of one key, in launch order.
-    std::vector<double> durations(uint32_t key) const;
+    const std::vector<double>& durations(uint32_t key) const { return keyDurations.at(key); }
+    // Rebuilds keyDurations after the keys changed.
+    void indexDurations();
     // Launch indices of one key, in order.
     std::vector<size_t> launchesOf(uint32_t key) const;
     // Index of a key; -1 when absent.

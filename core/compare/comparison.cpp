@@ -347,8 +347,8 @@ Comparison compareSessions(const CompareSession& a, const CompareSession& b, con
         r.path = b.keys[p.keyB].path;
         if (a.keys[p.keyA].name != r.name)
             r.nameA = a.keys[p.keyA].name;
-        const auto da = a.durations(p.keyA);
-        const auto db = b.durations(p.keyB);
+        const auto& da = a.durations(p.keyA);
+        const auto& db = b.durations(p.keyB);
         r.countA = da.size();
         r.countB = db.size();
         r.medianA = medianOrNaN(da);
@@ -370,7 +370,7 @@ Comparison compareSessions(const CompareSession& a, const CompareSession& b, con
         r.keyA = static_cast<int>(ka);
         r.name = a.keys[ka].name;
         r.path = a.keys[ka].path;
-        const auto da = a.durations(ka);
+        const auto& da = a.durations(ka);
         r.countA = da.size();
         r.medianA = medianOrNaN(da);
         r.totalA = std::accumulate(da.begin(), da.end(), 0.0);
@@ -381,7 +381,7 @@ Comparison compareSessions(const CompareSession& a, const CompareSession& b, con
         r.keyB = static_cast<int>(kb);
         r.name = b.keys[kb].name;
         r.path = b.keys[kb].path;
-        const auto db = b.durations(kb);
+        const auto& db = b.durations(kb);
         r.countB = db.size();
         r.medianB = medianOrNaN(db);
         r.totalB = std::accumulate(db.begin(), db.end(), 0.0);
