@@ -48,23 +48,30 @@ __global__ void bank_conflict_kernel(uint32_t* out, int iters)
     const uint32_t row = (threadIdx.x & 31u) * 32u;
     uint32_t k = 0;
     uint32_t acc = 0;
+    // PC sampling charges a stall to the instruction that waits (the load's first consumer), so
+    // the load and its consumers share the marked line. clang-format would split it.
+    // clang-format off
     for (int it = 0; it < iters; ++it) {
-        k = tile[row + k]; // HOT(short_scoreboard)
-        acc += k;
+        k = tile[row + k]; acc += k; // HOT(short_scoreboard)
     }
+    // clang-format on
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
 __global__ void barrier_kernel(float* out, int rounds, int work)
 {
     float x = static_cast<float>(threadIdx.x) * 1e-3f;
-    for (int r = 0; r < rounds; ++r) {
+    int r = 0;
+    // A warp waiting at a barrier is sampled at the instruction after BAR.SYNC (here the loop
+    // test), so the barrier and the loop test share the marked line.
+    // clang-format off
+    do {
         if (threadIdx.x < 32) {
             for (int i = 0; i < work; ++i)
                 x = fmaf(x, 0.9999f, 0.5f);
         }
-        __syncthreads(); // HOT(barrier)
-    }
+        __syncthreads(); } while (++r < rounds); // HOT(barrier)
+    // clang-format on
     out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
