@@ -170,14 +170,15 @@ private slots:
         SelectionModel selection;
         AnalysisPanels panels(&selection, &window);
         panels.addDocks(&window, &view);
-        QCOMPARE(panels.docks().size(), 8);
+        QCOMPARE(panels.docks().size(), 9);
         QStringList names;
         for (QDockWidget* d : panels.docks()) {
             QVERIFY(!d->objectName().isEmpty()); // saveState needs names
             names << d->windowTitle();
         }
         QVERIFY(names.contains("Roofline") && names.contains("Diagnosis") && names.contains("Kernels"));
-        QCOMPARE(view.actions().size(), 9); // a section + one toggle per dock
+        QVERIFY(names.contains("Source"));
+        QCOMPARE(view.actions().size(), 10); // a section + one toggle per dock
         QSignalSpy ready(&panels, &AnalysisPanels::dataReady);
         panels.setSnapshot(snapshotOf(m_path));
         QVERIFY(ready.wait(30000));
