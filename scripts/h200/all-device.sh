@@ -14,12 +14,15 @@ chmod -R u+x build/h200 2>/dev/null
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$out/gpu.txt" 2>&1
 for n in "${names[@]}"; do
   s=scripts/h200/$n-device.sh
+  [ -f "$s" ] || s=scripts/h200/$n.sh
+  limit=75
+  [ "$n" = ddp-2gpu ] && limit=130
   d=$(mktemp -d)/$n
   mkdir -p "$d"
   start=$SECONDS
   if [ -f "$s" ]; then
-    timeout -k 5 90 bash "$s" build/h200 "$d" >"$d/device.log" 2>&1
-    echo "rc=$?" >>"$d/device.log"
+    timeout -k 5 "$limit" bash "$s" build/h200 "$d" >"$d/run.log" 2>&1
+    echo "rc=$?" >>"$d/run.log"
   else
     echo "missing $s" >"$d/device.log"
   fi
