@@ -116,8 +116,13 @@ void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRo
     const LodRect* prev = nullptr;
     std::vector<std::pair<int, int>> folded;
     for (const LodRect& r : hits.rects) {
-        const int x0 = std::max(r.x0, 0);
+        int x0 = std::max(r.x0, 0);
         int x1 = std::min(r.x1, width);
+        // In-kernel marks are instants: a 3 px tick, not a hairline.
+        if (lane.kind == LaneKind::WarpRole && r.count == 1 && lane.start[r.first] == lane.end[r.first]) {
+            x0 = std::max(r.x0 - 1, 0);
+            x1 = std::min(r.x0 + 2, width);
+        }
         // A one-pixel gap between back-to-back single events keeps neighbours with the same
         // colour apart (Perfetto's SLICE_GAP_PX); runs and thin slices keep every pixel.
         if (r.count == 1 && x1 - x0 >= 4)

@@ -19,6 +19,7 @@ struct TimelineRowModel::Node {
     Kind kind = Kind::Group;
     QString label;
     QString tooltip;
+    QString note; // shown in a group header's time area (warp roles: the per-role summary)
     int lane = -1;
     int counter = -1;
     qint64 events = 0;
@@ -26,6 +27,11 @@ struct TimelineRowModel::Node {
     bool visible = true;
     bool pinned = false;
     bool gpu = false;
+    // Warp-role groups of one kernel: its lanes per block, and the block whose lanes are the
+    // children now.
+    int64_t warpKernel = -1;
+    int warpBlock = -1;
+    std::map<int, std::vector<int>> warpBlockLanes;
     Node* parent = nullptr;
     std::vector<std::unique_ptr<Node>> children;
 
@@ -180,8 +186,8 @@ void TimelineRowModel::build()
             return hostA;
         if (hostA)
             return std::tuple(la.pid, la.tid, rank(la), la.depth) < std::tuple(lb.pid, lb.tid, rank(lb), lb.depth);
-        return std::tuple(rank(la), la.deviceId, la.kernelId, la.streamId, la.pid, la.depth)
-            < std::tuple(rank(lb), lb.deviceId, lb.kernelId, lb.streamId, lb.pid, lb.depth);
+        return std::tuple(rank(la), la.deviceId, la.kernelId, la.streamId, la.pid, la.block, la.warp, la.depth)
+            < std::tuple(rank(lb), lb.deviceId, lb.kernelId, lb.streamId, lb.pid, lb.block, lb.warp, lb.depth);
     });
 
     // Streams of one device seen from several processes need the pid to tell them apart.
@@ -214,16 +220,21 @@ void TimelineRowModel::build()
             break;
         }
         case LaneKind::WarpRole: {
+            // Children come per block (the block chooser): see fillWarpBlock.
             auto it = kernels.find(l.kernelId);
             if (it == kernels.end()) {
-                Node* k = m_root->add(group(QStringLiteral("kernel #%1 warp roles").arg(l.kernelId)));
+                Node* k = m_root->add(group(QString()));
+                k->warpKernel = l.kernelId;
                 it = kernels.emplace(l.kernelId, k).first;
             }
-            it->second->add(std::move(node));
+            it->second->warpBlockLanes[l.block].push_back(static_cast<int>(li));
             break;
         }
         }
     }
+
+    for (auto& [kernel, k] : kernels)
+        fillWarpBlock(k, k->warpBlockLanes.begin()->first);
 
     Node* otherCounters = nullptr;
     for (size_t ci = 0; ci < m_snapshot->counters.size(); ++ci) {
@@ -261,6 +272,86 @@ void TimelineRowModel::build()
         for (auto& [key, n] : threads)
             n->expanded = false;
     }
+}
+
+void TimelineRowModel::fillWarpBlock(Node* group, int block)
+{
+    const TimelineModel& m = *m_snapshot->model;
+    group->children.clear();
+    group->warpBlock = block;
+    for (const int li : group->warpBlockLanes[block]) {
+        const TimelineLane& l = m.lanes[static_cast<size_t>(li)];
+        auto node = std::make_unique<Node>();
+        node->kind = Kind::Lane;
+        node->lane = li;
+        node->events = static_cast<qint64>(l.size());
+        node->label = QString::fromStdString(l.label);
+        group->add(std::move(node));
+    }
+    // The per-role summary over the whole launch: waiting shares in the label, every phase's
+    // mean and p95 in the tooltip.
+    QStringList waiting;
+    QString tip;
+    for (const auto& r : m.warpRoles) {
+        if (r.kernelId != group->warpKernel)
+            continue;
+        const QString role = QString::fromStdString(m.strings.at(r.role));
+        waiting << QStringLiteral("%1: %2% of the time waiting").arg(role).arg(100.0 * r.waitShare(), 0, 'f', 0);
+        tip += QStringLiteral("\n%1 (%2 warps, %3% of their time waiting)")
+                   .arg(role)
+                   .arg(r.warps)
+                   .arg(100.0 * r.waitShare(), 0, 'f', 1);
+        for (const auto& p : r.phases)
+            tip += QStringLiteral("\n    %1 ×%2: mean %3, p95 %4")
+                       .arg(QString::fromStdString(m.strings.at(p.name)))
+                       .arg(p.count)
+                       .arg(
+                           formatDuration(static_cast<TimeNs>(p.meanNs)), formatDuration(static_cast<TimeNs>(p.p95Ns)));
+    }
+    group->label = QStringLiteral("kernel #%1 warp roles · block %2 of %3")
+                       .arg(group->warpKernel)
+                       .arg(block)
+                       .arg(group->warpBlockLanes.size());
+    group->note = waiting.join(QStringLiteral(" · "));
+    group->tooltip = tip;
+}
+
+QList<int> TimelineRowModel::warpBlocks(const QModelIndex& groupIndex) const
+{
+    QList<int> blocks;
+    if (const Node* n = nodeFor(groupIndex); groupIndex.isValid() && n->warpKernel >= 0)
+        for (const auto& [block, lanes] : n->warpBlockLanes)
+            blocks << block;
+    return blocks;
+}
+
+int TimelineRowModel::warpBlock(const QModelIndex& groupIndex) const
+{
+    return groupIndex.isValid() ? nodeFor(groupIndex)->warpBlock : -1;
+}
+
+bool TimelineRowModel::setWarpBlock(const QModelIndex& groupIndex, int block)
+{
+    if (!groupIndex.isValid())
+        return false;
+    Node* n = nodeFor(groupIndex);
+    if (n->warpKernel < 0 || n->warpBlockLanes.count(block) == 0)
+        return false;
+    if (n->warpBlock == block)
+        return true;
+    const QModelIndex index = indexFor(n);
+    if (!n->children.empty()) {
+        beginRemoveRows(index, 0, static_cast<int>(n->children.size()) - 1);
+        n->children.clear();
+        endRemoveRows();
+    }
+    const auto count = static_cast<int>(n->warpBlockLanes[block].size());
+    beginInsertRows(index, 0, count - 1);
+    fillWarpBlock(n, block);
+    endInsertRows();
+    emit dataChanged(index, indexFor(n, ColumnCount - 1));
+    emit rowsLayoutChanged();
+    return true;
 }
 
 TimelineRowModel::Node* TimelineRowModel::nodeFor(const QModelIndex& index) const
@@ -331,7 +422,8 @@ QVariant TimelineRowModel::data(const QModelIndex& index, int role) const
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::ToolTipRole:
-        return QStringLiteral("%1\n%2 events").arg(data(index, PathRole).toString(), formatCount(n->totalEvents()));
+        return QStringLiteral("%1\n%2 events").arg(data(index, PathRole).toString(), formatCount(n->totalEvents()))
+            + n->tooltip;
     case KindRole:
         return static_cast<int>(n->kind);
     case LaneIndexRole:
@@ -531,6 +623,7 @@ void TimelineRowModel::collect(
                 r.gpu = c->gpu;
                 r.pinned = c->pinned;
                 r.label = pinnedOnly ? path : c->label;
+                r.note = c->note;
                 r.path = path;
                 r.id = reinterpret_cast<quintptr>(c.get());
                 out.push_back(std::move(r));

@@ -45,6 +45,7 @@ public:
         int summaryLane = -1;         // a collapsed group shows this lane's events in its header
         std::vector<int> hiddenLanes; // a collapsed group: every lane inside it
         QString label;
+        QString note; // warp-role groups: the per-role summary, drawn in the header's time area
         QString path;
         quintptr id = 0; // stable while the model lives: the node's address
     };
@@ -68,6 +69,13 @@ public:
     bool moveDown(const QModelIndex& index);
     void showAll();
     void expandAll(bool expanded);
+
+    // A kernel's warp-role group shows the warps of one block at a time (the block chooser):
+    // the blocks that recorded events (empty for other rows), the one shown, and switching to
+    // another one (its lanes replace the group's children). False for an unknown block.
+    QList<int> warpBlocks(const QModelIndex& group) const;
+    int warpBlock(const QModelIndex& group) const;
+    bool setWarpBlock(const QModelIndex& group, int block);
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -94,6 +102,7 @@ private:
     static void lanesUnder(const Node* node, std::vector<int>& out);
     void collect(const Node* node, int depth, std::vector<Row>& out, bool pinnedOnly, const QString& prefix) const;
     void build();
+    void fillWarpBlock(Node* group, int block);
 
     std::shared_ptr<const SessionSnapshot> m_snapshot;
     std::unique_ptr<Node> m_root;

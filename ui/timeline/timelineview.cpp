@@ -697,6 +697,8 @@ void TimelineView::paintEvent(QPaintEvent*)
         paintFrameLayer(p, *m_frame, 0, pinned, c);
         paintFrameLayer(p, *m_frame, 1, scrolled, c);
     }
+    paintGroupNotes(p, m_pinned, 0, pinned);
+    paintGroupNotes(p, m_scrolled, 1, scrolled);
     if (m_pinnedHeight > 0) {
         p.fillRect(QRect(0, pinned.bottom() - 1, pinned.width(), 2), m_colors.mutedText);
     }
@@ -744,6 +746,26 @@ void TimelineView::paintRows(QPainter& p, const std::vector<LayoutRow>& rows, in
             }
         }
         ++index;
+    }
+    p.restore();
+}
+
+void TimelineView::paintGroupNotes(QPainter& p, const std::vector<LayoutRow>& rows, int layer, const QRect& area)
+{
+    // An expanded group's time area is empty: warp-role groups say there how much of their
+    // time each role spent waiting (Row::note).
+    if (area.isEmpty())
+        return;
+    p.save();
+    p.setClipRect(area.adjusted(m_labelWidth, 0, 0, 0));
+    p.setPen(m_colors.mutedText);
+    const int top = layerTop(layer);
+    for (const LayoutRow& r : rows) {
+        const int y = top + r.y;
+        if (r.row.note.isEmpty() || !r.row.expanded || y + r.h < area.top() || y > area.bottom())
+            continue;
+        p.drawText(QRect(m_labelWidth + 8, y, area.width() - m_labelWidth - 16, r.h), Qt::AlignLeft | Qt::AlignVCenter,
+            r.row.note);
     }
     p.restore();
 }
@@ -1107,6 +1129,31 @@ void TimelineView::keyPressEvent(QKeyEvent* e)
     e->accept();
 }
 
+void TimelineView::addWarpBlockChooser(QMenu& menu, const QModelIndex& group)
+{
+    // A kernel's warp roles show one block at a time: step through them or pick one (the
+    // list is thinned to about 64 entries for large grids; stepping reaches every block).
+    const QList<int> blocks = m_rows->warpBlocks(group);
+    if (blocks.isEmpty())
+        return;
+    const int current = m_rows->warpBlock(group);
+    const auto at = blocks.indexOf(current);
+    menu.addAction(
+            tr("Previous block"), this, [this, group, b = blocks.value(at - 1, -1)] { m_rows->setWarpBlock(group, b); })
+        ->setEnabled(at > 0);
+    menu.addAction(
+            tr("Next block"), this, [this, group, b = blocks.value(at + 1, -1)] { m_rows->setWarpBlock(group, b); })
+        ->setEnabled(at + 1 < blocks.size());
+    QMenu* choose = menu.addMenu(tr("Block"));
+    const auto stride = std::max<qsizetype>(1, blocks.size() / 64);
+    for (qsizetype i = 0; i < blocks.size(); i += stride) {
+        QAction* a = choose->addAction(
+            tr("block %1").arg(blocks[i]), this, [this, group, b = blocks[i]] { m_rows->setWarpBlock(group, b); });
+        a->setCheckable(true);
+        a->setChecked(blocks[i] == current);
+    }
+}
+
 void TimelineView::contextMenuEvent(QContextMenuEvent* e)
 {
     const LayoutRow* row = rowAt(e->pos());
@@ -1117,6 +1164,7 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* e)
         if (row->row.kind == TimelineRowModel::Kind::Group) {
             menu.addAction(row->row.expanded ? tr("Collapse \"%1\"").arg(name) : tr("Expand \"%1\"").arg(name), this,
                 [this, index, expanded = row->row.expanded] { m_rows->setExpanded(index, !expanded); });
+            addWarpBlockChooser(menu, index);
         } else {
             menu.addAction(row->row.pinned ? tr("Unpin \"%1\"").arg(name) : tr("Pin \"%1\" to the top").arg(name), this,
                 [this, index, pinned = row->row.pinned] { m_rows->setPinned(index, !pinned); });

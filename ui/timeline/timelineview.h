@@ -14,6 +14,8 @@
 #include <QTimer>
 #include <QWidget>
 
+class QMenu;
+
 #include <memory>
 #include <vector>
 
@@ -107,6 +109,7 @@ protected:
     void wheelEvent(QWheelEvent* e) override;
     void keyPressEvent(QKeyEvent* e) override;
     void contextMenuEvent(QContextMenuEvent* e) override;
+    void addWarpBlockChooser(QMenu& menu, const QModelIndex& group);
     void changeEvent(QEvent* e) override;
 
 private:
@@ -137,6 +140,7 @@ private:
 
     void paintRuler(QPainter& p, const TimelineCoordinates& c);
     void paintRows(QPainter& p, const std::vector<LayoutRow>& rows, int layer, const QRect& area);
+    void paintGroupNotes(QPainter& p, const std::vector<LayoutRow>& rows, int layer, const QRect& area);
     void paintFrameLayer(
         QPainter& p, const TimelineFrame& f, int layer, const QRect& area, const TimelineCoordinates& c);
     void paintOverlays(QPainter& p, const TimelineCoordinates& c);
