@@ -16,6 +16,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <ctime>
+#include <dlfcn.h>
 #include <mutex>
 #include <pthread.h>
 #include <string>
@@ -408,10 +409,31 @@ void tearDown(Sampler& s)
     }
 }
 
+// CUPTI loads libnvperf_host (the metric evaluator) from its own directory during set-up, and
+// the static destructors of a library loaded then run at exit *before* every exit handler
+// registered earlier, the recorder's included. On the H200 both --gpu-metrics runs crashed
+// (SIGSEGV) at exit that way: set-up (about 1 s) was still running, or the final decode ran,
+// after nvperf's destructors. So the library is loaded here, first, and the sampler's own exit
+// handler is registered right after it: it then runs before nvperf's destructors and waits for
+// set-up to finish.
+void loadProfilerHost()
+{
+    Dl_info info {};
+    if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) && info.dli_fname) {
+        std::string dir(info.dli_fname);
+        dir = dir.substr(0, dir.rfind('/') + 1);
+        if (dlopen((dir + "libnvperf_host.so").c_str(), RTLD_NOW | RTLD_GLOBAL))
+            return;
+    }
+    dlopen("libnvperf_host.so", RTLD_NOW | RTLD_GLOBAL);
+}
+
 void run(Sampler& s)
 {
     pthread_setname_np(pthread_self(), "ws-pmsampler");
+    const int64_t t0 = clockNs(CLOCK_MONOTONIC);
     const bool ok = setUp(s);
+    environment(s, "gpu_metrics.setup_ms", std::to_string((clockNs(CLOCK_MONOTONIC) - t0) / 1000000));
     std::unique_lock lock(s.mutex);
     while (ok && !s.stop) {
         s.wake.wait_for(lock, std::chrono::nanoseconds(raw::kPmDecodeIntervalNs), [&s] { return s.stop; });
@@ -454,7 +476,9 @@ void contextCreated(Recorder& recorder, void* ctx, uint32_t deviceOrdinal)
         initWindowsLocked(*s, recorder.capturing());
     }
     g_sampler = s;
-    // Set-up talks to the driver and CUPTI's profiler: not inside CUDA's callback.
+    loadProfilerHost();
+    std::atexit([] { shutdown(); }); // see loadProfilerHost
+    // Set-up talks to the driver and CUPTI's profiler (about 1 s): not inside CUDA's callback.
     s->thread = std::thread([s] { run(*s); });
 }
 
@@ -488,9 +512,9 @@ void shutdown()
             return;
         s->stop = true;
         s->wake.notify_all();
-        // The sampler finishes its current decode; never hang the program's exit on it.
-        if (!s->wake.wait_for(lock, std::chrono::seconds(5), [s] { return s->finished; })) {
-            s->recorder->message(raw::MessageLevel::Warning, "GPU metrics: the sampler did not stop within 5 s");
+        // The sampler finishes its set-up or current decode; never hang the program's exit on it.
+        if (!s->wake.wait_for(lock, std::chrono::seconds(20), [s] { return s->finished; })) {
+            s->recorder->message(raw::MessageLevel::Warning, "GPU metrics: the sampler did not stop within 20 s");
             return;
         }
     }

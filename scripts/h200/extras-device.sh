@@ -43,7 +43,7 @@ timeout $(tl 25) "$CLI" record --keep-raw --gpu-metrics --capture-range=cudaProf
   >"$O/record-gpu-metrics-gemm.log" 2>&1; echo "rc=$?"; cat "$O/record-gpu-metrics-gemm.log"
 
 step "record --gpu-metrics --nvtx-timing together on the nvtx-timing example (whole run, 50 us period)"
-timeout $(tl 20) "$CLI" record --gpu-metrics --gpu-metrics-period 50 --nvtx-timing step -o "$O/gpu-metrics-nvtx.wscope" \
+timeout $(tl 20) "$CLI" record --keep-raw --gpu-metrics --gpu-metrics-period 50 --nvtx-timing step -o "$O/gpu-metrics-nvtx.wscope" \
   -- "$NT" --iters 20 \
   --csv "$O/own-pm.csv" >"$O/record-gpu-metrics-nvtx.log" 2>&1; echo "rc=$?"; cat "$O/record-gpu-metrics-nvtx.log"
 
