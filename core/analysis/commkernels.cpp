@@ -107,8 +107,10 @@ CommKind classifyCommName(std::string_view name)
     if (startsWith(name, "nccl:"))
         return CommKind::Nccl;
     const std::string_view base = commBaseIdentifier(name);
-    // ncclKernel_* (NCCL <= 2.18), ncclDevKernel_* (2.19+), ncclAllReduceRingLLKernel_* (<= 2.7).
-    if (startsWith(base, "nccl") && base.find("Kernel") != std::string_view::npos)
+    // NCCL's identifiers are "nccl" + a capital: its kernels, ncclKernel_* (NCCL <= 2.18),
+    // ncclDevKernel_* (2.19+), ncclAllReduceRingLLKernel_* (<= 2.7), and its API calls, which
+    // NCCL 2.28 marks with NVTX ranges of the same names (ncclAllReduce, ncclCommInitRankConfig).
+    if (base.size() > 4 && startsWith(base, "nccl") && base[4] >= 'A' && base[4] <= 'Z')
         return CommKind::Nccl;
     return CommKind::None;
 }

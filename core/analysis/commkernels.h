@@ -22,8 +22,9 @@ inline constexpr std::string_view kCommFamilyLabel = "communication (NCCL)";
 
 // A kernel (or event) name as any tool writes it: mangled (_Z39ncclDevKernel_...), demangled
 // ("void ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"), the short base name, the
-// NCCL <= 2.7 style (ncclAllReduceRingLLKernel_sum_f32), PyTorch's op annotations
-// ("nccl:all_reduce"), and "[CUDA memcpy Peer-to-Peer]", the name lanes give peer copies.
+// NCCL <= 2.7 style (ncclAllReduceRingLLKernel_sum_f32), NCCL's own NVTX ranges
+// ("ncclAllReduce"), PyTorch's op annotations ("nccl:all_reduce"), and
+// "[CUDA memcpy Peer-to-Peer]", the name lanes give peer copies.
 CommKind classifyCommName(std::string_view name);
 inline bool isCommunicationName(std::string_view name)
 {

@@ -146,7 +146,10 @@ private slots:
             CommKind::None);
         row("template arg mentions nccl", "void copy_kernel<ncclKernel_tag>(float*)", CommKind::None);
         row("nccl in the middle", "my_ncclKernel_wrapper", CommKind::None);
-        row("nccl prefix without kernel", "ncclMemset_helper(int)", CommKind::None);
+        row("nccl api nvtx range", "ncclAllReduce", CommKind::Nccl);
+        row("nccl init nvtx range", "ncclCommInitRankConfig", CommKind::Nccl);
+        row("nccl lowercase", "nccl_helper(int)", CommKind::None);
+        row("just nccl", "nccl", CommKind::None);
         row("torch op without prefix", "all_reduce", CommKind::None);
         row("device-to-device copy", "[CUDA memcpy Device-to-Device]", CommKind::None);
         row("anonymous namespace", "(anonymous namespace)::ncclDevKernel_Reduce(int)", CommKind::Nccl);
