@@ -21,6 +21,7 @@
 #include <pthread.h>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 // PM sampling arrived in CUPTI 12.6; a program may bring an older libcupti (PyTorch wheels),
@@ -88,6 +89,21 @@ std::string remedy(CUptiResult r)
     default:
         return {};
     }
+}
+
+// WS_PM_TRACE=1: each set-up, decode and exit step on stderr, unbuffered (write(2)), so the
+// last one before a crash inside CUPTI is visible.
+void trace(const char* step)
+{
+    static const bool on = std::getenv("WS_PM_TRACE") != nullptr;
+    if (!on)
+        return;
+    char line[160];
+    const int n = std::snprintf(line, sizeof line, "ws-pm %lld.%06lld [%ld] %s\n",
+        static_cast<long long>(clockNs(CLOCK_MONOTONIC) / 1000000000),
+        static_cast<long long>(clockNs(CLOCK_MONOTONIC) / 1000 % 1000000), static_cast<long>(gettid()), step);
+    if (n > 0)
+        (void)!::write(2, line, static_cast<size_t>(std::min<int>(n, sizeof line - 1)));
 }
 
 // Plain pointers only (see Recorder): the exit path may run after static destructors.
@@ -162,6 +178,7 @@ bool fail(Sampler& s, const char* what, CUptiResult r)
 
 bool setUp(Sampler& s)
 {
+    trace("setUp: begin");
     if (!&cuptiPmSamplingEnable || !&cuptiProfilerHostInitialize || !&cuptiProfilerDeviceSupported) {
         message(s, raw::MessageLevel::Warning,
             "this CUPTI has no PM sampling API (CUPTI 12.6 or newer needed); recording the trace without GPU "
@@ -176,6 +193,7 @@ bool setUp(Sampler& s)
     // The profiler APIs want a current context on the calling thread.
     cu->ctxSetCurrent(static_cast<CUcontext>(s.ctx));
 
+    trace("setUp: cuptiProfilerInitialize");
     auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
     if (CUptiResult r = cuptiProfilerInitialize(&init); r != CUPTI_SUCCESS)
         return fail(s, "cuptiProfilerInitialize", r);
@@ -214,6 +232,7 @@ bool setUp(Sampler& s)
 
     auto en = params<CUpti_PmSampling_Enable_Params>(CUpti_PmSampling_Enable_Params_STRUCT_SIZE);
     en.deviceIndex = s.device;
+    trace("setUp: cuptiPmSamplingEnable");
     if (CUptiResult r = cuptiPmSamplingEnable(&en); r != CUPTI_SUCCESS)
         return fail(s, "cuptiPmSamplingEnable", r);
     s.object = en.pPmSamplingObject;
@@ -232,6 +251,7 @@ bool setUp(Sampler& s)
     hi.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
     hi.pChipName = chipName.c_str();
     hi.pCounterAvailabilityImage = availability.data();
+    trace("setUp: cuptiProfilerHostInitialize");
     if (CUptiResult r = cuptiProfilerHostInitialize(&hi); r != CUPTI_SUCCESS)
         return fail(s, "cuptiProfilerHostInitialize", r);
     s.host = hi.pHostObject;
@@ -284,6 +304,7 @@ bool setUp(Sampler& s)
     sc.samplingInterval = s.periodNs;
     sc.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
     sc.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
+    trace("setUp: cuptiPmSamplingSetConfig");
     if (CUptiResult r = cuptiPmSamplingSetConfig(&sc); r != CUPTI_SUCCESS)
         return fail(s, "cuptiPmSamplingSetConfig", r);
 
@@ -303,6 +324,7 @@ bool setUp(Sampler& s)
     if (CUptiResult r = cuptiPmSamplingStart(&st); r != CUPTI_SUCCESS)
         return fail(s, "cuptiPmSamplingStart", r);
     s.started = true;
+    trace("setUp: started");
     return true;
 }
 
@@ -310,6 +332,7 @@ bool setUp(Sampler& s)
 // again while the image was the limit.
 void decode(Sampler& s)
 {
+    trace("decode");
     std::vector<double> values(s.names.size());
     // Bounded: the hardware buffer holds at most a few hundred image-fulls.
     for (int round = 0; round < 4096; ++round) {
@@ -389,6 +412,7 @@ void tearDown(Sampler& s)
     if (s.started) {
         auto sp = params<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
         sp.pPmSamplingObject = s.object;
+        trace("tearDown: stop");
         cuptiPmSamplingStop(&sp);
         decode(s);
         environment(s, "gpu_metrics.samples_completed", std::to_string(s.completed));
@@ -398,12 +422,14 @@ void tearDown(Sampler& s)
     if (s.object) {
         auto dp = params<CUpti_PmSampling_Disable_Params>(CUpti_PmSampling_Disable_Params_STRUCT_SIZE);
         dp.pPmSamplingObject = s.object;
+        trace("tearDown: disable");
         cuptiPmSamplingDisable(&dp);
         s.object = nullptr;
     }
     if (s.host) {
         auto hd = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
         hd.pHostObject = s.host;
+        trace("tearDown: host deinitialize");
         cuptiProfilerHostDeinitialize(&hd);
         s.host = nullptr;
     }
@@ -428,12 +454,19 @@ void loadProfilerHost()
     dlopen("libnvperf_host.so", RTLD_NOW | RTLD_GLOBAL);
 }
 
-void run(Sampler& s)
+bool timedSetUp(Sampler& s)
 {
-    pthread_setname_np(pthread_self(), "ws-pmsampler");
     const int64_t t0 = clockNs(CLOCK_MONOTONIC);
     const bool ok = setUp(s);
     environment(s, "gpu_metrics.setup_ms", std::to_string((clockNs(CLOCK_MONOTONIC) - t0) / 1000000));
+    return ok;
+}
+
+// `ready`: set-up already done (WS_PM_SETUP=sync), with this result.
+void run(Sampler& s, int ready)
+{
+    pthread_setname_np(pthread_self(), "ws-pmsampler");
+    const bool ok = ready >= 0 ? ready == 1 : timedSetUp(s);
     std::unique_lock lock(s.mutex);
     while (ok && !s.stop) {
         s.wake.wait_for(lock, std::chrono::nanoseconds(raw::kPmDecodeIntervalNs), [&s] { return s.stop; });
@@ -478,8 +511,20 @@ void contextCreated(Recorder& recorder, void* ctx, uint32_t deviceOrdinal)
     g_sampler = s;
     loadProfilerHost();
     std::atexit([] { shutdown(); }); // see loadProfilerHost
-    // Set-up talks to the driver and CUPTI's profiler (about 1 s): not inside CUDA's callback.
-    s->thread = std::thread([s] { run(*s); });
+    // Set-up talks to the driver and CUPTI's profiler (about 1 s): by default not inside CUDA's
+    // callback; WS_PM_SETUP=sync does it here, on the thread creating the context (as NVIDIA's
+    // profiling_injection sample does), restoring the thread's current context afterwards.
+    int ready = -1;
+    if (const char* mode = std::getenv("WS_PM_SETUP"); mode && std::string(mode) == "sync") {
+        const CudaDriver* cu = cudaDriver();
+        CUcontext before = nullptr;
+        if (cu)
+            cu->ctxGetCurrent(&before);
+        ready = timedSetUp(*s) ? 1 : 0;
+        if (cu && before != static_cast<CUcontext>(ctx))
+            cu->ctxSetCurrent(before);
+    }
+    s->thread = std::thread([s, ready] { run(*s, ready); });
 }
 
 void captureChanged(Recorder& recorder, bool capturing, int64_t nowNs)
@@ -499,6 +544,7 @@ void captureChanged(Recorder& recorder, bool capturing, int64_t nowNs)
 
 void shutdown()
 {
+    trace("shutdown: begin");
     Sampler* s = nullptr;
     {
         std::lock_guard start(g_startMutex);
@@ -521,6 +567,7 @@ void shutdown()
     if (s->thread.joinable())
         s->thread.join();
     tearDown(*s);
+    trace("shutdown: done");
 }
 
 } // namespace ws::inject::pm

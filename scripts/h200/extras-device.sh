@@ -14,6 +14,8 @@ CLI=$H/common/bin/warpscope-cli
 NT=$H/extras/bin/ws-example-nvtx-timing
 GR=$H/extras/bin/ws-example-gemm-relu
 T0=$(date +%s)
+# The PM sampler's steps on stderr (unbuffered), in the record logs: the last one before a crash shows.
+export WS_PM_TRACE=1
 step() { echo "== $* (t=$(($(date +%s) - T0)) s)"; }
 # Every step's timeout is cut to what is left of 55 s, so the whole script stays under 60 s.
 tl() { local left=$((55 - ($(date +%s) - T0))); [ "$left" -lt "$1" ] && echo $((left > 1 ? left : 1)) || echo "$1"; }
@@ -46,6 +48,15 @@ step "record --gpu-metrics --nvtx-timing together on the nvtx-timing example (wh
 timeout $(tl 20) "$CLI" record --keep-raw --gpu-metrics --gpu-metrics-period 50 --nvtx-timing step -o "$O/gpu-metrics-nvtx.wscope" \
   -- "$NT" --iters 20 \
   --csv "$O/own-pm.csv" >"$O/record-gpu-metrics-nvtx.log" 2>&1; echo "rc=$?"; cat "$O/record-gpu-metrics-nvtx.log"
+
+step "record --gpu-metrics, long run (600 steps, ~1 s: set-up finishes long before exit), 100 us period"
+timeout $(tl 20) "$CLI" record --gpu-metrics --gpu-metrics-period 100 -o "$O/gpu-metrics-long.wscope" \
+  -- "$NT" --iters 600 >"$O/record-gpu-metrics-long.log" 2>&1; echo "rc=$?"; cat "$O/record-gpu-metrics-long.log"
+
+step "record --gpu-metrics on GEMM+ReLU with the set-up inside the context callback (WS_PM_SETUP=sync)"
+WS_PM_SETUP=sync timeout $(tl 20) "$CLI" record --gpu-metrics --capture-range=cudaProfilerApi \
+  -o "$O/gpu-metrics-gemm-sync.wscope" -- "$GR" --iters 200 >"$O/record-gpu-metrics-gemm-sync.log" 2>&1
+echo "rc=$?"; cat "$O/record-gpu-metrics-gemm-sync.log"
 
 step "summary"
 timeout $(tl 20) python3 - "$O" <<'PY' || echo "summary failed"
@@ -85,7 +96,8 @@ for label, sess, owncsv in (("queued", "nvtx-timing.wscope", "own-queued.csv"),
         "per_instance_mean_abs_diff_pct": round(statistics.mean(per), 4) if per else None,
         "baseline_program_median_ms": round(statistics.median(own("own-baseline.csv")), 6) if own("own-baseline.csv") else None,
     }
-for sess in ("gpu-metrics-gemm.wscope", "gpu-metrics-nvtx.wscope"):
+for sess in ("gpu-metrics-gemm.wscope", "gpu-metrics-nvtx.wscope", "gpu-metrics-long.wscope",
+             "gpu-metrics-gemm-sync.wscope"):
     db = session(sess)
     if db is None:
         res[sess] = "missing"; continue
