@@ -13,6 +13,9 @@
 #include <vector>
 
 cudaError_t launchPipelineCompiledOut(const float* in, float* out, int tiles, int work, int grid, cudaStream_t stream);
+cudaError_t launchPipelineClock64(const float* in, float* out, int tiles, int work, int grid,
+    const ws::iket::DeviceBuffer& trace, cudaStream_t stream);
+void launchMarkLoopClock64(int blocks, int threads, int iterations, float* sink, const ws::iket::DeviceBuffer& trace);
 
 WS_IKET_NAMES(LoopName, tick);
 
@@ -45,6 +48,37 @@ __global__ void timerProbe(unsigned long long* out, int samples)
         const long long until = clock64() + 400;
         while (clock64() < until) { }
     }
+}
+
+// What one event costs, part by part: a loop of `iterations` steps, each an FMA plus
+// Mode 0 nothing, 1 a %globaltimer read, 2 a clock64 read, 3 lane 0's two 16-byte stores,
+// 4 clock64 + stores, 5 globaltimer + clock64 + stores (a full event).
+template <int Mode> __global__ void costLoop(int iterations, float* sink, uint4* buffer, int capacity)
+{
+    float x = static_cast<float>(threadIdx.x);
+    unsigned long long acc = 0;
+    const bool lane0 = (threadIdx.x & 31u) == 0;
+    uint4* slots = buffer + 2ull * capacity * (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32);
+    for (int i = 0; i < iterations; ++i) {
+        x = fmaf(x, 1.0001f, 0.5f);
+        unsigned long long gt = 0;
+        unsigned long long clk = 0;
+        if constexpr (Mode == 1 || Mode == 5)
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt)::"memory");
+        if constexpr (Mode == 2 || Mode == 4 || Mode == 5)
+            asm volatile("mov.u64 %0, %%clock64;" : "=l"(clk)::"memory");
+        acc += gt + clk;
+        if constexpr (Mode >= 3) {
+            if (lane0 && i < capacity) {
+                __stcg(slots + 2 * i,
+                    make_uint4(static_cast<uint32_t>(gt), static_cast<uint32_t>(gt >> 32), static_cast<uint32_t>(clk),
+                        static_cast<uint32_t>(clk >> 32)));
+                __stcg(slots + 2 * i + 1, make_uint4(blockIdx.x, 0, static_cast<uint32_t>(i), 0));
+            }
+        }
+    }
+    if (x == 12345.0f || acc == 1)
+        sink[0] = x + static_cast<float>(acc);
 }
 
 double median(std::vector<double> v)
@@ -137,16 +171,20 @@ int main(int argc, char** argv)
         args.tiles = tiles;
         args.work = work;
         std::vector<double> traced;
+        std::vector<double> traced64;
         std::vector<double> plain;
         std::vector<double> off;
         for (int r = -2; r < reps; ++r) { // two warm-up rounds
             const double t1 = timer.ms([&] { launchPipeline<true>(args, grid, trace.buffer(), nullptr); });
             const double t2 = timer.ms([&] { launchPipeline<false>(args, grid, trace.buffer(), nullptr); });
             const double t3 = timer.ms([&] { launchPipelineCompiledOut(dIn, dOut, tiles, work, grid, nullptr); });
+            const double t4
+                = timer.ms([&] { launchPipelineClock64(dIn, dOut, tiles, work, grid, trace.buffer(), nullptr); });
             if (r >= 0) {
                 traced.push_back(t1 * 1000);
                 plain.push_back(t2 * 1000);
                 off.push_back(t3 * 1000);
+                traced64.push_back(t4 * 1000);
             }
         }
         if (cudaGetLastError() != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {
@@ -168,6 +206,7 @@ int main(int argc, char** argv)
                 100.0 * (m - base) / base, withEvents && perWarp > 0 ? (m - base) * 1000.0 / perWarp : 0.0);
         };
         row("instrumented", traced, true);
+        row("instrumented_clock64", traced64, true);
         row("uninstrumented", plain, false);
         row("compiled_out", off, false);
         std::fflush(stdout);
@@ -197,6 +236,41 @@ int main(int argc, char** argv)
             warps * kIterations, warps, kIterations / m1, 100.0 * (m1 - m0) / m0, (m1 - m0) * 1000.0 / kIterations);
         std::printf("mark_loop,%d,uninstrumented,%.2f,%.2f,%.2f,0,%.0f,0,0,0\n", kIterations, m0,
             *std::min_element(plain.begin(), plain.end()), *std::max_element(plain.begin(), plain.end()), warps);
+    }
+    // Where an event's time goes: one warp per SM (the latency a warp's own critical path
+    // sees), 1000 steps per loop; ns per event = (loop with the part - empty loop) / steps.
+    {
+        constexpr int kIterations = 1000;
+        uint4* slots = nullptr;
+        cudaMalloc(&slots, size_t {2} * kIterations * sms * sizeof(uint4));
+        ws::iket::Launch one("mark_loop_1warp", dim3(sms), dim3(32), kIterations + 2, LoopName {});
+        const char* names[] = {"empty", "globaltimer_read", "clock64_read", "store_32B", "clock64_store",
+            "globaltimer_clock64_store", "mark", "mark_clock64"};
+        std::vector<std::vector<double>> t(8);
+        for (int r = -2; r < reps; ++r) {
+            double m[8];
+            m[0] = timer.ms([&] { costLoop<0><<<sms, 32>>>(kIterations, dOut, slots, kIterations); });
+            m[1] = timer.ms([&] { costLoop<1><<<sms, 32>>>(kIterations, dOut, slots, kIterations); });
+            m[2] = timer.ms([&] { costLoop<2><<<sms, 32>>>(kIterations, dOut, slots, kIterations); });
+            m[3] = timer.ms([&] { costLoop<3><<<sms, 32>>>(kIterations, dOut, slots, kIterations); });
+            m[4] = timer.ms([&] { costLoop<4><<<sms, 32>>>(kIterations, dOut, slots, kIterations); });
+            m[5] = timer.ms([&] { costLoop<5><<<sms, 32>>>(kIterations, dOut, slots, kIterations); });
+            m[6] = timer.ms([&] { markLoop<true><<<sms, 32>>>(kIterations, dOut, one.buffer()); });
+            m[7] = timer.ms([&] { launchMarkLoopClock64(sms, 32, kIterations, dOut, one.buffer()); });
+            if (r >= 0)
+                for (int i = 0; i < 8; ++i)
+                    t[static_cast<size_t>(i)].push_back(m[i] * 1000);
+        }
+        const double base = median(t[0]);
+        for (int i = 1; i < 8; ++i) {
+            const double m = median(t[static_cast<size_t>(i)]);
+            std::printf("event_part,%d,%s,%.2f,%.2f,%.2f,%d,%d,0,0,%.1f\n", kIterations, names[i], m,
+                *std::min_element(t[static_cast<size_t>(i)].begin(), t[static_cast<size_t>(i)].end()),
+                *std::max_element(t[static_cast<size_t>(i)].begin(), t[static_cast<size_t>(i)].end()),
+                kIterations * sms, sms, (m - base) * 1000.0 / kIterations);
+        }
+        std::printf("event_part,%d,empty,%.2f,0,0,0,%d,0,0,0\n", kIterations, base, sms);
+        cudaFree(slots);
     }
     cudaFree(dIn);
     cudaFree(dOut);

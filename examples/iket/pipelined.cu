@@ -36,7 +36,8 @@ int main(int argc, char** argv)
     args.out = dOut;
 
     // Per warp: producer 6 events per tile, consumers 5, plus role and drain.
-    ws::iket::Launch trace("pipelined_row_reduce", dim3(blocks), dim3(kThreads), 6 * tilesPerBlock + 16, PipePhase {});
+    // (+2: the anchors of WARPSCOPE_IKET_CLOCK64_ONLY.)
+    ws::iket::Launch trace("pipelined_row_reduce", dim3(blocks), dim3(kThreads), 6 * tilesPerBlock + 18, PipePhase {});
     int failures = 0;
     for (int l = 0; l < launches; ++l) {
         cudaMemset(dOut, 0, rows * sizeof(float));

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 B=build/iket
 [ -f "$B/build.ninja" ] || cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_WARNINGS_AS_ERRORS=ON >/dev/null
-progs=(ws-example-iket-two-warp ws-example-iket-pipelined ws-iket-overhead)
+progs=(ws-example-iket-two-warp ws-example-iket-pipelined ws-example-iket-pipelined-clock64 ws-iket-overhead)
 cmake --build "$B" -j2 --target "${progs[@]}"
 D=build/h200/iket
 rm -rf "$D"

@@ -22,7 +22,9 @@
 // 32-byte event {globaltimer, clock64, SM, warp, block, kind, name} into the warp's own slots
 // of a per-launch global buffer. No atomics, no shared memory, never out of bounds: a warp
 // that runs out of slots keeps counting, and the decoder reports what was dropped.
-// Define WARPSCOPE_IKET_DISABLE to compile every call out to nothing.
+// Define WARPSCOPE_IKET_DISABLE to compile every call out to nothing, or
+// WARPSCOPE_IKET_CLOCK64_ONLY to time events with clock64 alone (cheaper; two more events per
+// warp, anchors with globaltimer at the profiler's start and end, carry the clock).
 //
 // Under `warpscope-cli record`, collect() passes the host copy to libwarpscope-inject.so, which
 // stores it in the session (warp_event rows, decoded and aligned to the session's clock).
@@ -83,6 +85,8 @@ struct Token {
 // benchmark does) without two definitions of one class.
 #if defined(WARPSCOPE_IKET_DISABLE)
 inline namespace off {
+#elif defined(WARPSCOPE_IKET_CLOCK64_ONLY)
+inline namespace on_clock64 {
 #else
 inline namespace on {
 #endif
@@ -120,40 +124,68 @@ public:
             atomicAdd(&buffer.header->outOfRangeWarps, 1ull);
         }
         asm volatile("mov.u32 %0, %%smid;" : "=r"(m_sm));
+#if defined(WARPSCOPE_IKET_CLOCK64_ONLY)
+        record(WsIketAnchor, 0, m_next, true);
+#endif
     }
     __device__ ~Profiler()
     {
+#if defined(WARPSCOPE_IKET_CLOCK64_ONLY)
+        record(WsIketAnchor, 0, m_next, true);
+#endif
         if (m_lane0 && m_count)
             *m_count = m_next;
     }
     Profiler(const Profiler&) = delete;
     Profiler& operator=(const Profiler&) = delete;
 
-    template <typename E> __device__ void role(E name) { record(WsIketRole, static_cast<uint16_t>(name), m_next); }
+    template <typename E> __device__ void role(E name)
+    {
+        record(WsIketRole, static_cast<uint16_t>(name), m_next);
+    }
     template <typename E> __device__ void range_push(E name)
     {
         record(WsIketPush, static_cast<uint16_t>(name), m_next);
     }
-    __device__ void range_pop() { record(WsIketPop, 0, m_next); }
+    __device__ void range_pop()
+    {
+        record(WsIketPop, 0, m_next);
+    }
     template <typename E> __device__ Token range_start(E name)
     {
         const Token t {m_next};
         record(WsIketStart, static_cast<uint16_t>(name), m_next);
         return t;
     }
-    __device__ void range_end(Token t) { record(WsIketEnd, 0, t.index); }
-    template <typename E> __device__ void mark(E name) { record(WsIketMark, static_cast<uint16_t>(name), m_next); }
+    __device__ void range_end(Token t)
+    {
+        record(WsIketEnd, 0, t.index);
+    }
+    template <typename E> __device__ void mark(E name)
+    {
+        record(WsIketMark, static_cast<uint16_t>(name), m_next);
+    }
 
 private:
-    __device__ __forceinline__ void record(uint8_t kind, uint16_t name, uint32_t token)
+#if defined(WARPSCOPE_IKET_CLOCK64_ONLY)
+    // Events carry clock64 only (reading %globaltimer is the slow part of an event); two
+    // anchors per warp with both let the decoder put them on the globaltimer clock.
+    static constexpr bool kGlobaltimerPerEvent = false;
+#else
+    static constexpr bool kGlobaltimerPerEvent = true;
+#endif
+
+    __device__ __forceinline__ void record(
+        uint8_t kind, uint16_t name, uint32_t token, bool globaltimer = kGlobaltimerPerEvent)
     {
         if (!m_lane0)
             return;
         // The "memory" clobbers keep the compiler from moving the phase's loads and stores
         // across the timestamp.
-        uint64_t gt;
+        uint64_t gt = 0;
         uint64_t clk;
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt)::"memory");
+        if (globaltimer)
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt)::"memory");
         asm volatile("mov.u64 %0, %%clock64;" : "=l"(clk)::"memory");
         if (m_next < m_capacity) {
             const uint32_t w2 = m_block;

@@ -25,11 +25,12 @@ enum WsIketKind {
     WsIketStart = 2, /* range_start(name): token = this event's index in the warp */
     WsIketEnd = 3,   /* range_end(token) */
     WsIketMark = 4,  /* mark(name) */
-    WsIketRole = 5   /* role(name): the warp's role from here on */
+    WsIketRole = 5,  /* role(name): the warp's role from here on */
+    WsIketAnchor = 6 /* WARPSCOPE_IKET_CLOCK64_ONLY: globaltimer + clock64 when the profiler starts and ends */
 };
 
 typedef struct WsIketEvent {
-    uint64_t globaltimer; /* %globaltimer, ns */
+    uint64_t globaltimer; /* %globaltimer, ns; 0 under WARPSCOPE_IKET_CLOCK64_ONLY except anchors */
     uint64_t clock;       /* clock64() of the SM */
     uint32_t block;       /* linear block index in the grid */
     uint16_t sm;          /* %smid */
