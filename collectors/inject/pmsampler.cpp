@@ -324,6 +324,9 @@ bool setUp(Sampler& s)
     if (CUptiResult r = cuptiPmSamplingStart(&st); r != CUPTI_SUCCESS)
         return fail(s, "cuptiPmSamplingStart", r);
     s.started = true;
+    // Again now: exit handlers CUPTI itself may have registered during set-up must not run
+    // before the final decode either (pm::shutdown is idempotent).
+    std::atexit([] { shutdown(); });
     trace("setUp: started");
     return true;
 }
