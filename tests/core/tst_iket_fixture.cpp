@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+// The in-kernel tracing examples as recorded on an NVIDIA H200 (tests/fixtures/iket: the
+// sessions `warpscope-cli record` wrote and the raw files it kept): every warp has its role,
+// the ranges each role must have are there in the right numbers, ranges balance, nothing was
+// dropped, every event lies inside its kernel, and the order the kernels' barriers impose
+// holds across warps (a consumer computes only after the producer's data arrived). Decoding
+// the kept raw files again gives the stored events.
+#include "iket/warprolesummary.h"
+#include "ingest/rawingest.h"
+#include "store/sessionreader.h"
+
+#include <QtTest>
+
+#include <map>
+#include <set>
+#include <tuple>
+
+using namespace ws;
+
+namespace {
+
+std::string fixture(const char* name)
+{
+    return std::string(WS_FIXTURES_DIR "/iket/") + name;
+}
+
+using Key = std::tuple<int64_t, int32_t, int32_t>; // kernel, block, warp
+
+// Events of one warp by name, in time order.
+std::map<Key, std::map<std::string, std::vector<const WarpEvent*>>> byWarp(const SessionData& s)
+{
+    std::map<Key, std::map<std::string, std::vector<const WarpEvent*>>> out;
+    for (const auto& e : s.warpEvents)
+        out[{e.kernelId, e.block, e.warp}][s.str(e.name)].push_back(&e);
+    for (auto& [k, names] : out)
+        for (auto& [n, v] : names)
+            std::sort(v.begin(), v.end(), [](const WarpEvent* a, const WarpEvent* b) { return a->begin < b->begin; });
+    return out;
+}
+
+void checkCommon(const SessionData& s, size_t launches)
+{
+    QCOMPARE(s.meta.at("iket_launches"), std::to_string(launches));
+    QCOMPARE(s.meta.at("iket_unbalanced_warps"), std::string("0"));
+    QCOMPARE(s.meta.at("iket_dropped_events"), std::string("0"));
+    QCOMPARE(s.meta.at("iket_unmatched_launches"), std::string("0"));
+    std::map<int64_t, const KernelRecord*> kernels;
+    for (const auto& k : s.kernels)
+        kernels[k.id] = &k;
+    std::set<int64_t> traced;
+    for (const auto& e : s.warpEvents) {
+        QVERIFY(kernels.count(e.kernelId));
+        const KernelRecord& k = *kernels[e.kernelId];
+        QVERIFY(e.begin >= k.start && e.end <= k.end && e.begin <= e.end);
+        traced.insert(e.kernelId);
+    }
+    QCOMPARE(traced.size(), launches);
+}
+
+// Re-decoding the raw files the recorder kept gives what the session stores.
+void checkReingest(const SessionData& stored, const char* rawDir)
+{
+    RawIngest ingest;
+    QVERIFY(ingest.addDirectory(fixture(rawDir)) > 0);
+    const SessionData again = ingest.finish();
+    QCOMPARE(again.warpEvents.size(), stored.warpEvents.size());
+    for (size_t i = 0; i < again.warpEvents.size(); ++i) {
+        const WarpEvent& a = again.warpEvents[i];
+        const WarpEvent& b = stored.warpEvents[i];
+        QCOMPARE(std::tie(a.kernelId, a.block, a.warp, a.sm, a.kind, a.begin, a.end, a.depth),
+            std::tie(b.kernelId, b.block, b.warp, b.sm, b.kind, b.begin, b.end, b.depth));
+        QCOMPARE(again.str(a.name), stored.str(b.name));
+        QCOMPARE(again.str(a.role), stored.str(b.role));
+    }
+}
+
+} // namespace
+
+class TestIketFixture : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void twoWarp()
+    {
+        const SessionData s = SessionReader(fixture("two_warp.wscope")).readAll();
+        checkCommon(s, 3);
+        for (const auto& [key, names] : byWarp(s)) {
+            const auto [kernel, block, warp] = key;
+            QCOMPARE(block, 0);
+            const std::string role = s.str(names.begin()->second.front()->role);
+            QCOMPARE(role, std::string(warp == 0 ? "producer" : "consumer"));
+            QCOMPARE(names.at("kernel_start").size(), size_t(1));
+            QCOMPARE(names.at("wait_for_data").size(), size_t(1));
+            QCOMPARE(names.count("producer_load"), size_t(warp == 0 ? 1 : 0));
+            QCOMPARE(names.count("consumer_compute"), size_t(warp == 1 ? 1 : 0));
+        }
+        // The barrier: warp 1 computes only after warp 0 finished loading, and warp 0 leaves its
+        // wait no earlier than the consumer entered its own.
+        const auto warps = byWarp(s);
+        for (const auto& [key, names] : warps) {
+            const auto [kernel, block, warp] = key;
+            if (warp != 1)
+                continue;
+            const auto& producer = warps.at({kernel, 0, 0});
+            QVERIFY(names.at("consumer_compute").front()->begin >= producer.at("producer_load").front()->end);
+            QVERIFY(producer.at("wait_for_data").front()->end >= names.at("wait_for_data").front()->begin);
+        }
+        checkReingest(s, "raw/two_warp");
+    }
+
+    void pipelined()
+    {
+        const SessionData s = SessionReader(fixture("pipelined.wscope")).readAll();
+        checkCommon(s, 2);
+        const auto warps = byWarp(s);
+        std::map<std::string, size_t> warpsPerRole;
+        int maxAsync = 0;
+        for (const auto& e : s.warpEvents)
+            if (e.kind == WarpEventKind::AsyncRange)
+                maxAsync = std::max(maxAsync, e.depth);
+        QVERIFY2(maxAsync >= 1, "stage_busy spans of different stages overlap");
+        for (const auto& [key, names] : warps) {
+            const auto [kernel, block, warp] = key;
+            const std::string role = s.str(names.begin()->second.front()->role);
+            ++warpsPerRole[role];
+            QCOMPARE(role, std::string(warp == 0 ? "producer" : "consumer"));
+            if (warp == 0) {
+                const size_t tiles = names.at("issue_load").size();
+                QCOMPARE(names.at("stage_busy").size(), tiles);
+                QCOMPARE(names.at("wait_empty").size(), tiles - 4); // the first round finds every stage free
+                QCOMPARE(names.at("drain").size(), size_t(1));
+                continue;
+            }
+            // A consumer computes tile i only after the producer issued its load.
+            const auto& issue = warps.at({kernel, block, 0}).at("issue_load");
+            const auto& compute = names.at("compute");
+            QCOMPARE(compute.size(), issue.size());
+            QCOMPARE(names.at("release").size(), issue.size());
+            for (size_t i = 0; i < compute.size(); ++i)
+                QVERIFY(compute[i]->begin >= issue[i]->begin);
+        }
+        QCOMPARE(warpsPerRole["consumer"], 2 * warpsPerRole["producer"]);
+        // Per-role summary from the real events: consumers spend part of their time waiting.
+        const auto roles = iket::summarizeRoles(s.warpEvents, s.strings);
+        QCOMPARE(roles.size(), size_t(4)); // 2 launches x (consumer, producer)
+        for (const auto& r : roles) {
+            QVERIFY(r.waitShare() > 0 && r.waitShare() < 1);
+            for (const auto& p : r.phases)
+                QVERIFY(p.meanNs > 0 && p.p95Ns > 0);
+        }
+        checkReingest(s, "raw/pipelined");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIketFixture)
+#include "tst_iket_fixture.moc"
