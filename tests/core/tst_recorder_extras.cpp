@@ -298,6 +298,46 @@ private slots:
         QCOMPARE(median[QStringLiteral("fwd [nvtx-timing (pid 11)]")], QStringLiteral("7000.0"));
     }
 
+    // H200: the recorder's events at push/pop against the events the program placed inside the
+    // same range itself (tests/fixtures/recorder/extras/README.md).
+    void h200NvtxTimingAgainstProgramEvents()
+    {
+        const QString dir = QStringLiteral(WS_FIXTURES_DIR "/recorder/extras/nvtx-timing");
+        RawIngest in;
+        QCOMPARE(in.addDirectory(dir.toStdString()), size_t(1));
+        const SessionData s = in.finish();
+        QVERIFY(in.warnings().empty());
+        QCOMPARE(s.benchRuns.size(), size_t(1));
+        const bench::BenchResult r = bench::benchResultFromSession(s, "fixture");
+        const std::vector<double>& recorded = r.runs[0].rounds; // us, instance order
+        QCOMPARE(recorded.size(), size_t(30));
+
+        QFile csv(dir + QStringLiteral("/own-events.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        std::vector<double> own; // us
+        for (const QByteArray& line : csv.readAll().split('\n').mid(1))
+            if (!line.trimmed().isEmpty())
+                own.push_back(line.split(',').at(1).toDouble() * 1e3);
+        QCOMPARE(own.size(), recorded.size());
+        // Every instance: the recorder's interval contains the program's (two more events in
+        // the stream, a few us) and is within 1 % of it.
+        for (size_t i = 0; i < own.size(); ++i) {
+            QVERIFY2(recorded[i] >= own[i] - 0.5, qPrintable(QString::number(i)));
+            QVERIFY2(std::abs(recorded[i] - own[i]) / own[i] < 0.01, qPrintable(QString::number(i)));
+        }
+        const auto median = [](std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            return (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+        };
+        const double diff = (median(recorded) - median(own)) / median(own);
+        qInfo("H200 NVTX timing: recorder median %.3f us, program %.3f us (%+.3f %%)", median(recorded), median(own),
+            diff * 100);
+        QVERIFY(std::abs(diff) < 0.01);
+        const ReportTable t = nvtxTimingSum(s.benchRuns, s.benchSamples);
+        QCOMPARE(std::get<int64_t>(t.rows[0][1]), int64_t(30));
+        QCOMPARE(std::get<double>(t.rows[0][2]), 1709568.0); // Med (ns), as printed on the H200
+    }
+
     void reportIgnoresOtherBenchRuns()
     {
         BenchRun other {1, "gemm", "cublas", "", "cuda-events-per-call", "warm", "us", "{}", 0, 0};
