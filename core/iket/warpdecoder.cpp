@@ -2,6 +2,7 @@
 #include "iket/warpdecoder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -28,7 +29,7 @@ uint64_t globaltimerStep(const LaunchBuffer& launch)
         for (uint64_t i = first + 1; i < first + launch.stored(w); ++i) {
             const uint64_t a = launch.events[i - 1].globaltimer;
             const uint64_t b = launch.events[i].globaltimer;
-            if (b > a)
+            if (a != 0 && b > a)
                 step = std::gcd(step, b - a);
         }
     }
@@ -38,12 +39,66 @@ uint64_t globaltimerStep(const LaunchBuffer& launch)
 // Device time of every event, in globaltimer ns. With a coarse globaltimer: per SM, clock64
 // against globaltimer by least squares (clock64 is per SM), intercept the median residual plus
 // half a step (globaltimer truncates).
+// WARPSCOPE_IKET_CLOCK64_ONLY: events carry clock64 only, and each warp has anchor events with
+// both timers (when its profiler starts and ends). Its events are placed by the line through
+// its anchors; a warp with a single anchor uses the median rate of the others. Returns whether
+// any warp was timed so.
+bool anchoredTimes(const LaunchBuffer& launch, std::vector<TimeNs>& t)
+{
+    struct Line {
+        uint64_t gt = 0;
+        uint64_t clock = 0;
+        double nsPerCycle = 0;
+    };
+    std::vector<std::pair<uint32_t, Line>> warps;
+    std::vector<double> rates;
+    for (uint32_t w = 0; w < launch.totalWarps(); ++w) {
+        const uint64_t first = launch.firstEvent[w];
+        const raw::IketEvent* a = nullptr;
+        const raw::IketEvent* b = nullptr;
+        for (uint64_t i = first; i < first + launch.stored(w); ++i) {
+            if (launch.events[i].kind != static_cast<uint8_t>(IketKind::Anchor))
+                continue;
+            (a ? b : a) = &launch.events[i];
+        }
+        if (!a)
+            continue;
+        Line line {a->globaltimer, a->clock, 0};
+        if (b && b->clock > a->clock && b->globaltimer > a->globaltimer) {
+            line.nsPerCycle
+                = static_cast<double>(b->globaltimer - a->globaltimer) / static_cast<double>(b->clock - a->clock);
+            rates.push_back(line.nsPerCycle);
+        }
+        warps.emplace_back(w, line);
+    }
+    if (warps.empty())
+        return false;
+    std::sort(rates.begin(), rates.end());
+    const double typical = rates.empty() ? 0 : rates[rates.size() / 2];
+    for (auto& [w, line] : warps) {
+        const double rate = line.nsPerCycle > 0 ? line.nsPerCycle : typical;
+        const uint64_t first = launch.firstEvent[w];
+        for (uint64_t i = first; i < first + launch.stored(w); ++i) {
+            const raw::IketEvent& e = launch.events[i];
+            if (e.globaltimer != 0 && e.kind == static_cast<uint8_t>(IketKind::Anchor))
+                continue;
+            const double dc = static_cast<double>(e.clock) - static_cast<double>(line.clock);
+            t[i] = static_cast<TimeNs>(line.gt) + static_cast<TimeNs>(std::llround(rate * dc));
+        }
+    }
+    return true;
+}
+
 std::vector<TimeNs> deviceTimes(const LaunchBuffer& launch, uint64_t step, bool& interpolated)
 {
     std::vector<TimeNs> t(launch.events.size());
     for (size_t i = 0; i < t.size(); ++i)
         t[i] = static_cast<TimeNs>(launch.events[i].globaltimer);
     interpolated = false;
+    if (anchoredTimes(launch, t)) {
+        interpolated = true;
+        return t;
+    }
     if (step < kCoarseGlobaltimerNs)
         return t;
     std::map<uint16_t, std::vector<size_t>> perSm;

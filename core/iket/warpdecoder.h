@@ -36,6 +36,8 @@ struct ClockMapping {
     // globaltimer's tick (gcd of a warp's consecutive steps). When globaltimer advances
     // coarsely (>= kCoarseGlobaltimerNs), times come from clock64 fitted per SM to globaltimer.
     uint64_t globaltimerStepNs = 0;
+    // Also true for WARPSCOPE_IKET_CLOCK64_ONLY buffers: events timed by clock64 between each
+    // warp's globaltimer anchors.
     bool clockInterpolated = false;
 };
 

@@ -32,7 +32,7 @@ struct IketEvent {
 };
 static_assert(sizeof(IketEvent) == 32);
 
-enum class IketKind : uint8_t { Push = 0, Pop = 1, Start = 2, End = 3, Mark = 4, Role = 5 };
+enum class IketKind : uint8_t { Push = 0, Pop = 1, Start = 2, End = 3, Mark = 4, Role = 5, Anchor = 6 };
 
 struct IketLaunchRecord {
     int64_t armedNs;     // CLOCK_MONOTONIC just before the launch call

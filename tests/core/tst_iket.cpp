@@ -408,6 +408,41 @@ private Q_SLOTS:
         QVERIFY2(worstInterval <= (interpolated ? 5.0 : stepNs), qPrintable(QString::number(worstInterval)));
     }
 
+    void clock64Anchors()
+    {
+        // WARPSCOPE_IKET_CLOCK64_ONLY: events carry clock64 only; each warp's first and last
+        // events are anchors with both timers. Warp 1 ran out of slots before its end anchor:
+        // it borrows warp 0's rate. 1.98 GHz, unrelated clock64 origins per SM.
+        const double ghz = 1.98;
+        const auto at
+            = [&](uint64_t origin, double ns) { return origin + static_cast<uint64_t>(std::llround(ns * ghz)); };
+        const uint64_t gt0 = 1'000'000'000;
+        std::vector<std::vector<raw::IketEvent>> warps(2);
+        const uint64_t origin0 = 5'000'000;
+        const uint64_t origin1 = 9'000'000'000;
+        warps[0] = {devEvent(Kind::Anchor, 0, 0, gt0, 0, 0, at(origin0, 0), 1),
+            devEvent(Kind::Push, 1, 1, 0, 0, 0, at(origin0, 1000), 1),
+            devEvent(Kind::Pop, 0, 2, 0, 0, 0, at(origin0, 1337), 1),
+            devEvent(Kind::Mark, 3, 3, 0, 0, 0, at(origin0, 2001), 1),
+            devEvent(Kind::Anchor, 0, 4, gt0 + 100'000, 0, 0, at(origin0, 100'000), 1)};
+        warps[1] = {devEvent(Kind::Anchor, 0, 0, gt0 + 50, 0, 1, at(origin1, 50), 2),
+            devEvent(Kind::Push, 2, 1, 0, 0, 1, at(origin1, 5050), 2),
+            devEvent(Kind::Pop, 0, 2, 0, 0, 1, at(origin1, 7050), 2),
+            devEvent(Kind::Push, 2, 3, 0, 0, 1, at(origin1, 9000), 2),
+            devEvent(Kind::Push, 2, 4, 0, 0, 1, at(origin1, 9500), 2)}; // then full: no end anchor
+        LaunchBuffer l = makeLaunch(1, 2, 5, warps, kNames);
+        l.counts[1] = 7; // two more calls (a pop and the end anchor) found no slot
+        StringTable strings;
+        const DecodedLaunch d = decodeLaunch(l, nullptr, strings);
+        QVERIFY(d.clock.clockInterpolated);
+        QCOMPARE(describe(d, strings),
+            (QStringList {"R:load@0:1000001000-1000001337", "M:compute@0:1000002001-1000002001",
+                "R:wait@0:1000005050-1000007050", "R:wait@0:1000009000-1000009500", "R:wait@1:1000009500-1000009500"}));
+        QCOMPARE(d.dropped, uint64_t(2));
+        QCOMPARE(d.unbalanced.size(), size_t(1)); // warp 1's last push, truncated
+        QVERIFY(d.unbalanced[0].truncated);
+    }
+
     void ingestMatchesKernel()
     {
         // pid 77: a launch at 3000 (corr 8), the buffer armed at 4000, the traced launch at 5000
