@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: MIT
 // `warpscope-cli profile --section SourceCounters` / `--pc-sampling`: the options that select PC
-// sampling, what they refuse (the range profiler cannot run in the same process), and the one-line
-// messages. The real CLI is run; no GPU is needed for any of these.
+// sampling, what they refuse (the range profiler cannot run in the same process), the one-line
+// messages, and --from-raw on the raw results kept on the H200 (tests/fixtures/source/raw), which
+// must give the fixture session's source tables again. The real CLI is run; no GPU is needed.
+#include "source/sourcetables.h"
+#include "store/sessionreader.h"
+
+#include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <tuple>
 
 namespace {
 
@@ -82,6 +90,54 @@ private slots:
             // No range-profiler counter is requested in a PC sampling run.
             QVERIFY2(!r.out.contains("gpu__time_duration.sum"), qPrintable(r.out));
         }
+    }
+
+    // The raw results of the H200 run (samples, CUPTI lines, the captured cubin and the nvdisasm
+    // listing made there) rebuild the same session here, where no CUDA toolkit is needed.
+    void fromRawRebuildsTheFixture()
+    {
+        const QString fixtures = QStringLiteral(WS_FIXTURES_DIR "/source");
+        QTemporaryDir raw;
+        for (const QString& f : QDir(fixtures + "/raw").entryList(QDir::Files))
+            QVERIFY(QFile::copy(fixtures + "/raw/" + f, raw.filePath(f)));
+        const QString out = m_dir.filePath("rebuilt.wscope");
+        const CliRun r = runCli({"profile", "--from-raw", raw.path(), "--section", "SourceCounters", "--source-folders",
+            QStringLiteral(WS_FIXTURES_DIR "/../../collectors/profiler/workloads"), "-o", out});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("source counters:"), qPrintable(r.err));
+
+        const ws::SessionReader a((fixtures + "/stalls-source.wscope").toStdString());
+        const ws::SessionReader b(out.toStdString());
+        const auto sa = a.readAll();
+        const auto sb = b.readAll();
+        const auto ta = ws::SourceTables::read(a);
+        const auto tb = ws::SourceTables::read(b);
+        QCOMPARE(tb.functions.size(), ta.functions.size());
+        QCOMPARE(tb.instructions.size(), ta.instructions.size());
+        QCOMPARE(tb.counters.size(), ta.counters.size());
+        QCOMPARE(tb.files.size(), ta.files.size());
+        for (size_t i = 0; i < ta.functions.size(); ++i) {
+            QCOMPARE(sb.str(tb.functions[i].name), sa.str(ta.functions[i].name));
+            QCOMPARE(tb.functions[i].cubinCrc, ta.functions[i].cubinCrc);
+            QCOMPARE(tb.functions[i].disassembler, ta.functions[i].disassembler);
+        }
+        for (size_t i = 0; i < ta.instructions.size(); ++i) {
+            const auto& x = ta.instructions[i];
+            const auto& y = tb.instructions[i];
+            QCOMPARE(
+                std::tie(y.functionId, y.pcOffset, y.text, y.line), std::tie(x.functionId, x.pcOffset, x.text, x.line));
+            QCOMPARE(QString::fromStdString(sb.str(y.file)).section('/', -1),
+                QString::fromStdString(sa.str(x.file)).section('/', -1));
+        }
+        for (size_t i = 0; i < ta.counters.size(); ++i) {
+            const auto& x = ta.counters[i];
+            const auto& y = tb.counters[i];
+            QCOMPARE(std::tie(y.kernelId, y.functionId, y.pcOffset, y.value),
+                std::tie(x.kernelId, x.functionId, x.pcOffset, x.value));
+            QCOMPARE(sb.str(y.counter), sa.str(x.counter));
+        }
+        // The source text read here from the repository is the text recorded on the H200.
+        QCOMPARE(tb.files.front().text, ta.files.front().text);
     }
 
     void sectionIsListed()

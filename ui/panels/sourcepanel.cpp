@@ -79,9 +79,16 @@ SourcePanel::SourcePanel(KernelFocus* focus, QWidget* parent)
     m_reasonBox->setToolTip(tr("Highlight where a stall reason dominates (also chosen by clicking a bar of the "
                                "warp-state panel's stall chart)"));
     m_fileBox->setObjectName(QStringLiteral("sourceFile"));
+    // Combos sized by a fixed number of characters, not their longest entry: the panel shares a
+    // dock tab group and must not widen the window.
+    for (QComboBox* box : {m_reasonBox, m_fileBox}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(6);
+    }
     m_hottestCount->setRange(1, 1000);
     m_hottestCount->setValue(10);
-    m_hottestCount->setSuffix(tr(" instructions"));
+    m_hottestCount->setToolTip(tr("Number of instructions kept by \"Hottest only\""));
+    m_fileBox->setToolTip(tr("Source file shown on the left"));
 
     m_sourceView->setModel(m_lines);
     m_sassView->setModel(m_sass);
@@ -91,9 +98,7 @@ SourcePanel::SourcePanel(KernelFocus* focus, QWidget* parent)
     m_split->setStretchFactor(1, 1);
 
     auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Stall reason:"), this));
     bar->addWidget(m_reasonBox, 1);
-    bar->addWidget(new QLabel(tr("File:"), this));
     bar->addWidget(m_fileBox, 1);
     bar->addWidget(m_hottest);
     bar->addWidget(m_hottestCount);
