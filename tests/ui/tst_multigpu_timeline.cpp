@@ -18,7 +18,10 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 #include <set>
 
 using namespace ws;
@@ -87,6 +90,68 @@ class TestMultiGpuTimeline : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_dir;
+
+    // Shows `view` of the session and checks every event wide enough to hold pixels of its
+    // own: it shows its name's colour, and communication's colour is in the communication
+    // band. With WS_SCREENSHOT_DIR set, the image is saved there as <name>.png.
+    void checkPaint(const std::shared_ptr<const SessionSnapshot>& snapshot, TimeRange range, QSize size,
+        const QString& name, int minEach)
+    {
+        SelectionModel selection;
+        TimelineRowModel rows;
+        TimelineView view(&selection, &rows);
+        rows.setSnapshot(snapshot);
+        view.resize(size);
+        view.setSnapshot(snapshot);
+        selection.reset({snapshot->begin(), snapshot->end()});
+        selection.setViewRange(range);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QElapsedTimer t;
+        t.start();
+        while (!view.isFrameCurrent() && t.elapsed() < 10000)
+            QTest::qWait(5);
+        QVERIFY(view.isFrameCurrent());
+        const QImage img = view.grab().toImage();
+
+        const TimelineModel& m = *snapshot->model;
+        const QRect area = view.eventArea();
+        const auto coords = view.coordinates();
+        int comm = 0;
+        int compute = 0;
+        for (size_t li = 0; li < m.lanes.size(); ++li) {
+            const TimelineLane& lane = m.lanes[li];
+            const QRect r = view.laneRect(static_cast<int>(li));
+            if (lane.kind != LaneKind::GpuStream || r.height() < 8 || !area.intersects(r))
+                continue;
+            for (size_t k = 0; k < lane.size(); ++k) {
+                const double a = std::max(coords.timeToX(lane.start[k]), 0.0);
+                const double b = std::min(coords.timeToX(lane.end[k]), static_cast<double>(area.width() - 1));
+                const int x0 = area.left() + static_cast<int>(std::ceil(a)) + 2;
+                const int x1 = area.left() + static_cast<int>(std::floor(b)) - 2;
+                if (x1 - x0 < 8)
+                    continue;
+                const QRgb want = snapshot->color(lane.name[k]) & 0xffffff;
+                int same = 0;
+                int all = 0;
+                for (const int y : {r.top() + 2, r.bottom() - 2}) {
+                    for (int x = x0; x <= x1; ++x, ++all)
+                        same += (img.pixel(x, y) & 0xffffff) == want ? 1 : 0;
+                }
+                QVERIFY2(same * 2 >= all, qPrintable(snapshot->qstr(lane.name[k])));
+                if (isCommunicationName(snapshot->str(lane.name[k]))) {
+                    QVERIFY(inCommBand(hue(want)));
+                    ++comm;
+                } else {
+                    ++compute;
+                }
+            }
+        }
+        QVERIFY2(comm >= minEach && compute >= minEach,
+            qPrintable(QStringLiteral("%1 comm, %2 compute").arg(comm).arg(compute)));
+        if (const QString dir = qEnvironmentVariable("WS_SCREENSHOT_DIR"); !dir.isEmpty())
+            QVERIFY(img.save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
+    }
 
 private slots:
     void rankLabels_data()
@@ -197,58 +262,64 @@ private slots:
         o.kernelsPerStream = 24;
         o.horizon = 2'000'000;
         const auto snapshot = open(test::makeCommSession(o), m_dir, QStringLiteral("paint.wscope"));
-        SelectionModel selection;
-        TimelineRowModel rows;
-        TimelineView view(&selection, &rows);
-        rows.setSnapshot(snapshot);
-        view.resize(1400, 420);
-        view.setSnapshot(snapshot);
-        selection.reset({snapshot->begin(), snapshot->end()});
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        QElapsedTimer t;
-        t.start();
-        while (!view.isFrameCurrent() && t.elapsed() < 10000)
-            QTest::qWait(5);
-        QVERIFY(view.isFrameCurrent());
-        const QImage img = view.grab().toImage();
+        // docs/screenshots/multigpu-synthetic-ddp.png is made this way (see docs/multi-gpu.md).
+        checkPaint(
+            snapshot, {snapshot->begin(), snapshot->end()}, {1400, 420}, QStringLiteral("multigpu-synthetic-ddp"), 3);
+    }
 
-        // Every event wide enough to hold pixels of its own shows its name's colour; the
-        // NCCL kernels' colour is in the communication band.
-        const TimelineModel& m = *snapshot->model;
-        const QRect area = view.eventArea();
-        int comm = 0;
-        int compute = 0;
-        for (size_t li = 0; li < m.lanes.size(); ++li) {
-            const TimelineLane& lane = m.lanes[li];
-            const QRect r = view.laneRect(static_cast<int>(li));
-            if (lane.kind != LaneKind::GpuStream || r.height() < 8)
+    void realTwoGpuRecording()
+    {
+        // tests/fixtures/multigpu/ddp-2gpu.wscope: torchrun, 2 DDP ranks on 2 H200.
+        const std::string path = WS_FIXTURES_DIR "/multigpu/ddp-2gpu.wscope";
+        SessionReader reader(path);
+        const auto snapshot
+            = SessionSnapshot::build(TimelineModel::load(reader), loadCounterSeries(reader), reader.meta());
+        TimelineRowModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setSnapshot(snapshot);
+        const QString dot = QString::fromUtf8("\u00b7");
+        QCOMPARE(topLevel(m),
+            (QStringList {QStringLiteral("Process 1050 (python3.12)"),
+                QStringLiteral("rank 0 %1 pid 1067 (python3.12)").arg(dot),
+                QStringLiteral("rank 1 %1 pid 1068 (python3.12)").arg(dot), QStringLiteral("GPU 0  NVIDIA H200"),
+                QStringLiteral("GPU 1  NVIDIA H200")}));
+        // NCCL runs on a stream of its own on each GPU: every kernel there is communication
+        // (NCCL also puts two 8-byte device-to-device copies there, local ones: not coloured so).
+        for (const auto& lane : snapshot->model->lanes) {
+            if (lane.kind != LaneKind::GpuStream || lane.streamId != 17)
                 continue;
+            int kernels = 0;
             for (size_t k = 0; k < lane.size(); ++k) {
-                const int x0 = area.left() + static_cast<int>(std::ceil(view.coordinates().timeToX(lane.start[k]))) + 2;
-                const int x1 = area.left() + static_cast<int>(std::floor(view.coordinates().timeToX(lane.end[k]))) - 2;
-                if (x1 - x0 < 8)
-                    continue;
-                const QRgb want = snapshot->color(lane.name[k]) & 0xffffff;
-                int same = 0;
-                int all = 0;
-                for (const int y : {r.top() + 2, r.bottom() - 2}) {
-                    for (int x = x0; x <= x1; ++x, ++all)
-                        same += (img.pixel(x, y) & 0xffffff) == want ? 1 : 0;
-                }
-                QVERIFY2(same * 2 >= all, qPrintable(snapshot->qstr(lane.name[k])));
-                if (isCommunicationName(snapshot->str(lane.name[k]))) {
-                    QVERIFY(inCommBand(hue(want)));
-                    ++comm;
-                } else {
-                    ++compute;
-                }
+                const bool kernel = lane.ref[k].table() == EventTable::Kernel;
+                kernels += kernel ? 1 : 0;
+                QVERIFY2(inCommBand(hue(snapshot->color(lane.name[k]))) == kernel, snapshot->str(lane.name[k]).c_str());
+            }
+            QCOMPARE(kernels, 103);
+        }
+
+        // One timed step of rank 0 on both GPUs: the GPU span of the kernels launched inside
+        // its "step 5" range, with a margin.
+        const SessionData s = reader.readAll();
+        const auto step = std::find_if(s.nvtxRanges.begin(), s.nvtxRanges.end(),
+            [&](const NvtxRangeRecord& r) { return r.pid == 1067 && s.str(r.name) == "step 5"; });
+        QVERIFY(step != s.nvtxRanges.end());
+        std::map<uint32_t, TimeNs> launch;
+        for (const auto& a : s.apiCalls) {
+            if (a.pid == 1067)
+                launch[a.correlationId] = a.start;
+        }
+        TimeNs b = std::numeric_limits<TimeNs>::max();
+        TimeNs e = 0;
+        for (const auto& k : s.kernels) {
+            const auto l = launch.find(k.correlationId);
+            if (k.pid == 1067 && l != launch.end() && l->second >= step->start && l->second <= step->end) {
+                b = std::min(b, k.start);
+                e = std::max(e, k.end);
             }
         }
-        QVERIFY2(comm >= 3 && compute >= 3, qPrintable(QStringLiteral("%1 comm, %2 compute").arg(comm).arg(compute)));
-        // docs/screenshots/multigpu-synthetic-ddp.png is made this way (see docs/multi-gpu.md).
-        if (const QString dir = qEnvironmentVariable("WS_SCREENSHOT_DIR"); !dir.isEmpty())
-            QVERIFY(img.save(dir + QStringLiteral("/multigpu-synthetic-ddp.png")));
+        QVERIFY(e > b);
+        const TimeNs margin = (e - b) / 20;
+        checkPaint(snapshot, {b - margin, e + margin}, {1600, 760}, QStringLiteral("multigpu-ddp-2gpu-step"), 4);
     }
 
     void legendNamesTheFamily()
