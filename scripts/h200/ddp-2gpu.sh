@@ -11,7 +11,7 @@
 # comm_overlap (table and csv), cuda_gpu_kern_sum csv, summary.json. About 60-90 s; never fails
 # the whole call (every step has a timeout; errors are logged and the script goes on).
 #
-# NOT RUN YET: no 2-GPU machine was lent in session 3 (see docs/multi-gpu.md).
+# Ran on 2026-11-29 (13:26 UTC call): results in tests/fixtures/multigpu/ and docs/multi-gpu.md.
 set -u
 H=${1:-build/h200}
 O=${2:-/tmp/ddp-2gpu}
