@@ -82,4 +82,9 @@ void MemoryRecordSource::forEachWarpEvent(const std::function<void(const WarpEve
     visitAll(m_data.warpEvents, visit);
 }
 
+void MemoryRecordSource::forEachCounterSample(const std::function<void(const CounterSample&)>& visit) const
+{
+    visitAll(m_data.counterSamples, visit);
+}
+
 } // namespace ws

@@ -35,6 +35,9 @@ public:
     virtual void forEachSync(const std::function<void(const SyncRecord&)>& visit) const = 0;
     // In-kernel trace events (warp_event); sources without them visit nothing.
     virtual void forEachWarpEvent(const std::function<void(const WarpEvent&)>&) const { }
+    // Samples of the counter tracks listed in header().counterTracks (PM sampling, imported
+    // counters); sources without them visit nothing.
+    virtual void forEachCounterSample(const std::function<void(const CounterSample&)>&) const { }
 
     // Earliest start and latest end over every event table above. The default visits all
     // rows; a file source answers with min/max queries.
@@ -59,6 +62,7 @@ public:
     void forEachNvtxMark(const std::function<void(const NvtxMarkRecord&)>& visit) const override;
     void forEachSync(const std::function<void(const SyncRecord&)>& visit) const override;
     void forEachWarpEvent(const std::function<void(const WarpEvent&)>& visit) const override;
+    void forEachCounterSample(const std::function<void(const CounterSample&)>& visit) const override;
 
 private:
     const SessionData& m_data;

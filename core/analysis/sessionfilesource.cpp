@@ -53,6 +53,7 @@ SessionFileSource::SessionFileSource(const SessionReader& reader)
     m_header.threads = reader.readThreads();
     m_header.devices = reader.readDevices();
     m_header.streams = readTable<StreamInfo>(reader);
+    m_header.counterTracks = readTable<CounterTrack>(reader);
     try {
         sqlite::Statement environment(reader.handle(), "SELECT key, value FROM environment", false);
         while (environment.step())
@@ -99,6 +100,11 @@ void SessionFileSource::forEachSync(const std::function<void(const SyncRecord&)>
 }
 
 void SessionFileSource::forEachWarpEvent(const std::function<void(const WarpEvent&)>& visit) const
+{
+    streamTable(m_reader, visit);
+}
+
+void SessionFileSource::forEachCounterSample(const std::function<void(const CounterSample&)>& visit) const
 {
     streamTable(m_reader, visit);
 }

@@ -24,6 +24,7 @@ public:
     void forEachNvtxMark(const std::function<void(const NvtxMarkRecord&)>& visit) const override;
     void forEachSync(const std::function<void(const SyncRecord&)>& visit) const override;
     void forEachWarpEvent(const std::function<void(const WarpEvent&)>& visit) const override;
+    void forEachCounterSample(const std::function<void(const CounterSample&)>& visit) const override;
     TimeSpan timeSpan() const override;
 
 private:

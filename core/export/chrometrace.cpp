@@ -6,6 +6,8 @@
 #include "report/textescape.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -18,7 +20,24 @@ namespace {
 constexpr int64_t kSyntheticTidBase = int64_t(1) << 30;
 constexpr size_t kFlushBytes = size_t(1) << 20;
 
-enum class TrackKind { Thread = 0, Nvtx = 1, Gpu = 2 };
+enum class TrackKind { Thread = 0, Nvtx = 1, Gpu = 2, Sync = 4 };
+const char* syncKindName(SyncKind kind)
+{
+    switch (kind) {
+    case SyncKind::EventSynchronize:
+        return "cudaEventSynchronize";
+    case SyncKind::StreamWaitEvent:
+        return "cudaStreamWaitEvent";
+    case SyncKind::StreamSynchronize:
+        return "cudaStreamSynchronize";
+    case SyncKind::ContextSynchronize:
+        return "cudaDeviceSynchronize";
+    case SyncKind::Unknown:
+        break;
+    }
+    return "synchronization";
+}
+
 // Warp tracks of in-kernel traces share the track map under this kind (named by the caller).
 constexpr int kWarpTrackKind = 3;
 // Async in-kernel ranges get ids far above any NVTX range id.
@@ -59,6 +78,9 @@ public:
 
     int64_t threadTrack(int64_t pid, int64_t tid) { return track(TrackKind::Thread, pid, tid, 0); }
     int64_t nvtxTrack(int64_t pid, int64_t tid) { return track(TrackKind::Nvtx, pid, tid, 0); }
+    // Synchronisation waits get their own track: they coincide with the API call that waits,
+    // and a slice that ends a few ns after its call would break the thread track's nesting.
+    int64_t syncTrack(int64_t pid, int64_t tid) { return track(TrackKind::Sync, pid, tid, 0); }
     int64_t gpuTrack(int64_t pid, uint32_t device, uint32_t stream)
     {
         return track(TrackKind::Gpu, pid, device, stream);
@@ -119,6 +141,20 @@ public:
         m_buf += key;
         m_buf += "\":";
         m_buf += std::to_string(value);
+    }
+    void real(const char* key, double value, bool first = false)
+    {
+        m_buf += first ? "\"" : ",\"";
+        m_buf += key;
+        m_buf += "\":";
+        // JSON has no NaN or infinity: a sample without a value is written as null.
+        if (!std::isfinite(value)) {
+            m_buf += "null";
+            return;
+        }
+        char text[32];
+        const int n = std::snprintf(text, sizeof text, "%.9g", value);
+        m_buf.append(text, static_cast<size_t>(n));
     }
     void beginArgs() { m_buf += ",\"args\":{"; }
     void endArgs() { m_buf += '}'; }
@@ -221,6 +257,11 @@ private:
             name = "NVTX " + threadLabel(pid, a);
             sortIndex = 2 * (m_hostTracks++) + 1;
             break;
+        case TrackKind::Sync:
+            tid = kSyntheticTidBase + m_syntheticTids++;
+            name = "Sync " + threadLabel(pid, a);
+            sortIndex = 2 * (m_hostTracks++) + 1;
+            break;
         case TrackKind::Gpu: {
             tid = kSyntheticTidBase + m_syntheticTids++;
             name = "GPU " + std::to_string(a) + " stream " + std::to_string(b);
@@ -314,6 +355,40 @@ ChromeTraceSummary writeChromeTrace(const RecordSource& source, std::ostream& ou
         w.text("s", "t");
         w.text("cat", "nvtx");
         w.text("name", nvtxRangeName(m.domain, m.name, strings));
+        w.close();
+    });
+
+    source.forEachSync([&](const SyncRecord& r) {
+        w.open('X', r.pid, w.syncTrack(r.pid, r.tid), r.start);
+        w.dur(r.end - r.start);
+        w.text("cat", "sync");
+        w.text("name", syncKindName(r.kind));
+        w.beginArgs();
+        w.number("device", r.deviceId, true);
+        w.number("stream", r.streamId);
+        w.number("event", r.eventId);
+        w.number("correlation", r.correlationId);
+        w.endArgs();
+        w.close();
+    });
+
+    // Counter tracks (PM sampling, imported counters): one Perfetto counter per track, named
+    // with its device and unit, on the process that recorded it.
+    std::map<uint32_t, const CounterTrack*> counterTracks;
+    for (const CounterTrack& t : source.header().counterTracks)
+        counterTracks.emplace(t.id, &t);
+    source.forEachCounterSample([&](const CounterSample& c) {
+        const auto it = counterTracks.find(c.trackId);
+        if (it == counterTracks.end())
+            return;
+        const CounterTrack& t = *it->second;
+        w.open('C', t.pid, 0, c.ts);
+        w.text("cat", "counter");
+        w.text(
+            "name", "GPU " + std::to_string(t.deviceId) + " " + t.name + (t.unit.empty() ? "" : " (" + t.unit + ")"));
+        w.beginArgs();
+        w.real("value", c.value, true);
+        w.endArgs();
         w.close();
     });
 

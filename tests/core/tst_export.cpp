@@ -17,6 +17,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -105,7 +106,7 @@ struct ExportSession {
     }
     // Expected from the session above.
     static constexpr int kFlows = 6;   // 4 kernels + memcpy + memset with a launch record
-    static constexpr int kSlices = 17; // 7 API + 6 kernels + memcpy + memset + 2 push/pop
+    static constexpr int kSlices = 18; // 7 API + 6 kernels + memcpy + memset + 2 push/pop + 1 sync
     static constexpr TimeNs kOrigin = 500;
 
     void api(
@@ -427,6 +428,78 @@ private slots:
         QCOMPARE(begins, 1);
         QCOMPARE(ends, 1);
         QCOMPARE(marks, 1);
+    }
+
+    // PM-sampling counters become Perfetto counter events ("ph":"C") named with their GPU and
+    // unit; synchronisation waits are slices on a "Sync" track of their thread. The same from a
+    // session file as from memory.
+    void chromeCountersAndSyncs()
+    {
+        ExportSession s;
+        CounterTrack track;
+        track.id = 3;
+        track.pid = 10;
+        track.deviceId = 0;
+        track.name = "DRAM throughput";
+        track.unit = "%";
+        s.d.counterTracks.push_back(track);
+        s.d.counterSamples = {{3, 1000, 12.5}, {3, 3000, 87.25}, {3, 5000, std::nan("")}, {99, 6000, 1.0}};
+        SyncRecord sync;
+        sync.id = 1000; // after the session's own rows: a file visits rows in id order
+        sync.pid = 10;
+        sync.tid = 11;
+        sync.start = 2000;
+        sync.end = 4500;
+        sync.kind = SyncKind::StreamSynchronize;
+        sync.streamId = 7;
+        s.d.syncs.push_back(sync);
+
+        const QJsonArray events = chromeEvents(MemoryRecordSource(s.d));
+        QList<QJsonObject> counters;
+        QJsonObject syncSlice;
+        QMap<qint64, QString> threadNames;
+        for (const auto& value : events) {
+            const QJsonObject e = value.toObject();
+            const QString ph = e.value(QLatin1String("ph")).toString();
+            if (ph == QLatin1String("C"))
+                counters << e;
+            if (ph == QLatin1String("X") && e.value(QLatin1String("cat")).toString() == QLatin1String("sync"))
+                syncSlice = e;
+            if (ph == QLatin1String("M") && e.value(QLatin1String("name")).toString() == QLatin1String("thread_name"))
+                threadNames.insert(e.value(QLatin1String("tid")).toInteger(),
+                    e.value(QLatin1String("args")).toObject().value(QLatin1String("name")).toString());
+        }
+        QCOMPARE(counters.size(), 3); // the sample of an unknown track is dropped
+        QCOMPARE(counters[0].value(QLatin1String("name")).toString(), QStringLiteral("GPU 0 DRAM throughput (%)"));
+        QCOMPARE(counters[0].value(QLatin1String("pid")).toInteger(), qint64(10));
+        QCOMPARE(counters[1].value(QLatin1String("args")).toObject().value(QLatin1String("value")).toDouble(), 87.25);
+        QVERIFY(counters[2].value(QLatin1String("args")).toObject().value(QLatin1String("value")).isNull());
+        QVERIFY(!syncSlice.isEmpty());
+        QCOMPARE(syncSlice.value(QLatin1String("name")).toString(), QStringLiteral("cudaStreamSynchronize"));
+        QCOMPARE(nanos(syncSlice.value(QLatin1String("dur"))), qint64(2500));
+        QCOMPARE(
+            threadNames.value(syncSlice.value(QLatin1String("tid")).toInteger()), QStringLiteral("Sync main (11)"));
+
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("counters.wscope")).toStdString();
+        SessionData stored = s.d;
+        stored.counterSamples.pop_back();          // the store keeps samples of known tracks only
+        stored.counterSamples.back().value = 42.0; // and SQLite stores NaN as NULL
+        {
+            SessionWriter writer(path);
+            writer.write(stored);
+            writer.commit();
+        }
+        const SessionReader reader(path);
+        const SessionFileSource file(reader);
+        QVERIFY(file.header().counterTracks == stored.counterTracks);
+        const auto samples = collect(&RecordSource::forEachCounterSample, file);
+        QCOMPARE(samples.size(), size_t(3));
+        QCOMPARE(samples[1].value, 87.25);
+        std::ostringstream fromFile, fromMemory;
+        writeChromeTrace(file, fromFile);
+        writeChromeTrace(MemoryRecordSource(stored), fromMemory);
+        QCOMPARE(fromFile.str(), fromMemory.str());
     }
 
     void chromeEmptySession()
