@@ -450,15 +450,18 @@ int runProfile(const ProfileArgs& a)
         std::fprintf(stderr, "warpscope-cli profile: raw results kept in %s\n", work.string().c_str());
 
     const std::string passes = sourceCounters
-        ? std::string("no replay (PC sampling),")
-        : (data.meta.count("profile_passes") ? data.meta.at("profile_passes") : "?");
-    std::fprintf(stderr,
-        "warpscope-cli profile: %zu kernel launch(es), %zu metric(s), %s pass(es) per kernel, %.2f s; "
-        "wrote %s\n",
+        ? std::string("PC sampling, no replay")
+        : (data.meta.count("profile_passes") ? data.meta.at("profile_passes") : "?") + " pass(es) per kernel";
+    std::fprintf(stderr, "warpscope-cli profile: %zu kernel launch(es), %zu metric(s), %s, %.2f s; wrote %s\n",
         data.kernels.size(), data.metricDefs.size(), passes.c_str(), targetS, output.string().c_str());
-    std::fprintf(stderr,
-        "warpscope-cli profile: kernel durations are gpu__time_duration.sum under replay; start "
-        "times are host launch times (no activity trace in a profile run)\n");
+    if (sourceCounters)
+        std::fprintf(stderr,
+            "warpscope-cli profile: start times are host launch times; a PC sampling run measures no "
+            "kernel duration\n");
+    else
+        std::fprintf(stderr,
+            "warpscope-cli profile: kernel durations are gpu__time_duration.sum under replay; start "
+            "times are host launch times (no activity trace in a profile run)\n");
     if (!errors.empty())
         std::fprintf(stderr, "warpscope-cli profile: warning: %s\n", errors.c_str());
     return 0;

@@ -172,8 +172,9 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.openFile(fixturePath(file.toLatin1().constData()));
         QVERIFY(ready.wait(30000));
-        // Side by side: kernels, launch & occupancy, roofline (three tab groups).
-        QVERIFY(window.tabifiedDockWidgets(window.findChild<QDockWidget*>("launchDock")).size() == 3);
+        // Side by side: kernels, launch & occupancy (tabbed with throughput, scheduler, memory, source),
+        // roofline (three tab groups).
+        QVERIFY(window.tabifiedDockWidgets(window.findChild<QDockWidget*>("launchDock")).size() == 4);
         QList<QDockWidget*> shown;
         for (const char* dock : {"kernelRankingDock", "launchDock", "rooflineDock"}) {
             auto* d = window.findChild<QDockWidget*>(QLatin1String(dock));

@@ -83,7 +83,7 @@ SourcePanel::SourcePanel(KernelFocus* focus, QWidget* parent)
     // dock tab group and must not widen the window.
     for (QComboBox* box : {m_reasonBox, m_fileBox}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(6);
+        box->setMinimumContentsLength(2);
     }
     m_hottestCount->setRange(1, 1000);
     m_hottestCount->setValue(10);
@@ -305,13 +305,18 @@ void SourcePanel::selectSourceLine(int line)
     const auto& f = m_view->files()[static_cast<size_t>(m_lines->fileIndex())];
     if (line <= 0 || static_cast<size_t>(line) > f.lines.size())
         return;
+    // Centre the line's instruction with the most samples (else its first one shown).
+    int target = -1;
+    int64_t most = -1;
     for (size_t r : f.lines[static_cast<size_t>(line - 1)].sassRows) {
         const int row = m_sass->rowOf(r);
-        if (row >= 0) {
-            m_sassView->scrollTo(m_sass->index(row, 0), QAbstractItemView::PositionAtCenter);
-            break;
+        if (row >= 0 && m_view->sassRows()[r].total > most) {
+            most = m_view->sassRows()[r].total;
+            target = row;
         }
     }
+    if (target >= 0)
+        m_sassView->scrollTo(m_sass->index(target, 0), QAbstractItemView::PositionAtCenter);
 }
 
 void SourcePanel::selectSassRow(int sassRow)
