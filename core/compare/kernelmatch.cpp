@@ -17,10 +17,26 @@ const char* matchKindName(MatchKind kind)
         return "name";
     case MatchKind::PathOnly:
         return "path";
+    case MatchKind::Similar:
+        return "similar";
     case MatchKind::User:
         return "user";
     }
     return "unknown";
+}
+
+double nameSimilarity(const std::string& a, const std::string& b)
+{
+    const size_t shorter = std::min(a.size(), b.size());
+    if (shorter == 0)
+        return 0;
+    size_t prefix = 0;
+    while (prefix < shorter && a[prefix] == b[prefix])
+        ++prefix;
+    size_t suffix = 0;
+    while (suffix < shorter - prefix && a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix])
+        ++suffix;
+    return std::min(1.0, static_cast<double>(prefix + suffix) / static_cast<double>(shorter));
 }
 
 UserPair parseUserPair(const std::string& text)
@@ -146,6 +162,37 @@ KernelMatching matchKernels(const CompareSession& a, const CompareSession& b, co
             const auto it = byPathA.find(path);
             if (it != byPathA.end() && it->second.size() == 1 && keysB.size() == 1)
                 link(it->second.front(), keysB.front(), MatchKind::PathOnly);
+        }
+    }
+    // Similar names at the same path: a changed template argument or an epilogue suffix. Only
+    // mutual best matches above the bar, so two candidates never compete for one kernel.
+    {
+        constexpr double kBar = 0.8;
+        const auto best = [](const CompareSession& from, uint32_t key, const CompareSession& to,
+                              const std::vector<int>& partnerOfTo) {
+            int found = -1;
+            double score = kBar;
+            bool tie = false;
+            for (uint32_t k = 0; k < to.keys.size(); ++k) {
+                if (partnerOfTo[k] >= 0 || to.keys[k].path != from.keys[key].path)
+                    continue;
+                const double s = nameSimilarity(from.keys[key].name, to.keys[k].name);
+                if (s > score) {
+                    score = s;
+                    found = static_cast<int>(k);
+                    tie = false;
+                } else if (s == score && found >= 0) {
+                    tie = true;
+                }
+            }
+            return tie ? -1 : found;
+        };
+        for (uint32_t kb = 0; kb < b.keys.size(); ++kb) {
+            if (partnerOfB[kb] >= 0)
+                continue;
+            const int ka = best(b, kb, a, partnerOfA);
+            if (ka >= 0 && best(a, static_cast<uint32_t>(ka), b, partnerOfB) == static_cast<int>(kb))
+                link(static_cast<uint32_t>(ka), kb, MatchKind::Similar);
         }
     }
     for (uint32_t kb : keysInLaunchOrder(b)) {

@@ -45,7 +45,7 @@ void DistributionPlot::setData(const std::vector<double>& a, const std::vector<d
     plotstyle::clear(m_plot);
     const QString subtitle = verdict.kind == compare::VerdictKind::TooFewSamples
         ? QString::fromStdString(verdict.text)
-        : tr("median ratio B/A %1, 95% CI [%2, %3], Mann-Whitney p = %4, n = %5 / %6\n%7 (threshold %8%)")
+        : tr("median B/A %1, 95% CI [%2, %3]\nMann-Whitney p = %4, n = %5 / %6: %7 (threshold %8%)")
               .arg(fmt(verdict.ratio.ratio, 4), fmt(verdict.ratio.low, 4), fmt(verdict.ratio.high, 4),
                   QString::number(verdict.test.pValue, 'g', 3))
               .arg(verdict.countA)
@@ -149,38 +149,42 @@ void RooflineComparePlot::setComparison(
     }
     const DeviceInfo device = !b->data.devices.empty() ? b->data.devices.front() : DeviceInfo {};
     const RooflineCeilings ceilings = RooflineCeilings::fromDevice(device);
+    // One arrow per matched kernel; kernels only one side has get their point alone (a kernel
+    // that a change removed, like a ReLU fused into a GEMM, is part of the picture).
     struct Arrow {
-        RooflinePoint from, to;
+        std::optional<RooflinePoint> from, to;
         QString name;
     };
     std::vector<Arrow> arrows;
-    for (const auto& row : comparison->kernels) {
-        if (!row.matched())
-            continue;
-        const auto point = [&](const compare::CompareSession& s, int key, double medianNs) {
-            const KernelFacts facts = kernelFacts(compare::keyMetrics(s, static_cast<uint32_t>(key)), medianNs);
-            for (const RooflinePoint& p : rooflinePoints(0, facts, ceilings)) {
-                if (p.level == MemoryLevel::Dram)
-                    return std::optional<RooflinePoint>(p);
-            }
+    const auto point = [&](const compare::CompareSession& s, int key, double medianNs) {
+        if (key < 0)
             return std::optional<RooflinePoint>();
-        };
+        const KernelFacts facts = kernelFacts(compare::keyMetrics(s, static_cast<uint32_t>(key)), medianNs);
+        for (const RooflinePoint& p : rooflinePoints(0, facts, ceilings)) {
+            if (p.level == MemoryLevel::Dram)
+                return std::optional<RooflinePoint>(p);
+        }
+        return std::optional<RooflinePoint>();
+    };
+    for (const auto& row : comparison->kernels) {
         const auto pa = point(*a, row.keyA, row.medianA);
         const auto pb = point(*b, row.keyB, row.medianB);
-        if (pa && pb)
-            arrows.push_back({*pa, *pb, QString::fromStdString(compactKernelName(row.name, 32))});
+        if ((row.matched() && pa && pb) || (!row.matched() && (pa || pb)))
+            arrows.push_back({pa, pb, QString::fromStdString(compactKernelName(row.name, 32))});
     }
     if (arrows.empty()) {
-        plotstyle::showMessage(m_plot, tr("No matched kernel has FLOP counts and DRAM bytes on both sides."));
+        plotstyle::showMessage(m_plot, tr("No kernel has FLOP counts and DRAM bytes in the profiled launches."));
         return;
     }
     double xMin = 1e300, xMax = 0, yMin = 1e300, yMax = 0;
     for (const auto& ar : arrows) {
         for (const auto* p : {&ar.from, &ar.to}) {
-            xMin = std::min(xMin, p->intensity / 4);
-            xMax = std::max(xMax, p->intensity * 4);
-            yMin = std::min(yMin, p->flopsPerS / 6);
-            yMax = std::max(yMax, p->flopsPerS * 4);
+            if (!*p)
+                continue;
+            xMin = std::min(xMin, (*p)->intensity / 4);
+            xMax = std::max(xMax, (*p)->intensity * 4);
+            yMin = std::min(yMin, (*p)->flopsPerS / 6);
+            yMax = std::max(yMax, (*p)->flopsPerS * 4);
         }
     }
     double topPeak = 0;
@@ -215,19 +219,19 @@ void RooflineComparePlot::setComparison(
     // The compute roof of each precision the kernels use (e.g. BF16 tensor for a BF16 GEMM).
     std::vector<std::pair<double, QString>> roofs;
     for (const auto& ar : arrows) {
-        const auto peak = ceilings.peakFor(ar.to.precision);
+        const RooflinePoint& any = ar.to ? *ar.to : *ar.from;
+        const auto peak = ceilings.peakFor(any.precision);
         if (!peak || std::any_of(roofs.begin(), roofs.end(), [&](const auto& r) { return r.first == *peak; }))
             continue;
         // The roof named for this precision, else the first of the same height.
         const ComputeCeiling* named = nullptr;
         for (const ComputeCeiling& c : ceilings.compute) {
-            if (c.precision == ar.to.precision || (!named && c.flopsPerS == *peak))
+            if (c.precision == any.precision || (!named && c.flopsPerS == *peak))
                 named = &c;
-            if (c.precision == ar.to.precision)
+            if (c.precision == any.precision)
                 break;
         }
-        roofs.emplace_back(
-            *peak, named ? QString::fromStdString(named->label) : QString::fromStdString(ar.to.precision));
+        roofs.emplace_back(*peak, named ? QString::fromStdString(named->label) : QString::fromStdString(any.precision));
     }
     double roofTop = 0;
     for (const auto& r : roofs)
@@ -259,20 +263,34 @@ void RooflineComparePlot::setComparison(
     pointsB->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, kColorB, kColorB, 9));
     int stack = 0;
     for (const auto& ar : arrows) {
-        pointsA->addData(ar.from.intensity, ar.from.flopsPerS);
-        pointsB->addData(ar.to.intensity, ar.to.flopsPerS);
-        auto* line = new QCPItemLine(m_plot);
-        line->start->setCoords(ar.from.intensity, ar.from.flopsPerS);
-        line->end->setCoords(ar.to.intensity, ar.to.flopsPerS);
-        line->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 10, 12));
-        line->setPen(QPen(QColor(60, 60, 60), 1.6));
-        plotstyle::pointLabel(m_plot, ar.to.intensity, ar.to.flopsPerS,
-            tr("%1 (%2% → %3% of roof)")
-                .arg(ar.name)
-                .arg(ar.from.pctOfRoof(), 0, 'f', 0)
-                .arg(ar.to.pctOfRoof(), 0, 'f', 0),
-            QColor(40, 40, 40), stack++);
-        ++m_arrows;
+        if (ar.from)
+            pointsA->addData(ar.from->intensity, ar.from->flopsPerS);
+        if (ar.to)
+            pointsB->addData(ar.to->intensity, ar.to->flopsPerS);
+        const RooflinePoint& at = ar.to ? *ar.to : *ar.from;
+        QString label;
+        if (ar.from && ar.to) {
+            auto* line = new QCPItemLine(m_plot);
+            line->start->setCoords(ar.from->intensity, ar.from->flopsPerS);
+            line->end->setCoords(ar.to->intensity, ar.to->flopsPerS);
+            // No head on an arrow shorter than the head (under 2% of a decade on both log
+            // axes): the two points say it all.
+            const double dx = std::fabs(std::log10(ar.to->intensity / ar.from->intensity));
+            const double dy = std::fabs(std::log10(ar.to->flopsPerS / ar.from->flopsPerS));
+            if (std::max(dx, dy) > 0.02)
+                line->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 10, 12));
+            line->setPen(QPen(QColor(60, 60, 60), 1.6));
+            label = tr("%1 (%2% → %3% of roof)")
+                        .arg(ar.name)
+                        .arg(ar.from->pctOfRoof(), 0, 'f', 0)
+                        .arg(ar.to->pctOfRoof(), 0, 'f', 0);
+            ++m_arrows;
+        } else {
+            label = tr("%1 (only %2, %3% of roof)")
+                        .arg(ar.name, ar.from ? tr("A") : tr("B"))
+                        .arg(at.pctOfRoof(), 0, 'f', 0);
+        }
+        plotstyle::pointLabel(m_plot, at.intensity, at.flopsPerS, label, QColor(40, 40, 40), stack++);
     }
     plotstyle::legendBelow(m_plot, true);
     m_plot->replot();

@@ -206,7 +206,7 @@ CompareWindow::CompareWindow(QWidget* parent)
     hypLayout->addLayout(hypButtons);
     m_tabs->addTab(hypPage, tr("Hypotheses"));
     lower->addWidget(m_tabs);
-    lower->setSizes({820, 680});
+    lower->setSizes({900, 600});
     split->addWidget(lower);
     split->setSizes({230, 600});
     layout->addWidget(split, 1);
@@ -359,8 +359,8 @@ void CompareWindow::rebuild()
     m_kernels->setComparison(&c, m_doc->options().rule.alpha, m_doc->options().rule.thresholdPct);
     m_kernelView->sortByColumn(-1, Qt::AscendingOrder);
     m_kernelView->resizeColumnsToContents();
-    m_kernelView->setColumnWidth(CompareKernelModel::Kernel, std::min(m_kernelView->columnWidth(0), 240));
-    m_kernelView->setColumnWidth(CompareKernelModel::Path, std::min(m_kernelView->columnWidth(1), 150));
+    m_kernelView->setColumnWidth(CompareKernelModel::Kernel, std::min(m_kernelView->columnWidth(0), 210));
+    m_kernelView->setColumnWidth(CompareKernelModel::Path, std::min(m_kernelView->columnWidth(1), 125));
     // Sessions without NVTX paths: the column would only take room.
     bool anyPath = false;
     for (const auto& row : c.kernels)
