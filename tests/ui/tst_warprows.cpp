@@ -124,6 +124,35 @@ private Q_SLOTS:
         QCOMPARE(model->eventCount, int64_t(1 + s.warpEvents.size()));
     }
 
+    void onlyFirstLaunchExpanded()
+    {
+        SessionData s = warpSession();
+        KernelRecord k2 = s.kernels.front();
+        k2.id = 6;
+        k2.start = 10000;
+        k2.end = 20000;
+        s.kernels.push_back(k2);
+        const size_t n = s.warpEvents.size();
+        for (size_t i = 0; i < n; ++i) {
+            WarpEvent e = s.warpEvents[i];
+            e.id = static_cast<int64_t>(s.warpEvents.size()) + 1;
+            e.kernelId = 6;
+            e.begin += 10000;
+            e.end += 10000;
+            s.warpEvents.push_back(e);
+        }
+        TimelineRowModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setSnapshot(SessionSnapshot::build(TimelineModel::fromSessionData(s), {}, {}));
+        QStringList groups;
+        for (const auto& r : m.rows())
+            if (r.label.startsWith(QLatin1String("kernel #")))
+                groups << QStringLiteral("%1 %2").arg(
+                    r.label, r.expanded ? QStringLiteral("open") : QStringLiteral("closed"));
+        QCOMPARE(groups,
+            (QStringList {"kernel #5 warp roles · block 0 of 2 open", "kernel #6 warp roles · block 0 of 2 closed"}));
+    }
+
     void blockChooser()
     {
         TimelineRowModel m;

@@ -233,8 +233,12 @@ void TimelineRowModel::build()
         }
     }
 
-    for (auto& [kernel, k] : kernels)
+    // Every traced launch gets a group; only the first starts expanded, so a loop of traced
+    // launches does not push everything else off screen (a collapsed group shows its first row).
+    for (auto& [kernel, k] : kernels) {
         fillWarpBlock(k, k->warpBlockLanes.begin()->first);
+        k->expanded = k == kernels.begin()->second;
+    }
 
     Node* otherCounters = nullptr;
     for (size_t ci = 0; ci < m_snapshot->counters.size(); ++ci) {
