@@ -215,6 +215,82 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QStringLiteral("each of the 24 instances of NVTX range 'gemm'")), qPrintable(r.out));
     }
 
+    void h200Pairs_data()
+    {
+        // Pairs recorded on the H200 by scripts/h200/compare-device.sh (tests/fixtures/compare).
+        QTest::addColumn<QString>("a");
+        QTest::addColumn<QString>("b");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("verdict");
+        QTest::newRow("fused epilogue") << "rec-separate"
+                                        << "rec-fused" << 0 << "Verdict: B is 21.4% faster";
+        QTest::newRow("fused epilogue, reversed") << "rec-fused"
+                                                  << "rec-separate" << 1 << "Verdict: B is 27.3% slower";
+        QTest::newRow("relu 1024 threads") << "rec-relu256"
+                                           << "rec-relu1024" << 1 << "Verdict: B is 4.0% slower";
+        QTest::newRow("profiled, fused") << "prof-separate"
+                                         << "prof-fused" << 0 << "Verdict: B is 19.9% faster";
+        QTest::newRow("bench null pair") << "bench-gemm-a"
+                                         << "bench-gemm-b" << 0 << "Verdict: no significant change (+0.4%)";
+        QTest::newRow("bench gemm+relu") << "bench-gemm-a"
+                                         << "bench-gemm-relu" << 1 << "Verdict: B is 21.5% slower";
+    }
+
+    void h200Pairs()
+    {
+        QFETCH(QString, a);
+        QFETCH(QString, b);
+        QFETCH(int, exitCode);
+        QFETCH(QString, verdict);
+        const QString dir = fixture("compare/");
+        const Run r = cli({dir + a + QStringLiteral(".wscope"), dir + b + QStringLiteral(".wscope")});
+        QVERIFY2(r.exitCode == exitCode, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(verdict), qPrintable(r.out));
+    }
+
+    void h200FusedMatching()
+    {
+        // The GEMM changes name when cuBLASLt fuses the ReLU (..._coopA_NNT -> ..._coopA_relu_NNT):
+        // paired by NVTX path in the recordings, by similar name in the profiles (no NVTX there);
+        // the ReLU kernel is listed as only in A.
+        const QString dir = fixture("compare/");
+        Run r = cli({dir + QStringLiteral("rec-separate.wscope"), dir + QStringLiteral("rec-fused.wscope"),
+            QStringLiteral("--format"), QStringLiteral("json")});
+        auto kernels = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("kernels")).toArray();
+        int path = 0, onlyA = 0;
+        for (const auto& k : kernels) {
+            const auto o = k.toObject();
+            if (o.value(QStringLiteral("match")).toString() == QStringLiteral("path")) {
+                ++path;
+                QVERIFY(o.value(QStringLiteral("name")).toString().contains(QStringLiteral("relu_NNT")));
+                QVERIFY(o.value(QStringLiteral("name_a")).toString().endsWith(QStringLiteral("coopA_NNT")));
+            }
+            if (o.value(QStringLiteral("match")).toString() == QStringLiteral("only_a")) {
+                ++onlyA;
+                QVERIFY(o.value(QStringLiteral("name")).toString().contains(QStringLiteral("relu_kernel")));
+            }
+        }
+        QCOMPARE(path, 3);  // check, warmup, timed loop
+        QCOMPARE(onlyA, 3); // the ReLU in the same three ranges
+        r = cli({dir + QStringLiteral("prof-separate.wscope"), dir + QStringLiteral("prof-fused.wscope"),
+            QStringLiteral("--predict"), QStringLiteral("latency:down:15"), QStringLiteral("--predict"),
+            QStringLiteral("time@relu_kernel:down"), QStringLiteral("--predict"),
+            QStringLiteral("dram__bytes_write.sum:down"), QStringLiteral("--predict"),
+            QStringLiteral("gpu__time_duration.sum@nvjet:up")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains(QStringLiteral(" similar ")));
+        QVERIFY(r.out.contains(QStringLiteral("latency:down:15%: held (latency -19.9%")));
+        QVERIFY(r.out.contains(QStringLiteral("time@relu_kernel:down: held")));
+        QVERIFY(r.out.contains(QStringLiteral("dram__bytes_write.sum:down: held (dram__bytes_write.sum -32.7%")));
+        QVERIFY(r.out.contains(QStringLiteral("gpu__time_duration.sum@nvjet:up: did not hold")));
+        // A user pair overrides: pairing the ReLU with the fused GEMM leaves A's GEMM unmatched.
+        r = cli({dir + QStringLiteral("prof-separate.wscope"), dir + QStringLiteral("prof-fused.wscope"),
+            QStringLiteral("--pair"), QStringLiteral("relu_kernel=relu_NNT"), QStringLiteral("--format"),
+            QStringLiteral("csv")});
+        QVERIFY2(r.out.contains(QStringLiteral(",user,6,6,")), qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("coopA_NNT,,only A,6,0")));
+    }
+
     void predictionsStoredInB()
     {
         QTemporaryDir dir;

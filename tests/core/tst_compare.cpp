@@ -210,6 +210,53 @@ private Q_SLOTS:
         QVERIFY(m.unmatchedA.empty() && m.unmatchedB.empty());
     }
 
+    void similarNames_data()
+    {
+        QTest::addColumn<QString>("a");
+        QTest::addColumn<QString>("b");
+        QTest::addColumn<double>("similarity");
+        QTest::newRow("fused suffix") << "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT"
+                                      << "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_relu_NNT" << 1.0;
+        QTest::newRow("template argument") << "void k<128>(float*)"
+                                           << "void k<256>(float*)" << 16.0 / 19;
+        QTest::newRow("unrelated") << "relu_kernel"
+                                   << "nvjet_sm90_tst" << 0.0;
+        QTest::newRow("empty") << ""
+                               << "k" << 0.0;
+    }
+
+    void similarNames()
+    {
+        QFETCH(QString, a);
+        QFETCH(QString, b);
+        QFETCH(double, similarity);
+        QCOMPARE(nameSimilarity(a.toStdString(), b.toStdString()), similarity);
+        QCOMPARE(nameSimilarity(b.toStdString(), a.toStdString()), similarity);
+    }
+
+    void similarPass()
+    {
+        // Two kernels renamed by a template argument at one path: each pairs with its own
+        // counterpart (mutual best), not by order.
+        SessionBuilder ba, bb;
+        ba.push("step");
+        ba.launch("void gemm<128, 64>(float*)", 100);
+        ba.launch("void softmax_warp<32>(float*)", 50);
+        ba.pop();
+        bb.push("step");
+        bb.launch("void softmax_warp<64>(float*)", 40);
+        bb.launch("void gemm<256, 64>(float*)", 90);
+        bb.pop();
+        const auto a = indexCompareSession(ba.data(), "a");
+        const auto b = indexCompareSession(bb.data(), "b");
+        const auto m = matchKernels(a, b);
+        QCOMPARE(m.pairs.size(), size_t(2));
+        for (const auto& p : m.pairs) {
+            QCOMPARE(p.kind, MatchKind::Similar);
+            QCOMPARE(a.keys[p.keyA].name.substr(0, 9), b.keys[p.keyB].name.substr(0, 9));
+        }
+    }
+
     void userPairs_data()
     {
         QTest::addColumn<QString>("pair");
