@@ -5,7 +5,10 @@
 //   nvdisasm's line table equal to CUPTI's cuptiGetSassToSourceCorrelation for every PC CUPTI
 //   answered;
 // - the session: for each stall kernel the expected reason dominates the launch, at the line
-//   marked HOT(<reason>) in the source text the session recorded.
+//   marked HOT(<reason>) in the source text the session recorded;
+// - agreement with ncu's own Source page for the same kernels (`ncu --section SourceCounters`,
+//   exported as CSV on the H200): the same dominant reason with the same share, and the same
+//   distribution of samples over the instructions.
 #include "stallkernels.h"
 
 #include "source/pcsamplingresult.h"
@@ -18,7 +21,9 @@
 #include <QFile>
 #include <QtTest>
 
+#include <cmath>
 #include <map>
+#include <set>
 
 using namespace ws;
 using namespace ws::test;
@@ -36,6 +41,85 @@ std::string readText(const QString& path)
     if (!f.open(QIODevice::ReadOnly))
         return {};
     return f.readAll().toStdString();
+}
+
+// One CSV line (ncu quotes every field; a quote inside is doubled).
+std::vector<std::string> csvFields(const std::string& line)
+{
+    std::vector<std::string> out;
+    std::string f;
+    bool quoted = false;
+    for (size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                f += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                f += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            out.push_back(f);
+            f.clear();
+        } else if (c != '\r') {
+            f += c;
+        }
+    }
+    out.push_back(f);
+    return out;
+}
+
+// ncu's Source page CSV (--page source --print-source sass --csv): per kernel (by base name),
+// samples per PC relative to the function's first address, and samples per stall column.
+struct NcuSource {
+    std::map<uint64_t, double> perPc;
+    std::map<std::string, double> perReason; // "stall_long_sb", ... (all samples, not "Not Issued")
+};
+
+std::map<std::string, NcuSource> readNcuSource(const std::string& text)
+{
+    std::map<std::string, NcuSource> out;
+    std::map<std::string, std::vector<std::pair<uint64_t, std::vector<std::string>>>> rows;
+    std::map<std::string, std::vector<std::string>> headers; // each kernel's table has its own columns
+    std::vector<std::string> header;
+    std::string kernel;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        const size_t nl = text.find('\n', pos);
+        const auto f = csvFields(text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos));
+        pos = nl == std::string::npos ? text.size() : nl + 1;
+        if (f.size() >= 2 && f[0] == "Kernel Name") {
+            kernel = f[1].substr(0, f[1].find('('));
+            header.clear();
+        } else if (!f.empty() && f[0] == "Address") {
+            header = f;
+            headers[kernel] = f;
+        } else if (!header.empty() && f.size() == header.size() && !kernel.empty()) {
+            uint64_t address = std::stoull(f[0], nullptr, 16);
+            rows[kernel].emplace_back(address, f);
+        }
+    }
+    for (const auto& [k, list] : rows) {
+        const auto& columns = headers[k];
+        uint64_t base = UINT64_MAX;
+        for (const auto& r : list)
+            base = std::min(base, r.first);
+        NcuSource& n = out[k];
+        for (const auto& [address, f] : list) {
+            for (size_t i = 0; i < columns.size(); ++i) {
+                const double v = f[i].empty() ? 0 : std::atof(f[i].c_str());
+                if (columns[i] == "Warp Stall Sampling (All Samples)")
+                    n.perPc[address - base] += v;
+                else if (columns[i].rfind("stall_", 0) == 0 && columns[i].find("Not Issued") == std::string::npos)
+                    n.perReason[columns[i]] += v;
+            }
+        }
+    }
+    return out;
 }
 
 const SassFunctionListing* find(const std::vector<SassFunctionListing>& fs, const std::string& name)
@@ -145,6 +229,58 @@ private slots:
         qInfo("%s: %s %.1f%% of %lld samples, hottest at %s:%d (%.1f%% of that reason)", k.function.c_str(),
             f->dominant.c_str(), 100 * f->dominantShare, static_cast<long long>(f->samples),
             QString::fromStdString(f->path).section('/', -1).toUtf8().constData(), f->line, 100 * f->lineShare);
+    }
+
+    // PC sampling through CUPTI and ncu's Source page (its own PC sampling pass, another interval)
+    // see the same kernels alike: the dominant reason's share within 0.5 points and the samples
+    // spread over the same instructions (total variation distance of the per-PC shares < 0.06).
+    void agreesWithNcu()
+    {
+        const auto ncu = readNcuSource(readText(fixture("ncu-source.csv")));
+        const SessionReader reader(fixture("stalls-source.wscope").toStdString());
+        const SessionData s = reader.readAll();
+        const SourceTables t = SourceTables::read(reader);
+        // ncu's short column names for the reasons that dominate here.
+        const std::map<std::string, std::string> column = {
+            {"long_scoreboard", "stall_long_sb"}, {"short_scoreboard", "stall_short_sb"}, {"barrier", "stall_barrier"}};
+        for (const StallKernel& k : stallKernels()) {
+            const auto f = examine(s, t, k);
+            QVERIFY(f.has_value());
+            std::string base = k.function.substr(2);
+            base.erase(0, base.find_first_not_of("0123456789"));
+            base = base.substr(0, base.find("kernel") + 6);
+            const auto n = ncu.find(base);
+            QVERIFY2(n != ncu.end(), base.c_str());
+            double ncuTotal = 0;
+            for (const auto& [pc, v] : n->second.perPc)
+                ncuTotal += v;
+            double ncuReasons = 0;
+            for (const auto& [r, v] : n->second.perReason)
+                ncuReasons += v;
+            QVERIFY(ncuTotal > 10000);
+            const double ncuShare = n->second.perReason.at(column.at(f->dominant)) / ncuReasons;
+            QVERIFY2(std::abs(ncuShare - f->dominantShare) < 0.005,
+                qPrintable(
+                    QStringLiteral("%1: ncu %2, ours %3").arg(base.c_str()).arg(ncuShare).arg(f->dominantShare)));
+            const SourceView v(t, s.strings, f->kernelId, k.function);
+            std::map<uint64_t, double> ours;
+            for (const auto& r : v.sassRows())
+                ours[r.pcOffset] += static_cast<double>(r.total) / static_cast<double>(v.totalSamples());
+            std::set<uint64_t> pcs;
+            for (const auto& [pc, x] : ours)
+                pcs.insert(pc);
+            for (const auto& [pc, x] : n->second.perPc)
+                pcs.insert(pc);
+            double tv = 0;
+            for (uint64_t pc : pcs) {
+                const double a = ours.count(pc) ? ours.at(pc) : 0;
+                const double b = n->second.perPc.count(pc) ? n->second.perPc.at(pc) / ncuTotal : 0;
+                tv += std::abs(a - b) / 2;
+            }
+            qInfo("%s: dominant share ncu %.2f%% ours %.2f%%; per-PC total variation distance %.4f", base.c_str(),
+                100 * ncuShare, 100 * f->dominantShare, tv);
+            QVERIFY2(tv < 0.06, qPrintable(QString::number(tv)));
+        }
     }
 
     // The per-kernel sums stored as metrics equal the per-instruction rows.
