@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+// warpscope-cli on the in-kernel traces recorded on the H200 (tests/fixtures/iket): warp-roles
+// (text and CSV against the stored events), ingest of the kept raw files, the Perfetto export's
+// warp tracks, and bad input exiting non-zero with one line naming the file.
+#include "iket/warprolesummary.h"
+#include "store/sessionreader.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+#include <set>
+
+using namespace ws;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(WS_CLI_PATH), args);
+    Run r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = QStringLiteral("timed out");
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QString fixture(const char* name)
+{
+    return QStringLiteral(WS_FIXTURES_DIR "/iket/") + QLatin1String(name);
+}
+
+} // namespace
+
+class TestIketCli : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void warpRolesCsv()
+    {
+        const Run r = cli({QStringLiteral("warp-roles"), fixture("pipelined.wscope"), QStringLiteral("--csv")});
+        QCOMPARE(r.exitCode, 0);
+        const QStringList rows = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(rows.front(), QStringLiteral("kernel,role,warps,wait_share,phase,kind,count,mean_us,p95_us,total_us"));
+        // The same figures as the summary of the stored events.
+        const SessionData s = SessionReader(fixture("pipelined.wscope").toStdString()).readAll();
+        QStringList expected;
+        for (const auto& role : iket::summarizeRoles(s.warpEvents, s.strings))
+            for (const auto& p : role.phases)
+                expected << QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9")
+                                .arg(role.kernelId)
+                                .arg(QString::fromStdString(s.str(role.role)))
+                                .arg(role.warps)
+                                .arg(role.waitShare(), 0, 'f', 4)
+                                .arg(QString::fromStdString(s.str(p.name)),
+                                    p.kind == WarpEventKind::AsyncRange ? QStringLiteral("async")
+                                                                        : QStringLiteral("range"))
+                                .arg(p.count)
+                                .arg(p.meanNs / 1000, 0, 'f', 3)
+                                .arg(p.p95Ns / 1000, 0, 'f', 3);
+        QStringList got;
+        for (const QString& row : rows.mid(1))
+            got << row.section(QLatin1Char(','), 0, 8);
+        QCOMPARE(got, expected);
+        QCOMPARE(got.size(), 12); // 2 launches x (consumer: 2 phases, producer: 4)
+    }
+
+    void warpRolesText()
+    {
+        const Run r = cli({QStringLiteral("warp-roles"), fixture("two_warp.wscope"), QStringLiteral("--kernel"),
+            QStringLiteral("2")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("kernel #2  consumer: 1 warp(s)")), qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("consumer_compute")));
+        QVERIFY(!r.out.contains(QStringLiteral("kernel #1")));
+    }
+
+    void ingestKeptRawFiles()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("again.wscope"));
+        const Run r = cli({QStringLiteral("ingest"), QStringLiteral("-o"), out, fixture("raw/pipelined")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("2 kernels")) && r.out.contains(QStringLiteral("9120 warp events")),
+            qPrintable(r.out));
+        const SessionData s = SessionReader(out.toStdString()).readAll();
+        QCOMPARE(s.meta.at("iket_launches"), std::string("2"));
+        QCOMPARE(s.meta.at("recorder"), std::string("warpscope-cli ingest"));
+    }
+
+    void perfettoExport()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("two_warp.json"));
+        const Run r = cli({QStringLiteral("export"), fixture("two_warp.wscope"), QStringLiteral("-f"),
+            QStringLiteral("chrome-json"), QStringLiteral("-o"), out});
+        QCOMPARE(r.exitCode, 0);
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray events
+            = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("traceEvents")).toArray();
+        std::set<QString> tracks;
+        int slices = 0;
+        int marks = 0;
+        for (const auto& v : events) {
+            const QJsonObject e = v.toObject();
+            if (e.value(QStringLiteral("name")).toString() == QLatin1String("thread_name")) {
+                const QString n = e.value(QStringLiteral("args")).toObject().value(QStringLiteral("name")).toString();
+                if (n.startsWith(QLatin1String("kernel #")))
+                    tracks.insert(n);
+            }
+            if (e.value(QStringLiteral("cat")).toString() == QLatin1String("iket")) {
+                slices += e.value(QStringLiteral("ph")).toString() == QLatin1String("X") ? 1 : 0;
+                marks += e.value(QStringLiteral("ph")).toString() == QLatin1String("i") ? 1 : 0;
+            }
+        }
+        QCOMPARE(tracks.size(), size_t(6)); // 3 launches x 2 warps
+        QVERIFY(tracks.count(QStringLiteral("kernel #1 block 0 · producer · warp 0")));
+        QVERIFY(tracks.count(QStringLiteral("kernel #3 block 0 · consumer · warp 1")));
+        QCOMPARE(slices, 12); // per launch: producer_load, consumer_compute, 2 x wait_for_data
+        QCOMPARE(marks, 6);
+    }
+
+    void badInput()
+    {
+        // A directory without raw files, and a file that is not one.
+        const Run empty = cli(
+            {QStringLiteral("ingest"), QStringLiteral("-o"), m_dir.filePath(QStringLiteral("x.wscope")), m_dir.path()});
+        QVERIFY(empty.exitCode != 0);
+        QCOMPARE(empty.err.trimmed().count(QLatin1Char('\n')), 0);
+        QVERIFY2(empty.err.contains(m_dir.path()) && empty.err.contains(QStringLiteral("no raw record files")),
+            qPrintable(empty.err));
+        const Run notRaw = cli({QStringLiteral("ingest"), QStringLiteral("-o"),
+            m_dir.filePath(QStringLiteral("y.wscope")), fixture("overhead-h200.csv")});
+        QVERIFY(notRaw.exitCode != 0);
+        QVERIFY2(notRaw.err.contains(QStringLiteral("overhead-h200.csv")), qPrintable(notRaw.err));
+        QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("y.wscope"))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIketCli)
+#include "tst_iket_cli.moc"
