@@ -13,11 +13,13 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QFile>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <qcustomplot.h>
 
 using namespace ws;
 using namespace ws::test;
@@ -176,6 +178,99 @@ private slots:
         p->reasonBox()->activated(1);
         QCOMPARE(spy.count(), 1);
         QCOMPARE(spy.at(0).at(0).toString(), QStringLiteral("long_scoreboard"));
+    }
+
+    // A click on a bar of the warp-state chart (Scheduler and Warp States) picks that reason in the
+    // Source panel, which highlights where it dominates. The session gets ncu's WarpStateStats of
+    // the same three kernels on the same H200 (tests/fixtures/source/ncu-raw.csv) so the chart has
+    // bars: a SourceCounters run alone collects no WarpStateStats.
+    void warpStateBarPicksTheReason()
+    {
+        auto session = std::make_shared<SessionData>(m_session);
+        session->sassFunctions = m_tables.functions;
+        session->sassInstructions = m_tables.instructions;
+        session->sourceCounters = m_tables.counters;
+        session->sourceFiles = m_tables.files;
+        QFile csv(fixturePath("source/ncu-raw.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().split('\n');
+        // ncu quotes every field and puts thousands separators inside quotes: split on '","'.
+        auto quoted = [](const QByteArray& line) {
+            QString t = QString::fromUtf8(line.trimmed());
+            t.chop(1);
+            return t.mid(1).split(QStringLiteral("\",\""));
+        };
+        const QStringList header = quoted(lines[0]);
+        const int nameColumn = header.indexOf(QStringLiteral("Kernel Name"));
+        QVERIFY(nameColumn >= 0);
+        std::map<QString, uint32_t> metricId;
+        for (int c = 0; c < header.size(); ++c) {
+            if (header[c].startsWith("smsp__average_warps_issue_stalled_")
+                && header[c].endsWith("_per_issue_active.ratio")) {
+                MetricDef d;
+                d.id = static_cast<uint32_t>(session->metricDefs.size() + 1000);
+                d.name = header[c].toStdString();
+                d.section = "WarpStateStats";
+                session->metricDefs.push_back(d);
+                metricId[header[c]] = d.id;
+            }
+        }
+        int added = 0;
+        for (int l = 2; l < lines.size(); ++l) {
+            if (lines[l].trimmed().isEmpty())
+                continue;
+            const QStringList row = quoted(lines[l]);
+            const QString base = row[nameColumn].section('(', 0, 0);
+            for (const auto& k : session->kernels) {
+                if (QString::fromStdString(session->str(k.shortName)) != base)
+                    continue;
+                for (const auto& [name, id] : metricId) {
+                    const QString v = row[header.indexOf(name)];
+                    session->kernelMetrics.push_back({k.id, id, QString(v).remove(',').toDouble()});
+                    ++added;
+                }
+            }
+        }
+        QCOMPARE(added, 3 * static_cast<int>(metricId.size()));
+
+        SelectionModel selection;
+        QWidget host;
+        AnalysisPanels panels(&selection, &host);
+        panels.setData(PanelData::fromSession(session), nullptr);
+        SourcePanel* source = panels.source();
+        SchedulerPanel* scheduler = panels.scheduler();
+        scheduler->setWindowFlag(Qt::Window, true);
+        scheduler->resize(1200, 1400);
+        scheduler->show();
+        QVERIFY(QTest::qWaitForWindowExposed(scheduler));
+        for (const StallKernel& k : stallKernels()) {
+            panels.focus()->selectKernel(kernelOf(k.function));
+            QTest::qWait(20);
+            const auto order = scheduler->stallOrder();
+            QVERIFY(!order.empty());
+            QCOMPARE(order.front(), k.reasons.front()); // ncu agrees on the dominant reason
+            QCustomPlot* plot = scheduler->stallPlot();
+            plot->replot();
+            QCPBars* bars = nullptr;
+            for (int i = 0; i < plot->plottableCount() && !bars; ++i)
+                bars = qobject_cast<QCPBars*>(plot->plottable(i));
+            QVERIFY(bars);
+            // Click the middle of the first bar (the dominant reason).
+            const auto first = bars->data()->at(0);
+            QCPAxis* key = bars->keyAxis();
+            QCPAxis* value = bars->valueAxis();
+            const double kp = key->coordToPixel(first->key);
+            const double vp = value->coordToPixel(first->value / 2);
+            const QPoint at
+                = key->orientation() == Qt::Horizontal ? QPoint(int(kp), int(vp)) : QPoint(int(vp), int(kp));
+            source->setStallReason(QString());
+            QTest::mouseClick(plot, Qt::LeftButton, {}, at);
+            const int reason = source->view()->reasonIndex(k.reasons.front());
+            QVERIFY(reason >= 0);
+            QCOMPARE(source->reasonBox()->currentIndex(), reason + 1);
+            const auto f = examine(m_session, m_tables, k);
+            QVERIFY(source->lineModel()->index(f->expectedLine - 1, 0).data(sourceroles::kHighlighted).toBool());
+        }
     }
 
     void sessionWithoutSourceCountersSaysHow()
