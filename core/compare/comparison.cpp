@@ -257,6 +257,9 @@ KernelMetrics keyMetrics(const CompareSession& s, uint32_t key)
 
 int metricPreference(const std::string& name, const std::string& unit)
 {
+    // Stalls first: "..._stalled_<reason>_per_issue_active" also contains "issue_active".
+    if (contains(name, "stall"))
+        return -1;
     if (contains(name, "pct_of_peak") || contains(name, "throughput") || contains(name, "per_second")
         || contains(name, "warps_active") || contains(name, "occupancy") || contains(name, "hit_rate")
         || contains(name, "issue_active") || contains(name, "inst_executed_per") || unit == "byte/second")

@@ -558,6 +558,8 @@ private Q_SLOTS:
         QCOMPARE(metricPreference("sm__throughput.avg.pct_of_peak_sustained_elapsed", "%"), 1);
         QCOMPARE(metricPreference("sm__warps_active.avg.pct_of_peak_sustained_active", "%"), 1);
         QCOMPARE(metricPreference("launch__grid_size", ""), 0);
+        QCOMPARE(metricPreference("smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active", "inst"), -1);
+        QCOMPARE(metricPreference("smsp__issue_active.avg.pct_of_peak_sustained_active", "%"), 1);
     }
 
     void reportFormats()

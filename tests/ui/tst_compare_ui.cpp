@@ -330,7 +330,7 @@ private Q_SLOTS:
         if (gemm >= 0)
             prof->selectKernelRow(gemm);
         prof->tabs()->setCurrentIndex(1);
-        shoot(prof.get(), QStringLiteral("compare-metrics"), QSize(1500, 950));
+        shoot(prof.get(), QStringLiteral("compare-metrics"), QSize(1700, 950));
         QString ba = pairDir + QStringLiteral("/bench-gemm-a.wscope");
         QString bb = pairDir + QStringLiteral("/bench-gemm-relu.wscope");
         if (!QFileInfo::exists(ba) || !QFileInfo::exists(bb))

@@ -6,6 +6,7 @@
 #include <QBrush>
 #include <QColor>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ws {
@@ -29,10 +30,15 @@ CompareMetricModel::CompareMetricModel(QObject* parent)
 {
 }
 
-void CompareMetricModel::setRows(std::vector<compare::MetricRow> rows)
+void CompareMetricModel::setRows(std::vector<compare::MetricRow> rows, double thresholdPct)
 {
+    const auto size
+        = [](const compare::MetricRow& m) { return std::isfinite(m.diffPct) ? std::fabs(m.diffPct) : -1.0; };
+    std::stable_sort(rows.begin(), rows.end(),
+        [&](const compare::MetricRow& x, const compare::MetricRow& y) { return size(x) > size(y); });
     beginResetModel();
     m_rows = std::move(rows);
+    m_threshold = thresholdPct;
     endResetModel();
 }
 
@@ -74,11 +80,14 @@ QVariant CompareMetricModel::data(const QModelIndex& index, int role) const
         }
         return {};
     }
-    if (role == Qt::ToolTipRole && !m.section.empty())
-        return tr("section %1").arg(QString::fromStdString(m.section));
+    if (role == Qt::ToolTipRole)
+        return m.section.empty()
+            ? QString::fromStdString(m.name)
+            : tr("%1\nsection %2").arg(QString::fromStdString(m.name), QString::fromStdString(m.section));
     if (role == Qt::TextAlignmentRole && col >= Baseline)
         return int(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::BackgroundRole && (col == Diff || col == DiffPct) && m.better != 0)
+    if (role == Qt::BackgroundRole && (col == Diff || col == DiffPct) && m.better != 0 && std::isfinite(m.diffPct)
+        && std::fabs(m.diffPct) > m_threshold)
         return QBrush(m.better > 0 ? QColor(200, 235, 205) : QColor(245, 205, 205));
     return {};
 }

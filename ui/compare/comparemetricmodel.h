@@ -9,7 +9,8 @@ namespace ws {
 
 // The metrics of one matched kernel pair: value in A (the baseline), value in B, difference
 // and %, the difference coloured green when B moved the way that is better for the metric
-// (shorter, fewer bytes, higher throughput), red when worse, uncoloured when unknown.
+// (shorter, fewer bytes, higher throughput), red when worse, uncoloured when unknown or within
+// the threshold.
 class CompareMetricModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -17,7 +18,9 @@ public:
 
     explicit CompareMetricModel(QObject* parent = nullptr);
 
-    void setRows(std::vector<compare::MetricRow> rows);
+    // Rows ordered by the size of the relative change, largest first; differences within
+    // `thresholdPct` are left uncoloured (noise between two profiling runs).
+    void setRows(std::vector<compare::MetricRow> rows, double thresholdPct = 2.0);
     const std::vector<compare::MetricRow>& rows() const { return m_rows; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -27,6 +30,7 @@ public:
 
 private:
     std::vector<compare::MetricRow> m_rows;
+    double m_threshold = 2.0;
 };
 
 } // namespace ws

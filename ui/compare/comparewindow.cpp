@@ -136,7 +136,10 @@ CompareWindow::CompareWindow(QWidget* parent)
     auto* benchView = makeTable(m_benchRuns, m_tables, QStringLiteral("compareBenchTable"));
     m_tables->addWidget(benchView);
     leftLayout->addWidget(m_tables, 1);
-    auto* buttons = new QHBoxLayout;
+    auto* buttonRow = new QWidget(left);
+    auto* buttons = new QHBoxLayout(buttonRow);
+    buttons->setContentsMargins(0, 0, 0, 0);
+    m_pairButtons = buttonRow;
     auto* pair = new QPushButton(tr("Pair selected"), left);
     pair->setObjectName(QStringLiteral("pairButton"));
     pair->setToolTip(tr("Select one kernel only in A and one only in B (Ctrl+click), then pair them"));
@@ -146,7 +149,7 @@ CompareWindow::CompareWindow(QWidget* parent)
     buttons->addWidget(unpair);
     buttons->addStretch(1);
     buttons->addWidget(exportKernels);
-    leftLayout->addLayout(buttons);
+    leftLayout->addWidget(buttonRow);
     m_notes = new QLabel(left);
     m_notes->setObjectName(QStringLiteral("compareNotes"));
     m_notes->setWordWrap(true);
@@ -174,9 +177,9 @@ CompareWindow::CompareWindow(QWidget* parent)
     auto* metricProxy = new QSortFilterProxyModel(this);
     metricProxy->setSourceModel(m_metrics);
     metricProxy->setSortRole(panelexport::kRawRole);
-    auto* metricView = makeTable(metricProxy, metricPage, QStringLiteral("compareMetricTable"));
-    metricView->setSortingEnabled(true);
-    metricLayout->addWidget(metricView, 1);
+    m_metricView = makeTable(metricProxy, metricPage, QStringLiteral("compareMetricTable"));
+    m_metricView->setSortingEnabled(true);
+    metricLayout->addWidget(m_metricView, 1);
     m_tabs->addTab(metricPage, tr("Metrics"));
 
     m_roofline = new RooflineComparePlot(m_tabs);
@@ -373,6 +376,7 @@ void CompareWindow::rebuild()
     m_timelineArea->setVisible(!benchOnly);
     m_benchRuns->setReport(compare::benchTable(c));
     m_tables->setCurrentIndex(benchOnly ? 1 : 0);
+    m_pairButtons->setVisible(!benchOnly);
     if (benchOnly)
         static_cast<QTableView*>(m_tables->widget(1))->resizeColumnsToContents();
     m_roofline->setComparison(&s.a, &s.b, &c);
@@ -450,10 +454,17 @@ void CompareWindow::updateMetrics()
     m_metricTitle->setText(rows.empty()
             ? tr("%1: no metrics on both sides (compare two profile sessions).")
                   .arg(QString::fromStdString(compactKernelName(row->name, 60)))
-            : tr("%1: %2 metrics, medians of the profiled launches; green = better for B, red = worse")
+            : tr("%1: %2 metrics, medians of the profiled launches, largest change first; green = better for B, "
+                 "red = worse (beyond the threshold)")
                   .arg(QString::fromStdString(compactKernelName(row->name, 60)))
                   .arg(rows.size()));
-    m_metrics->setRows(std::move(rows));
+    m_metrics->setRows(std::move(rows), m_doc->options().rule.thresholdPct);
+    if (m_metricView) {
+        m_metricView->sortByColumn(-1, Qt::AscendingOrder); // the model's order: largest change first
+        m_metricView->resizeColumnsToContents();
+        m_metricView->setColumnWidth(CompareMetricModel::Metric, std::min(m_metricView->columnWidth(0), 230));
+        m_metricView->setColumnWidth(CompareMetricModel::Unit, std::min(m_metricView->columnWidth(1), 80));
+    }
 }
 
 void CompareWindow::selectKernelRow(int sourceRow)

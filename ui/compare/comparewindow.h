@@ -81,6 +81,8 @@ private:
     QLabel* m_metricTitle;
     QTabWidget* m_tabs;
     QTableView* m_kernelView;
+    QTableView* m_metricView = nullptr;
+    QWidget* m_pairButtons = nullptr; // pairing applies to kernels, not to benchmark runs
     QComboBox* m_distChoice;
     QComboBox* m_range;
     QDoubleSpinBox* m_threshold;
