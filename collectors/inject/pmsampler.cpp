@@ -125,12 +125,19 @@ struct Sampler {
     CUpti_PmSampling_Object* object = nullptr;
     CUpti_Profiler_Host_Object* host = nullptr;
     std::vector<uint8_t> image;
+    // Kept for the life of the sampler: CUPTI keeps pointers to them (the host object to the
+    // chip name and availability image, the sampling object to the config image). Locals here
+    // made the first decode crash (SIGSEGV) or fail with CUPTI_ERROR_UNKNOWN on the H200.
+    std::string chip;
+    std::vector<uint8_t> availability;
+    std::vector<uint8_t> config;
     std::vector<const char*> names;
     uint64_t written = 0;
     uint64_t completed = 0;
     bool firstWritten = false;
     bool overflow = false;
     bool started = false;
+    bool broken = false; // a decode failed: no more decodes, the rest is torn down at exit
 };
 
 std::mutex g_startMutex;
@@ -228,7 +235,8 @@ bool setUp(Sampler& s)
     chip.deviceIndex = s.device;
     if (CUptiResult r = cuptiDeviceGetChipName(&chip); r != CUPTI_SUCCESS)
         return fail(s, "cuptiDeviceGetChipName", r);
-    const std::string chipName = chip.pChipName ? chip.pChipName : "";
+    s.chip = chip.pChipName ? chip.pChipName : "";
+    const std::string& chipName = s.chip;
 
     auto en = params<CUpti_PmSampling_Enable_Params>(CUpti_PmSampling_Enable_Params_STRUCT_SIZE);
     en.deviceIndex = s.device;
@@ -242,7 +250,8 @@ bool setUp(Sampler& s)
     av.deviceIndex = s.device;
     if (CUptiResult r = cuptiPmSamplingGetCounterAvailability(&av); r != CUPTI_SUCCESS)
         return fail(s, "cuptiPmSamplingGetCounterAvailability", r);
-    std::vector<uint8_t> availability(av.counterAvailabilityImageSize);
+    std::vector<uint8_t>& availability = s.availability;
+    availability.assign(av.counterAvailabilityImageSize, 0);
     av.pCounterAvailabilityImage = availability.data();
     if (CUptiResult r = cuptiPmSamplingGetCounterAvailability(&av); r != CUPTI_SUCCESS)
         return fail(s, "cuptiPmSamplingGetCounterAvailability", r);
@@ -269,7 +278,8 @@ bool setUp(Sampler& s)
     csz.pHostObject = s.host;
     if (CUptiResult r = cuptiProfilerHostGetConfigImageSize(&csz); r != CUPTI_SUCCESS)
         return fail(s, "cuptiProfilerHostGetConfigImageSize", r);
-    std::vector<uint8_t> config(csz.configImageSize);
+    std::vector<uint8_t>& config = s.config;
+    config.assign(csz.configImageSize, 0);
     auto cim = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
     cim.pHostObject = s.host;
     cim.configImageSize = config.size();
@@ -335,6 +345,8 @@ bool setUp(Sampler& s)
 // again while the image was the limit.
 void decode(Sampler& s)
 {
+    if (s.broken)
+        return;
     trace("decode");
     std::vector<double> values(s.names.size());
     // Bounded: the hardware buffer holds at most a few hundred image-fulls.
@@ -344,6 +356,7 @@ void decode(Sampler& s)
         dd.pCounterDataImage = s.image.data();
         dd.counterDataImageSize = s.image.size();
         if (CUptiResult r = cuptiPmSamplingDecodeData(&dd); r != CUPTI_SUCCESS) {
+            s.broken = true;
             fail(s, "cuptiPmSamplingDecodeData", r);
             return;
         }
@@ -469,9 +482,12 @@ bool timedSetUp(Sampler& s)
 void run(Sampler& s, int ready)
 {
     pthread_setname_np(pthread_self(), "ws-pmsampler");
+    // Decoding, like set-up, with the sampled context current on this thread.
+    if (const CudaDriver* cu = cudaDriver())
+        cu->ctxSetCurrent(static_cast<CUcontext>(s.ctx));
     const bool ok = ready >= 0 ? ready == 1 : timedSetUp(s);
     std::unique_lock lock(s.mutex);
-    while (ok && !s.stop) {
+    while (ok && !s.stop && !s.broken) {
         s.wake.wait_for(lock, std::chrono::nanoseconds(raw::kPmDecodeIntervalNs), [&s] { return s.stop; });
         if (s.stop)
             break;
