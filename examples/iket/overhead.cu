@@ -81,6 +81,24 @@ template <int Mode> __global__ void costLoop(int iterations, float* sink, uint4*
         sink[0] = x + static_cast<float>(acc);
 }
 
+// warpscope/iket.cuh lets lanes 0-7 each store a word of an event, trusting that a
+// special-register read gives every lane of a warp the same value: count where it does not.
+__global__ void laneConsistency(int iterations, unsigned long long* mismatches)
+{
+    unsigned long long bad = 0;
+    for (int i = 0; i < iterations; ++i) {
+        unsigned long long gt;
+        unsigned long long clk;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt)::"memory");
+        asm volatile("mov.u64 %0, %%clock64;" : "=l"(clk)::"memory");
+        const unsigned long long gt0 = __shfl_sync(0xffffffffu, gt, 0);
+        const unsigned long long clk0 = __shfl_sync(0xffffffffu, clk, 0);
+        bad += (gt != gt0 ? 1 : 0) + (clk != clk0 ? 1 : 0);
+    }
+    if (bad)
+        atomicAdd(mismatches, bad);
+}
+
 double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -146,6 +164,18 @@ int main(int argc, char** argv)
         std::printf("# globaltimer: %d distinct values in %d samples over %.1f us, smallest step %llu ns; "
                     "clock64 %.3f GHz against it\n",
             distinct, kSamples, gtSpan / 1000.0, minStep, gtSpan > 0 ? clkSpan / gtSpan : 0.0);
+    }
+
+    {
+        unsigned long long* d = nullptr;
+        cudaMalloc(&d, sizeof(unsigned long long));
+        cudaMemset(d, 0, sizeof(unsigned long long));
+        laneConsistency<<<sms * 4, 256>>>(1000, d);
+        unsigned long long bad = 0;
+        cudaMemcpy(&bad, d, sizeof(bad), cudaMemcpyDeviceToHost);
+        cudaFree(d);
+        std::printf("# lane consistency: %llu of %llu per-lane globaltimer/clock64 reads differ from lane 0's\n", bad,
+            2ull * sms * 4 * 256 * 1000);
     }
 
     const int grid = sms; // persistent: one CTA per SM
