@@ -11,6 +11,7 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
@@ -149,6 +150,41 @@ private Q_SLOTS:
                 QVERIFY(p.meanNs > 0 && p.p95Ns > 0);
         }
         checkReingest(s, "raw/pipelined");
+    }
+    void pipelinedClock64()
+    {
+        // The same kernel built with WARPSCOPE_IKET_CLOCK64_ONLY (second H200 call, raw file
+        // only): events timed by clock64 between each warp's globaltimer anchors must tell the
+        // same story as the globaltimer recording.
+        RawIngest ingest;
+        QVERIFY(ingest.addDirectory(fixture("raw/pipelined_clock64")) > 0);
+        const SessionData s = ingest.finish();
+        checkCommon(s, 1);
+        QVERIFY(s.meta.at("iket_clock").find("clock64 interpolation in 1 launches") != std::string::npos);
+        const SessionData reference = SessionReader(fixture("pipelined.wscope")).readAll();
+        const auto mean = [](const SessionData& d, const char* role, const char* phase) {
+            for (const auto& r : iket::summarizeRoles(d.warpEvents, d.strings, 1))
+                if (d.str(r.role) == role)
+                    for (const auto& p : r.phases)
+                        if (d.str(p.name) == phase)
+                            return p.meanNs;
+            return 0.0;
+        };
+        for (const auto& [role, phase] : {std::pair {"consumer", "compute"}, std::pair {"producer", "wait_empty"},
+                 std::pair {"producer", "stage_busy"}}) {
+            const double a = mean(s, role, phase);
+            const double b = mean(reference, role, phase);
+            QVERIFY2(a > 0 && std::abs(a - b) < 0.01 * b,
+                qPrintable(
+                    QStringLiteral("%1/%2: %3 vs %4 ns").arg(QLatin1String(role), QLatin1String(phase)).arg(a).arg(b)));
+        }
+        // Every warp's events are in program order after anchoring.
+        for (size_t i = 1; i < s.warpEvents.size(); ++i) {
+            const WarpEvent& a = s.warpEvents[i - 1];
+            const WarpEvent& b = s.warpEvents[i];
+            if (a.block == b.block && a.warp == b.warp)
+                QVERIFY(a.begin <= b.begin);
+        }
     }
 };
 
