@@ -79,8 +79,12 @@ int runCompare(const CompareArgs& o, const std::vector<std::string>& extras)
     const std::string keyNote = ws::compare::alignKeys(a, b);
     std::vector<ws::compare::CompareSession> extra;
     extra.reserve(o.baselines.size());
-    for (const auto& path : o.baselines)
+    for (const auto& path : o.baselines) {
         extra.push_back(ws::compare::loadCompareSession(path));
+        // Keyed like B: a B without NVTX paths is matched by name alone.
+        if (!ws::compare::hasPaths(b))
+            ws::compare::dropPaths(extra.back());
+    }
     std::vector<const ws::compare::CompareSession*> extraPtrs;
     for (const auto& e : extra)
         extraPtrs.push_back(&e);

@@ -291,6 +291,22 @@ private Q_SLOTS:
         QVERIFY(r.out.contains(QStringLiteral("coopA_NNT,,only A,6,0")));
     }
 
+    void pinnedBaselines()
+    {
+        // Two GEMM runs as baselines (186.3 and 187.0 us): the GEMM+ReLU median is many
+        // standard deviations away from them.
+        const QString dir = fixture("compare/");
+        const Run r = cli({dir + QStringLiteral("bench-gemm-a.wscope"), dir + QStringLiteral("bench-gemm-relu.wscope"),
+            QStringLiteral("--baseline"), dir + QStringLiteral("bench-gemm-b.wscope"), QStringLiteral("--format"),
+            QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 1);
+        const auto o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value(QStringLiteral("extra_baselines")).toArray().size(), 1);
+        const double z = o.value(QStringLiteral("latency_z")).toDouble();
+        // (226.32 - mean(186.32, 186.976)) / sd(186.32, 186.976) = 39.67 / 0.4639 = 85.5
+        QVERIFY2(z > 80 && z < 90, qPrintable(QString::number(z)));
+    }
+
     void predictionsStoredInB()
     {
         QTemporaryDir dir;

@@ -59,6 +59,13 @@ void CompareTimeline::setComparison(
                 m_pairOfB[p.keyB] = static_cast<int>(i);
         }
     }
+    for (int i = 0; i < 2; ++i) {
+        m_sides[i].longest = 0;
+        if (const auto* s = session(i)) {
+            for (const auto& l : s->launches)
+                m_sides[i].longest = std::max(m_sides[i].longest, l.duration());
+        }
+    }
     layoutLanes();
     fitAll();
 }
@@ -178,10 +185,13 @@ std::pair<int, int> CompareTimeline::launchAt(const QPoint& pos) const
         const auto* s = session(lane.side);
         const double t = tOf(pos.x()) + static_cast<double>(origin(lane.side));
         const double slack = (m_end - m_begin) / std::max(1, width() - m_labelWidth) * 2; // 2 px
-        for (size_t i = 0; i < s->launches.size(); ++i) {
-            const auto& l = s->launches[i];
-            if (l.streamId == lane.stream && l.deviceId == lane.device && l.start - slack <= t && t <= l.end + slack)
-                return {lane.side, static_cast<int>(i)};
+        const auto first = std::lower_bound(s->launches.begin(), s->launches.end(),
+            t - slack - static_cast<double>(sideInfo(lane.side).longest),
+            [](const compare::CompareLaunch& l, double v) { return static_cast<double>(l.start) < v; });
+        for (auto it = first; it != s->launches.end() && static_cast<double>(it->start) - slack <= t; ++it) {
+            const auto& l = *it;
+            if (l.streamId == lane.stream && l.deviceId == lane.device && t <= static_cast<double>(l.end) + slack)
+                return {lane.side, static_cast<int>(it - s->launches.begin())};
         }
     }
     return {-1, -1};
@@ -258,10 +268,17 @@ void CompareTimeline::paintEvent(QPaintEvent*)
         }
         const double tBegin = m_begin + o;
         const double tEnd = m_end + o;
-        for (const auto& l : s->launches) {
+        // Launches are sorted by start and none is longer than the longest: only the slice that
+        // can overlap the window is visited.
+        const TimeNs longest = sideInfo(lane.side).longest;
+        const auto first
+            = std::lower_bound(s->launches.begin(), s->launches.end(), tBegin - static_cast<double>(longest),
+                [](const compare::CompareLaunch& l, double t) { return static_cast<double>(l.start) < t; });
+        for (auto it = first; it != s->launches.end() && static_cast<double>(it->start) <= tEnd; ++it) {
+            const auto& l = *it;
             if (l.streamId != lane.stream || l.deviceId != lane.device)
                 continue;
-            if (static_cast<double>(l.end) < tBegin || static_cast<double>(l.start) > tEnd)
+            if (static_cast<double>(l.end) < tBegin)
                 continue;
             const double x0 = xOf(static_cast<double>(l.start) - o);
             const double x1 = xOf(static_cast<double>(l.end) - o);

@@ -59,12 +59,17 @@ private:
     double tOf(double x) const;
     QColor colorOf(int side, uint32_t key) const;
     const compare::CompareSession* session(int side) const { return side == 0 ? m_a : m_b; }
+    struct SideInfo {
+        TimeNs longest = 0; // longest launch, bounds the search for visible launches
+    };
+    const SideInfo& sideInfo(int s) const { return m_sides[s == 0 ? 0 : 1]; }
     TimeNs origin(int side) const;
 
     const compare::CompareSession* m_a = nullptr;
     const compare::CompareSession* m_b = nullptr;
     const compare::Comparison* m_comparison = nullptr;
     std::vector<Lane> m_lanes;
+    SideInfo m_sides[2];
     std::vector<int> m_pairOfA, m_pairOfB; // key -> pair index, -1 unmatched
     double m_begin = 0, m_end = 1;
     int m_labelWidth = 150;
