@@ -351,9 +351,11 @@ std::vector<WarpEvent> SessionReader::readWarpEvents() const
 SessionData SessionReader::readAll(const ProgressCallback& progress, const CancellationToken& cancel) const
 {
     // Progress is by rows over all tables; the writer's row counts give the total up front.
+    // The counts come from the file: a damaged one must not overflow the sum (the mismatch is
+    // reported as corruption when its table is read), so each count is clamped and the sum saturates.
     int64_t total = 0;
     for (const auto& [table, check] : d->checks)
-        total += check.first;
+        total = std::min<int64_t>(total + std::clamp<int64_t>(check.first, 0, int64_t(1) << 40), int64_t(1) << 62);
     int64_t doneBefore = 0;
     const auto tick = [&](std::string_view table, size_t rowsInTable) {
         if (cancel.isCancelled())

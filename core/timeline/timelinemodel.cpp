@@ -87,7 +87,8 @@ public:
         int64_t total = 0;
         for (const char* table : kLaneTables) {
             const auto it = counts.find(table);
-            total += it == counts.end() ? 0 : it->second;
+            // Counts are read from the file: clamp each so a damaged one cannot overflow the sum.
+            total += it == counts.end() ? 0 : std::clamp<int64_t>(it->second, 0, int64_t(1) << 40);
         }
         return total;
     }
