@@ -2,6 +2,7 @@
 // The real warpscope-cli (WS_CLI_PATH) run with QProcess: help of every command, the
 // synth -> info -> stats -> export chain on a synthetic session, and every bad-input case
 // exiting non-zero with one line "warpscope-cli <cmd>: <file>: <reason>".
+#include "clirun.h"
 #include <QtTest>
 
 #include <QJsonArray>
@@ -10,27 +11,11 @@
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = ws::test::CliRun;
 
 Run cli(const QStringList& args)
 {
-    QProcess p;
-    p.start(QStringLiteral(WS_CLI_PATH), args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return ws::test::runCli(args);
 }
 
 QStringList lines(const QString& text)

@@ -4,6 +4,7 @@
 // that reads back as the result it was given.
 #include "bench/benchjson.h"
 #include "bench/benchresult.h"
+#include "clirun.h"
 #include "store/sessionreader.h"
 
 #include <QtTest>
@@ -13,27 +14,11 @@ using namespace ws::bench;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = ws::test::CliRun;
 
 Run cli(const QStringList& args)
 {
-    QProcess p;
-    p.start(QStringLiteral(WS_CLI_PATH), args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return ws::test::runCli(args);
 }
 
 QString workloadsExe()

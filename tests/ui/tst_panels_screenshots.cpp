@@ -162,10 +162,8 @@ private slots:
         QFETCH(QString, name);
         QSettings().clear();
         MainWindow window;
-        AnalysisPanels panels(window.selection(), &window);
-        panels.addDocks(&window, nullptr);
-        QObject::connect(window.loader(), &SessionLoader::loaded, &panels, &AnalysisPanels::setSnapshot);
-        QObject::connect(&panels, &AnalysisPanels::revealRequested, window.timelineView(), &TimelineView::revealEvent);
+        // The window docks its own analysis panels (and follows its loader with them).
+        AnalysisPanels& panels = *window.analysisPanels();
         QSignalSpy ready(&panels, &AnalysisPanels::dataReady);
         window.resize(1920, 1080);
         window.show();
