@@ -13,12 +13,12 @@ struct RecordOptions {
     std::string output;               // session file to write
     std::vector<std::string> command; // program and its arguments
     std::vector<std::string> trace {"cuda", "nvtx"};
-    std::string captureRange; // "", "cudaProfilerApi" or "nvtx:NAME"
-    double durationS = 0;     // stop collecting after this many seconds (0: until exit)
-    bool allApi = false;      // keep every runtime/driver API call, not only the timeline's
-    bool keepRaw = false;     // keep the raw record directory after ingest
-    bool gpuMetrics = false;  // PM sampling counter tracks (tensor pipe, DRAM, warps active)
-    double gpuMetricsPeriodUs = 20; // PM sampling period
+    std::string captureRange;            // "", "cudaProfilerApi" or "nvtx:NAME"
+    double durationS = 0;                // stop collecting after this many seconds (0: until exit)
+    bool allApi = false;                 // keep every runtime/driver API call, not only the timeline's
+    bool keepRaw = false;                // keep the raw record directory after ingest
+    bool gpuMetrics = false;             // PM sampling counter tracks (tensor pipe, DRAM, warps active)
+    double gpuMetricsPeriodUs = 20;      // PM sampling period
     std::vector<std::string> nvtxTiming; // NVTX ranges whose GPU-stream time is measured per instance
 };
 
@@ -30,8 +30,8 @@ struct RecordResult {
     size_t kernels = 0;
     size_t apiCalls = 0;
     size_t nvtxRanges = 0;
-    size_t counterSamples = 0;  // --gpu-metrics samples (all tracks)
-    size_t nvtxTimingRuns = 0;  // --nvtx-timing: timed range names with at least one instance
+    size_t counterSamples = 0; // --gpu-metrics samples (all tracks)
+    size_t nvtxTimingRuns = 0; // --nvtx-timing: timed range names with at least one instance
     size_t nvtxTimedInstances = 0;
     size_t processes = 0;
     uint64_t droppedRecords = 0;

@@ -3,8 +3,8 @@
 
 #include "analysis/commranks.h"
 #include "analysis/launchindex.h"
-#include "ingest/devicepeaks.h"
 #include "iket/iketingest.h"
+#include "ingest/devicepeaks.h"
 #include "ingest/gpumetricsingest.h"
 #include "ingest/nvtxtimingingest.h"
 #include "util/demangle.h"

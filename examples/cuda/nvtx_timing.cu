@@ -140,8 +140,8 @@ int main(int argc, char** argv)
     std::vector<float> sorted = times;
     std::sort(sorted.begin(), sorted.end());
     const double median = sorted.empty() ? 0.0
-        : sorted.size() % 2 ? sorted[sorted.size() / 2]
-                            : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
+        : sorted.size() % 2              ? sorted[sorted.size() / 2]
+                                         : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
     std::printf("step: %d iterations%s, own CUDA events: median %.4f ms, min %.4f ms, max %.4f ms\n", iters,
         sync ? " (synchronised)" : "", median, sorted.empty() ? 0.0 : sorted.front(),
         sorted.empty() ? 0.0 : sorted.back());
