@@ -18,10 +18,10 @@
 //   kernel<<<grid, block>>>(..., trace.buffer());
 //   trace.collect();                              // after it: hands the events to the recorder
 //
-// Every method must be called by the whole warp (or at least by lane 0): lanes 0-7 write one
+// Every method must be called by the whole warp (or at least by lane 0): lane 0 writes one
 // 32-byte event {globaltimer, clock64, SM, warp, block, kind, name} into the warp's own slots
-// of a per-launch global buffer (one word each; lane 0 alone when called from part of a warp). No atomics, no shared
-// memory, never out of bounds: a warp that runs out of slots keeps counting, and the decoder reports what was dropped.
+// of a per-launch global buffer. No atomics, no shared memory, never out of bounds: a warp
+// that runs out of slots keeps counting, and the decoder reports what was dropped.
 // Define WARPSCOPE_IKET_DISABLE to compile every call out to nothing, or
 // WARPSCOPE_IKET_CLOCK64_ONLY to time events with clock64 alone (cheaper; two more events per
 // warp, anchors with globaltimer at the profiler's start and end, carry the clock).
@@ -111,8 +111,7 @@ public:
     __device__ explicit Profiler(const DeviceBuffer& buffer)
     {
         const unsigned threadLinear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-        m_lane = threadLinear & 31u;
-        m_lane0 = m_lane == 0;
+        m_lane0 = (threadLinear & 31u) == 0;
         m_warp = threadLinear >> 5;
         m_block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
         const unsigned warpsPerBlock = (blockDim.x * blockDim.y * blockDim.z + 31u) / 32u;
@@ -179,6 +178,8 @@ private:
     __device__ __forceinline__ void record(
         uint8_t kind, uint16_t name, uint32_t token, bool globaltimer = kGlobaltimerPerEvent)
     {
+        if (!m_lane0)
+            return;
         // The "memory" clobbers keep the compiler from moving the phase's loads and stores
         // across the timestamp.
         uint64_t gt = 0;
@@ -190,29 +191,12 @@ private:
             const uint32_t w2 = m_block;
             const uint32_t w3 = static_cast<uint32_t>(m_sm & 0xffffu) | (static_cast<uint32_t>(m_warp & 0xffffu) << 16);
             const uint32_t w4 = static_cast<uint32_t>(name) | (static_cast<uint32_t>(kind) << 16);
-            WsIketEvent* slot = m_slots + m_next;
-            if ((__activemask() & 0xffu) == 0xffu) {
-                // Lanes 0-7 store one word each: one coalesced 32-byte store and no divergent
-                // branch (a lane-0-only store costs a branch and reconvergence per event).
-                // Special-register reads are warp-wide, so every lane holds the same times.
-                const uint32_t l = m_lane;
-                const uint32_t v = (l & 4u)
-                    ? ((l & 2u) ? ((l & 1u) ? token : w4) : ((l & 1u) ? w3 : w2))
-                    : ((l & 2u) ? ((l & 1u) ? static_cast<uint32_t>(clk >> 32) : static_cast<uint32_t>(clk))
-                                : ((l & 1u) ? static_cast<uint32_t>(gt >> 32) : static_cast<uint32_t>(gt)));
-                const uint32_t store = l < 8u ? 1u : 0u;
-                asm volatile("{\n .reg .pred p;\n setp.ne.u32 p, %2, 0;\n @p st.global.cg.u32 [%0], %1;\n}" ::"l"(
-                                 reinterpret_cast<uint32_t*>(slot) + (l & 7u)),
-                             "r"(v), "r"(store)
-                             : "memory");
-            } else if (m_lane0) {
-                // Called from part of the warp: lane 0 writes the whole event.
-                auto* dst = reinterpret_cast<uint4*>(slot);
-                __stcg(dst,
-                    make_uint4(static_cast<uint32_t>(gt), static_cast<uint32_t>(gt >> 32), static_cast<uint32_t>(clk),
-                        static_cast<uint32_t>(clk >> 32)));
-                __stcg(dst + 1, make_uint4(w2, w3, w4, token));
-            }
+            auto* dst = reinterpret_cast<uint4*>(m_slots + m_next);
+            // Two 16-byte stores that bypass L1 (.cg): the buffer is only read back by the host.
+            __stcg(dst,
+                make_uint4(static_cast<uint32_t>(gt), static_cast<uint32_t>(gt >> 32), static_cast<uint32_t>(clk),
+                    static_cast<uint32_t>(clk >> 32)));
+            __stcg(dst + 1, make_uint4(w2, w3, w4, token));
         }
         ++m_next;
     }
@@ -224,7 +208,6 @@ private:
     uint32_t m_block = 0;
     uint32_t m_warp = 0;
     uint32_t m_sm = 0;
-    uint32_t m_lane = 0;
     bool m_lane0 = false;
 };
 
