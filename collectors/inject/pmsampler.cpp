@@ -530,11 +530,12 @@ void contextCreated(Recorder& recorder, void* ctx, uint32_t deviceOrdinal)
     g_sampler = s;
     loadProfilerHost();
     std::atexit([] { shutdown(); }); // see loadProfilerHost
-    // Set-up talks to the driver and CUPTI's profiler (about 1 s): by default not inside CUDA's
-    // callback; WS_PM_SETUP=sync does it here, on the thread creating the context (as NVIDIA's
-    // profiling_injection sample does), restoring the thread's current context afterwards.
+    // Set-up (320-370 ms on the H200) runs here, on the thread creating the context, restoring
+    // its current context afterwards: then a program cannot exit while set-up is half done,
+    // which crashed a short program on the H200 when set-up ran on the sampler thread
+    // (WS_PM_SETUP=async still does that, for comparison).
     int ready = -1;
-    if (const char* mode = std::getenv("WS_PM_SETUP"); mode && std::string(mode) == "sync") {
+    if (const char* mode = std::getenv("WS_PM_SETUP"); !mode || std::string(mode) != "async") {
         const CudaDriver* cu = cudaDriver();
         CUcontext before = nullptr;
         if (cu)
