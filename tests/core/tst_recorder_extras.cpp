@@ -338,6 +338,73 @@ private slots:
         QCOMPARE(std::get<double>(t.rows[0][2]), 1709568.0); // Med (ns), as printed on the H200
     }
 
+    // H200, gemm-relu with --capture-range=cudaProfilerApi: the program ended its capture range
+    // before PM set-up finished, so the only sample written is the first one, which spans the
+    // 592 ms from before Start. Ingest drops it.
+    void h200FirstSampleDropped()
+    {
+        const std::string dir = WS_FIXTURES_DIR "/recorder/extras/gpu-metrics-first-only";
+        const raw::RawFile file = raw::RawFile::load(dir + "/ws-586.raw");
+        std::vector<raw::PmSampleRecord> raws;
+        for (const auto& f : file.frames())
+            if (f.type == raw::RecordType::PmSample)
+                raws.push_back(raw::readPayload<raw::PmSampleRecord>(f.payload));
+        QCOMPARE(raws.size(), size_t(1));
+        QVERIFY(raws[0].end - raws[0].start > 100 * 20'000); // far longer than one 20 us period
+        RawIngest in;
+        QCOMPARE(in.addDirectory(dir), size_t(1));
+        const SessionData s = in.finish();
+        QCOMPARE(s.counterTracks.size(), size_t(3));
+        QVERIFY(s.counterSamples.empty());
+        QCOMPARE(s.meta.at("gpu_metrics.dropped_first"), std::string("1"));
+        QCOMPARE(s.environment.at("gpu_metrics.chip"), std::string("GH100"));
+    }
+
+    // H200, the same program with set-up in the context callback: 20 us samples during the timed
+    // loop, tensor-pipe-busy samples inside the GEMM kernels' intervals (the clocks agree).
+    void h200GemmCounterTracks()
+    {
+        const SessionData s = SessionReader(WS_FIXTURES_DIR "/recorder/extras/gpu-metrics-gemm.wscope").readAll();
+        QCOMPARE(s.counterTracks.size(), size_t(3));
+        std::map<std::string, std::vector<CounterSample>> byName;
+        for (const auto& t : s.counterTracks) {
+            QCOMPARE(t.unit, std::string("%"));
+            byName[t.name] = samplesOf(s, t.name);
+        }
+        const auto& tensor = byName["Tensor pipe active"];
+        QCOMPARE(tensor.size(), size_t(956));
+        QCOMPARE(byName["DRAM throughput"].size(), size_t(956));
+        QCOMPARE(byName["Warps active"].size(), size_t(956));
+        std::vector<TimeNs> gaps;
+        for (size_t i = 1; i < tensor.size(); ++i)
+            gaps.push_back(tensor[i].ts - tensor[i - 1].ts);
+        std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
+        QVERIFY(std::abs(gaps[gaps.size() / 2] - 20'000) <= 200);
+        double maxTensor = 0;
+        for (const auto& c : tensor)
+            maxTensor = std::max(maxTensor, c.value);
+        QVERIFY(maxTensor > 90 && maxTensor <= 100.5);
+
+        std::vector<std::pair<TimeNs, TimeNs>> gemms;
+        for (const auto& k : s.kernels)
+            if (s.str(k.shortName).rfind("nvjet", 0) == 0)
+                gemms.emplace_back(k.start, k.end);
+        QCOMPARE(gemms.size(), size_t(200));
+        std::sort(gemms.begin(), gemms.end());
+        int busy = 0, inside = 0;
+        for (const auto& c : tensor) {
+            if (c.value <= 50)
+                continue;
+            ++busy;
+            auto it = std::upper_bound(gemms.begin(), gemms.end(), std::make_pair(c.ts, INT64_MAX));
+            if (it != gemms.begin() && c.ts <= std::prev(it)->second + 25'000)
+                ++inside;
+        }
+        qInfo("H200 PM: %zu samples/track, %d of %d tensor-busy samples inside a GEMM", tensor.size(), inside, busy);
+        QVERIFY(busy > 100);
+        QVERIFY(inside >= busy * 9 / 10);
+    }
+
     void reportIgnoresOtherBenchRuns()
     {
         BenchRun other {1, "gemm", "cublas", "", "cuda-events-per-call", "warm", "us", "{}", 0, 0};
