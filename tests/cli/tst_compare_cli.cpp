@@ -4,6 +4,7 @@
 // the file or option). Benchmark sessions are written here through the real SessionWriter
 // from samples with a known shift; recordings are the H200 fixtures.
 #include "bench/benchresult.h"
+#include "clirun.h"
 #include "store/sessionreader.h"
 #include "store/sessionwriter.h"
 
@@ -15,27 +16,11 @@ using namespace ws;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = ws::test::CliRun;
 
 Run cli(const QStringList& args)
 {
-    QProcess p;
-    p.start(QStringLiteral(WS_CLI_PATH), QStringList {QStringLiteral("compare")} + args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return ws::test::runCli(QStringList {QStringLiteral("compare")} + args);
 }
 
 // A GEMM benchmark session: 5 rounds x 40 calls around `medianUs`, spread by a fixed pattern

@@ -2,6 +2,7 @@
 // warpscope-cli on the in-kernel traces recorded on the H200 (tests/fixtures/iket): warp-roles
 // (text and CSV against the stored events), ingest of the kept raw files, the Perfetto export's
 // warp tracks, and bad input exiting non-zero with one line naming the file.
+#include "clirun.h"
 #include "iket/warprolesummary.h"
 #include "store/sessionreader.h"
 
@@ -16,27 +17,11 @@ using namespace ws;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = ws::test::CliRun;
 
 Run cli(const QStringList& args)
 {
-    QProcess p;
-    p.start(QStringLiteral(WS_CLI_PATH), args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return ws::test::runCli(args);
 }
 
 QString fixture(const char* name)

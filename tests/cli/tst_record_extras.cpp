@@ -4,6 +4,7 @@
 // one line naming the option; the options do not swallow the program; where the injection
 // library and the host-only NVTX example were built, --nvtx-timing follows NVTX through the
 // injection library and reports the instances it could not time (no CUDA context here).
+#include "clirun.h"
 #include "store/sessionreader.h"
 
 #include <QtTest>
@@ -12,39 +13,15 @@ using namespace ws;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = ws::test::CliRun;
 
 Run cli(const QStringList& args)
 {
-    QProcess p;
-    p.start(QStringLiteral(WS_CLI_PATH), args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return ws::test::runCli(args);
 }
 
-QString nvtxExample()
-{
-    return QStringLiteral(WS_BUILD_DIR "/bin/ws-example-nvtx-threads");
-}
-
-bool nvtxRecordable()
-{
-    return QFileInfo::exists(nvtxExample())
-        && QFileInfo::exists(QStringLiteral(WS_BUILD_DIR "/lib/libwarpscope-inject.so"));
-}
+using ws::test::nvtxExample;
+using ws::test::nvtxRecordable;
 
 } // namespace
 

@@ -4,6 +4,7 @@
 // places around the same work itself (median within 1 %), and PM sampling counter tracks at the
 // requested period. Skips, saying why, without the example, a usable GPU, or counter permission.
 #include "analysis/nvtxtimingreport.h"
+#include "clirun.h"
 #include "store/sessionreader.h"
 
 #include <QtTest>
@@ -14,27 +15,11 @@ using namespace ws;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = ws::test::CliRun;
 
 Run cli(const QStringList& args)
 {
-    QProcess p;
-    p.start(QStringLiteral(WS_CLI_PATH), args);
-    Run r;
-    if (!p.waitForFinished(300000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return ws::test::runCli(args, 300000);
 }
 
 QString example()
