@@ -48,6 +48,7 @@ struct ProfileArgs {
     bool listSections = false;
     bool keepRaw = false;
     bool verbose = false;
+    std::string cacheControl = "all";
     bool pcSampling = false;
     int pcSamplingInterval = 0;
     bool pcSamplingNoStartStop = false;
@@ -374,6 +375,8 @@ int runProfile(const ProfileArgs& a)
     cfg.launchCount = a.launchCount;
     cfg.counters = request.counters;
     cfg.verbose = a.verbose;
+    cfg.cacheControl
+        = a.cacheControl == "none" ? ws::ProfileConfig::CacheControl::None : ws::ProfileConfig::CacheControl::All;
     cfg.pcSampling = sourceCounters;
     cfg.pcSamplingPeriod = a.pcSamplingInterval;
     cfg.pcSamplingStartStop = !a.pcSamplingNoStartStop;
@@ -451,7 +454,9 @@ int runProfile(const ProfileArgs& a)
 
     const std::string passes = sourceCounters
         ? std::string("PC sampling, no replay")
-        : (data.meta.count("profile_passes") ? data.meta.at("profile_passes") : "?") + " pass(es) per kernel";
+        : (data.meta.count("profile_passes") ? data.meta.at("profile_passes") : "?") + " pass(es) per kernel"
+            + (data.meta.count("profile_cache_control") ? ", cache control " + data.meta.at("profile_cache_control")
+                                                        : std::string());
     std::fprintf(stderr, "warpscope-cli profile: %zu kernel launch(es), %zu metric(s), %s, %.2f s; wrote %s\n",
         data.kernels.size(), data.metricDefs.size(), passes.c_str(), targetS, output.string().c_str());
     if (sourceCounters)
@@ -494,6 +499,11 @@ const ws::cli::CommandRegistrar registrar(
              "Write the session from result files kept with --keep-raw instead of running a program (same "
              "--set/--section/--metrics as the run)");
          cmd->add_flag("-v,--verbose", args->verbose, "Print every profiled launch");
+         cmd->add_option("--cache-control", args->cacheControl,
+                "Cache state at the start of every replay pass, as in ncu: all (default; memory restored "
+                "from a checkpoint and L2 evicted before each pass, our own replay) or none (CUPTI's kernel "
+                "replay; L2 as its memory restore left it, faster)")
+             ->check(CLI::IsMember({"all", "none"}));
          cmd->add_flag("--pc-sampling", args->pcSampling,
              "Sample warp stall reasons per SASS instruction with CUPTI PC sampling (the SourceCounters section); "
              "the cubins are disassembled here so the session shows SASS and CUDA source lines");

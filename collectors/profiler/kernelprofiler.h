@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "checkpointreplay.h"
+#include "l2eviction.h"
 #include "launchcapture.h"
 #include "metricconfiguration.h"
 #include "metrics/profileconfig.h"
@@ -55,6 +57,9 @@ private:
         DeviceConfig* device = nullptr;
         RangeProfilerSession session;
         std::vector<ProfiledLaunch> pending; // launches in the image, in range order
+        // --cache-control all: our own replay of each launch, and the L2 eviction before each pass.
+        CheckpointReplay replay;
+        std::unique_ptr<L2Eviction> eviction;
     };
 
     KernelProfiler() = default;
@@ -64,6 +69,11 @@ private:
     DeviceConfig* deviceConfig(CUcontext ctx, uint32_t deviceId, std::string& error);
     // Stops the session if started, decodes, evaluates and writes the pending launches.
     void flush(ContextState& state);
+    // --cache-control all: replays the launch of `cb` pass by pass, then writes its values.
+    void replayLaunch(ContextState& state, CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
+    // Adds a context's replay step times to the process totals (written at exit).
+    void addReplayTimes(const ContextState& state);
+    bool userReplay() const { return m_config.cacheControl == ProfileConfig::CacheControl::All; }
     void fail(ContextState& state, const std::string& what, const std::string& remedy);
     void warnOnce(const std::string& key, const std::string& text);
     // PC sampling runs (SourceCounters): the launch ENTER after selection, and the EXIT.
@@ -99,6 +109,7 @@ private:
     std::map<std::string, uint32_t> m_samplingMetric;    // metric name -> index in the result file
     std::set<uint32_t> m_devicesSeen;
     bool m_announced = false;
+    CheckpointReplay::StepTimes m_replayTimes;
 };
 
 } // namespace ws::profiler

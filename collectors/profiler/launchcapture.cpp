@@ -71,6 +71,55 @@ bool isKernelLaunch(CUpti_CallbackId cbid)
     }
 }
 
+bool canRelaunch(CUpti_CallbackId cbid)
+{
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        return true;
+    default:
+        return false;
+    }
+}
+
+CUresult relaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb)
+{
+    const void* params = cb->functionParams;
+    if (!params || !canRelaunch(cbid))
+        return CUDA_ERROR_NOT_SUPPORTED;
+    const bool ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz
+        || cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz
+        || cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz;
+    // The non-ptsz entry points are called here, so a null stream must be made explicit.
+    auto stream = [ptsz](CUstream s) { return ptsz && s == nullptr ? CU_STREAM_PER_THREAD : s; };
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+        const auto* p = static_cast<const cuLaunchKernel_params*>(params);
+        return cuLaunchKernel(p->f, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY, p->blockDimZ,
+            p->sharedMemBytes, stream(p->hStream), p->kernelParams, p->extra);
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+        const auto* p = static_cast<const cuLaunchCooperativeKernel_params*>(params);
+        return cuLaunchCooperativeKernel(p->f, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY,
+            p->blockDimZ, p->sharedMemBytes, stream(p->hStream), p->kernelParams);
+    }
+    default: {
+        const auto* p = static_cast<const cuLaunchKernelEx_params*>(params);
+        if (!p->config)
+            return CUDA_ERROR_INVALID_VALUE;
+        CUlaunchConfig config = *p->config;
+        config.hStream = stream(config.hStream);
+        return cuLaunchKernelEx(&config, p->f, p->kernelParams, p->extra);
+    }
+    }
+}
+
 CapturedLaunch captureLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb)
 {
     CapturedLaunch c;

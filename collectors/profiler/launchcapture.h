@@ -30,6 +30,13 @@ std::string functionName(const CapturedLaunch& c, const CUpti_CallbackData* cb);
 // for launches that are profiled.
 void completeLaunch(CapturedLaunch& c);
 
+// Launches the kernel of a launch callback once more with the same arguments (on the same
+// stream; a null stream of a _ptsz call is the per-thread stream). Our own replay passes use it.
+CUresult relaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
+// Whether relaunch() understands the call: cuLaunchKernel, cuLaunchKernelEx and
+// cuLaunchCooperativeKernel with their per-thread-stream variants.
+bool canRelaunch(CUpti_CallbackId cbid);
+
 // True for cuGraphLaunch and its per-thread-stream variant.
 bool isGraphLaunch(CUpti_CallbackId cbid);
 // True for the driver calls that launch one kernel (cuLaunchKernel, cuLaunchKernelEx, ...).

@@ -13,9 +13,11 @@ RangeProfilerSession::~RangeProfilerSession()
     close();
 }
 
-bool RangeProfilerSession::open(
-    CUcontext ctx, const MetricConfiguration& config, size_t maxRanges, size_t maxImageBytes, std::string& error)
+bool RangeProfilerSession::open(CUcontext ctx, const MetricConfiguration& config, size_t maxRanges,
+    size_t maxImageBytes, Replay replay, std::string& error)
 {
+    m_config = &config;
+    m_replay = replay;
     auto ep = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
     ep.ctx = ctx;
     CUptiResult st = cuptiRangeProfilerEnable(&ep);
@@ -58,23 +60,26 @@ bool RangeProfilerSession::open(
     }
     m_maxRanges = ranges;
     m_counterData.assign(bytes, 0);
-    if (!reset(error))
-        return false;
+    return reset(error);
+}
 
+bool RangeProfilerSession::applyConfig(std::string& error)
+{
     auto cp = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
     cp.pRangeProfilerObject = m_object;
-    cp.configSize = config.configImage().size();
-    cp.pConfig = config.configImage().data();
+    cp.configSize = m_config->configImage().size();
+    cp.pConfig = m_config->configImage().data();
     cp.counterDataImageSize = m_counterData.size();
     cp.pCounterDataImage = m_counterData.data();
     cp.range = CUPTI_AutoRange;
-    cp.replayMode = CUPTI_KernelReplay;
+    cp.replayMode = m_replay == Replay::User ? CUPTI_UserReplay : CUPTI_KernelReplay;
     cp.maxRangesPerPass = m_maxRanges;
     cp.numNestingLevels = 1;
     cp.minNestingLevel = 1;
     cp.passIndex = 0;
     cp.targetNestingLevel = 1;
-    if ((st = cuptiRangeProfilerSetConfig(&cp)) != CUPTI_SUCCESS) {
+    const CUptiResult st = cuptiRangeProfilerSetConfig(&cp);
+    if (st != CUPTI_SUCCESS) {
         error = "cuptiRangeProfilerSetConfig: " + cuptiStatus(st);
         m_lastError = st;
         return false;
@@ -96,6 +101,7 @@ void RangeProfilerSession::close()
     dp.pRangeProfilerObject = m_object;
     cuptiRangeProfilerDisable(&dp);
     m_object = nullptr;
+    m_configured = false;
 }
 
 bool RangeProfilerSession::start(std::string& error)
@@ -151,6 +157,26 @@ bool RangeProfilerSession::stopAndDecode(size_t& ranges, size_t& dropped, std::s
     return true;
 }
 
+bool RangeProfilerSession::stopPass(bool& allSubmitted, std::string& error)
+{
+    allSubmitted = false;
+    if (!m_started) {
+        error = "cuptiRangeProfilerStop: the profiler was not started";
+        return false;
+    }
+    auto sp = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+    sp.pRangeProfilerObject = m_object;
+    const CUptiResult st = cuptiRangeProfilerStop(&sp);
+    m_started = false;
+    if (st != CUPTI_SUCCESS) {
+        error = "cuptiRangeProfilerStop: " + cuptiStatus(st);
+        m_lastError = st;
+        return false;
+    }
+    allSubmitted = sp.isAllPassSubmitted != 0;
+    return true;
+}
+
 bool RangeProfilerSession::reset(std::string& error)
 {
     auto ip = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
@@ -163,6 +189,13 @@ bool RangeProfilerSession::reset(std::string& error)
         error = "cuptiRangeProfilerCounterDataImageInitialize: " + cuptiStatus(st);
         m_lastError = st;
         return false;
+    }
+    // Kernel replay keeps one configuration across image rollovers (measured on the H200); the
+    // first reset comes from open(), which has not configured yet.
+    if (m_replay == Replay::User || !m_configured) {
+        if (!applyConfig(error))
+            return false;
+        m_configured = true;
     }
     return true;
 }

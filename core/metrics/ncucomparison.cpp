@@ -60,6 +60,12 @@ const char* NcuComparison::toString(MetricAgreement::How how)
 std::vector<MetricAgreement> NcuComparison::compare(
     const SessionData& ours, const std::vector<NcuResult>& ncu, const ComparisonOptions& o)
 {
+    return compare(ours, std::vector<std::vector<NcuResult>> {ncu}, o);
+}
+
+std::vector<MetricAgreement> NcuComparison::compare(
+    const SessionData& ours, const std::vector<std::vector<NcuResult>>& ncuRuns, const ComparisonOptions& o)
+{
     std::map<uint32_t, const MetricDef*> defs;
     for (const auto& d : ours.metricDefs)
         defs[d.id] = &d;
@@ -77,22 +83,29 @@ std::vector<MetricAgreement> NcuComparison::compare(
         const std::string& n = ours.str(k->shortName).empty() ? ours.str(k->mangledName) : ours.str(k->shortName);
         oursBy[baseName(n)].push_back(valuesOf[k->id]);
     }
-    std::vector<const NcuResult*> results;
-    for (const auto& r : ncu)
-        results.push_back(&r);
-    std::stable_sort(results.begin(), results.end(), [](const auto* a, const auto* b) { return a->id < b->id; });
+    // Each ncu run loses its own warm-up launches; the rest are pooled, so the spread covers the
+    // difference between runs too.
     std::map<std::string, Launches> ncuBy;
     std::map<std::string, std::string> ncuUnits;
-    for (const auto* r : results) {
-        ncuBy[baseName(r->kernelName)].push_back(r->values);
-        for (const auto& [k, u] : r->units)
-            ncuUnits.emplace(k, u);
+    for (const auto& run : ncuRuns) {
+        std::vector<const NcuResult*> results;
+        for (const auto& r : run)
+            results.push_back(&r);
+        std::stable_sort(results.begin(), results.end(), [](const auto* a, const auto* b) { return a->id < b->id; });
+        std::map<std::string, Launches> runBy;
+        for (const auto* r : results) {
+            runBy[baseName(r->kernelName)].push_back(r->values);
+            for (const auto& [k, u] : r->units)
+                ncuUnits.emplace(k, u);
+        }
+        dropWarmup(runBy, o.warmup);
+        for (auto& [name, launches] : runBy)
+            ncuBy[name].insert(ncuBy[name].end(), launches.begin(), launches.end());
     }
     std::map<std::string, std::string> ourUnits;
     for (const auto& d : ours.metricDefs)
         ourUnits[d.name] = d.unit;
     dropWarmup(oursBy, o.warmup);
-    dropWarmup(ncuBy, o.warmup);
 
     std::vector<MetricAgreement> out;
     for (const auto& [kernel, ourLaunches] : oursBy) {

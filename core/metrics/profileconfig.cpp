@@ -15,6 +15,7 @@ namespace ws {
 //   launch-skip <n>
 //   launch-count <n>
 //   verbose <0|1>
+//   cache-control <all|none>
 //   pc-sampling <period> <start-stop 0|1>
 //   metric <arch filter> <name>
 //   breakdown <arch filter> <name>
@@ -30,6 +31,7 @@ std::string ProfileConfig::serialize() const
     out << "launch-skip " << launchSkip << '\n';
     out << "launch-count " << launchCount << '\n';
     out << "verbose " << (verbose ? 1 : 0) << '\n';
+    out << "cache-control " << (cacheControl == CacheControl::All ? "all" : "none") << '\n';
     if (pcSampling)
         out << "pc-sampling " << pcSamplingPeriod << ' ' << (pcSamplingStartStop ? 1 : 0) << '\n';
     for (const auto& c : counters)
@@ -77,6 +79,10 @@ ProfileConfig ProfileConfig::parse(const std::string& text, const std::string& s
             cfg.launchCount = toInt(rest);
         } else if (key == "verbose") {
             cfg.verbose = rest == "1";
+        } else if (key == "cache-control") {
+            if (rest != "all" && rest != "none")
+                fail("expected 'cache-control all' or 'cache-control none'");
+            cfg.cacheControl = rest == "all" ? CacheControl::All : CacheControl::None;
         } else if (key == "pc-sampling") {
             const size_t sp2 = rest.find(' ');
             if (sp2 == std::string::npos)

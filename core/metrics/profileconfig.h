@@ -18,6 +18,12 @@ struct ProfileConfig {
     int64_t launchCount = -1; // matching launches to profile; -1 = no limit
     std::vector<MetricRequest::Counter> counters;
     bool verbose = false;
+    // Cache state at the start of every replay pass, named as ncu names it. All: our own replay
+    // (checkpoint restore + L2 eviction before each pass), the state of ncu's default
+    // `--cache-control all`. None: CUPTI's kernel replay, which leaves L2 as its memory restore
+    // left it (compare with ncu `--cache-control none`).
+    enum class CacheControl { All, None };
+    CacheControl cacheControl = CacheControl::None;
     // SourceCounters: CUPTI PC sampling (kernel-serialized, start/stop around each selected
     // launch) instead of the range profiler; the two never share a process.
     bool pcSampling = false;

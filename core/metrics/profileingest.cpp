@@ -216,6 +216,14 @@ SessionData ProfileIngest::build(const std::vector<ProfileResult>& results, cons
     }
     if (passesMax > 0)
         s.meta["profile_passes"] = std::to_string(passesMax);
+    // The cache state each replay pass started from (all: evicted L2, as ncu's default; none:
+    // whatever CUPTI's kernel replay left). Cache-sensitive metrics mean different things.
+    for (const auto& r : results) {
+        if (auto it = r.info.find("cache_control"); it != r.info.end())
+            s.meta["profile_cache_control"] = it->second;
+    }
+    if (auto it = s.meta.find("profile_cache_control"); it != s.meta.end() && it->second == "all")
+        s.meta["profile_replay_mode"] = "user replay (memory checkpoint restored and L2 evicted before every pass)";
 
     for (const auto& ref : launches) {
         const auto& r = *ref.result;

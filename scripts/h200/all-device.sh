@@ -17,6 +17,7 @@ for n in "${names[@]}"; do
   [ -f "$s" ] || s=scripts/h200/$n.sh
   limit=75
   [ "$n" = ddp-2gpu ] && limit=130
+  [ "$n" = metrics ] && limit=${METRICS_LIMIT:-400}
   d=$(mktemp -d)/$n
   mkdir -p "$d"
   start=$SECONDS

@@ -4,12 +4,14 @@
 
   metrics-compare.py names SESSION            counter metric names collected in SESSION (for ncu --metrics)
   metrics-compare.py launch-names             the launch metrics both compute (ncu names)
-  metrics-compare.py table [--warmup N] [--timings FILE] SESSION:NCU_CSV ...
+  metrics-compare.py table [--warmup N] [--timings FILE [--ours-label L]] SESSION:NCU_CSV[:NCU_CSV...] ...
                                                the agreement table (markdown) and the timing table
 
-Per kernel name, the first N launches (warm-up) are dropped on both sides and the medians of the
-rest are compared. A metric agrees when |ours - ncu| / |ncu| <= max(1 %, ncu's own spread), where
-the spread is (max - min) / |median| of ncu's launches; percentages also agree within 0.1
+Per kernel name, the first N launches (warm-up) of each run are dropped on both sides and the
+medians of the rest are compared; several ncu CSVs of the same workload (separate ncu runs) are
+pooled. A metric agrees when |ours - ncu| / |ncu| <= max(1 %, ncu's own spread), where the spread
+is (max - min) / |median| of ncu's launches, over all its runs (with clocks left alone, ncu differs
+from itself between runs by more than between launches of one run); percentages also agree within 0.1
 percentage point absolute, and two values at or below 1e-9 in magnitude agree. Only kernels of
 at least 50 us (ncu's median gpu__time_duration.sum) are held to this; shorter ones are listed
 with their figures. The same rules are implemented in core/metrics/ncucomparison.cpp, which the
@@ -132,10 +134,19 @@ def group(results, warmup):
     return {k: v[warmup:] if len(v) > warmup else v for k, v in by.items()}
 
 
-def compare(ours, ncu, warmup, units):
+def pooled(runs, warmup):
+    """Launches per kernel name over several runs, each run's warm-up dropped."""
+    out = {}
+    for run in runs:
+        for k, v in group(run, warmup).items():
+            out.setdefault(k, []).extend(v)
+    return out
+
+
+def compare(ours, ncu_runs, warmup, units):
     """Rows of (kernel, metric, unit, ours, ncu, rel, spread, bar, ok, how, long, n_ours, n_ncu, duration)."""
     rows = []
-    g_ours, g_ncu = group(ours, warmup), group(ncu, warmup)
+    g_ours, g_ncu = group(ours, warmup), pooled(ncu_runs, warmup)
     for name in sorted(set(g_ours) & set(g_ncu)):
         lo, ln = g_ours[name], g_ncu[name]
         dur = [v["gpu__time_duration.sum"] for v in ln if "gpu__time_duration.sum" in v]
@@ -181,7 +192,7 @@ def main():
         db.close()
         print(",".join(n for n in names if not n.startswith("derived__") and n not in LAUNCH_METRICS))
         return 0
-    warmup, timings, pairs = 2, None, []
+    warmup, timings, ours_label, pairs = 2, None, "ours", []
     i = 1
     while i < len(args):
         if args[i] == "--warmup":
@@ -190,20 +201,28 @@ def main():
         elif args[i] == "--timings":
             timings = args[i + 1]
             i += 2
+        elif args[i] == "--ours-label":  # which of our runs the timing table shows
+            ours_label = args[i + 1]
+            i += 2
         else:
             pairs.append(args[i])
             i += 1
     failures = 0
     summary = []
     for pair in pairs:
-        session, ncu_csv = pair.split(":", 1)
+        session, *ncu_csvs = pair.split(":")
         ours, units, meta, _env = load_session(session)
-        ncu, ncu_units = load_ncu(ncu_csv)
+        ncu_runs, ncu_units = [], {}
+        for c in ncu_csvs:
+            run, u = load_ncu(c)
+            ncu_runs.append(run)
+            ncu_units.update(u)
         units = {**ncu_units, **{k: v for k, v in units.items() if v}}
-        rows = compare(ours, ncu, warmup, units)
+        rows = compare(ours, ncu_runs, warmup, units)
         workload = re.sub(r"\.wscope$", "", session.split("/")[-1])
-        print(f"\n### {workload}  (ours: {len(ours)} launches, ncu: {len(ncu)} launches, warm-up dropped: {warmup}, "
-              f"passes: {meta.get('profile_passes', '?')})\n")
+        print(f"\n### {workload}  (ours: {len(ours)} launches, ncu: {' + '.join(str(len(r)) for r in ncu_runs)} "
+              f"launches in {len(ncu_runs)} run(s), warm-up dropped per run: {warmup}, "
+              f"passes: {meta.get('profile_passes', '?')}, cache control: {meta.get('profile_cache_control', '?')})\n")
         print("| kernel | ncu median duration | shared metrics | agree (rel <= 1%) | agree within ncu spread | "
               "agree abs (% metrics) | disagree | worst (ours vs ncu) |")
         print("|---|---:|---:|---:|---:|---:|---:|---|")
@@ -237,7 +256,10 @@ def main():
                 if len(parts) == 3:
                     t.setdefault(parts[0], {})[parts[1]] = float(parts[2])
         for w, v in t.items():
-            ours_s, ncu_s, base = v.get("ours"), v.get("ncu"), v.get("base")
+            # ncu ran more than once: its mean wall time.
+            ncu_all = [x for k, x in v.items() if k.startswith("ncu")]
+            ours_s, base = v.get(ours_label), v.get("base")
+            ncu_s = sum(ncu_all) / len(ncu_all) if ncu_all else None
             ratio = f"{ours_s / ncu_s:.2f}x" if ours_s and ncu_s else "?"
             fmt = lambda x: f"{x:.2f} s" if x is not None else "?"
             print(f"| {w} | {fmt(base)} | {fmt(ours_s)} | {fmt(ncu_s)} | {ratio} |")

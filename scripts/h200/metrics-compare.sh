@@ -1,26 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Checks `warpscope-cli profile` against Nsight Compute on an H200 (issue 5) and prints the
-# comparison table: the same workloads profiled by both with the same metric set, ncu with
-# --clock-control none --cache-control none (the range profiler flushes no caches and leaves
-# clocks alone), medians over the launches after warm-up (metrics-compare.py says how they are
-# compared). Also writes the occupancy grid (cudaOccupancyMaxActiveBlocksPerMultiprocessor)
+# comparison table: the same workloads profiled by both with the same metric set and the same
+# cache control (CACHE=all, the default of both tools: memory restored and L2 evicted/flushed before
+# every replay pass; CACHE=none: CUPTI's kernel replay against ncu --cache-control none), both with
+# --clock-control none, medians over the launches after warm-up (metrics-compare.py says how they
+# are compared). Also writes the occupancy grid (cudaOccupancyMaxActiveBlocksPerMultiprocessor)
 # that tests/fixtures/metrics/occupancy-h200.txt holds, and checks that CUDA graph launches are
 # skipped rather than crashing the target.
 #
-# Here (build machine), before the run:
-#   cmake -S . -B build/metrics -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_BUILD_GUI=OFF \
-#         -DWS_BUILD_TESTS=OFF -DWS_BUILD_BENCH=OFF
-#   cmake --build build/metrics --target warpscope-cli warpscope-profiler warpscope-occupancygrid \
-#         warpscope-metricsworkload ws-example-gemm-relu
-#   scripts/h200/metrics-stage.sh        # stripped copies into build/metrics/device (< 64 MiB)
-# On the device, from the repository root:  scripts/h200/metrics-compare.sh
+# Here (build machine): scripts/h200/all-stage.sh metrics (stages build/release into
+# build/h200/metrics; carry build/h200). On the device: bash scripts/h200/all-device.sh "$OUT" metrics,
+# which runs scripts/h200/metrics-device.sh (this script with CACHE=all, then CACHE=none).
 # Everything lands in $OUT (default /tmp/metrics-compare): one tarball plus the table.
 set -uo pipefail
 OUT=${OUT:-/tmp/metrics-compare}
-DEV=${WS_DEVICE_BIN:-build/metrics/device}
+DEV=${WS_DEVICE_BIN:-build/h200/metrics}
 SET=${METRICS_SET:-full}
-W=$OUT/work
+CACHE=${CACHE:-all}
+W=$OUT/work-$CACHE
 mkdir -p "$W"
 export PYTHONUNBUFFERED=1
 export WS_PROFILER_LIB=$PWD/$DEV/libwarpscope-profiler.so
@@ -48,19 +46,68 @@ elapsed() { python3 -c "print(f'{$2 - $1:.3f}')"; }
 } >"$W/env.txt" 2>&1
 cat "$W/env.txt"
 
-echo "== occupancy grid"
-timeout 60 "$DEV/warpscope-occupancygrid" >"$W/occupancy-h200.txt" 2>"$W/occupancy.err"
-echo "rc=$? rows=$(grep -vc '^#\|^device' "$W/occupancy-h200.txt")"
+if [ "${SKIP_OCCUPANCY:-0}" != 1 ]; then
+  echo "== occupancy grid"
+  timeout 60 "$DEV/warpscope-occupancygrid" >"$W/occupancy-h200.txt" 2>"$W/occupancy.err"
+  echo "rc=$? rows=$(grep -vc '^#\|^device' "$W/occupancy-h200.txt")"
+fi
 
-# run_pair NAME KERNEL_FILTER CMD...: the program alone, then ours, then ncu with our metric list.
+# Our runs, "label=ENV,ENV": the default, and with OURS_VARIANTS more replay experiments of the
+# profiler library (e.g. "own=WS_PROFILE_EVICTION=own"); each gets its own sessions and table.
+read -r -a VARIANTS <<<"default= ${OURS_VARIANTS:-}"
+
+# ours NAME LABEL ENVS KERNEL_ARGS... -- CMD...: one `warpscope-cli profile` run.
+ours() {
+  local name=$1 label=$2 envs=$3
+  shift 3
+  local kargs=()
+  while [ "$1" != "--" ]; do kargs+=("$1"); shift; done
+  shift
+  local out=$W/$name.wscope
+  [ "$label" = default ] || out=$W/$name.$label.wscope
+  local t0 t1 rc
+  t0=$(now)
+  env ${envs//,/ } timeout "$(cap 120)" "$CLI" profile -o "$out" --set "$SET" --cache-control "$CACHE" --keep-raw \
+    "${kargs[@]}" -- "$@" >"${out%.wscope}.ours.log" 2>&1
+  rc=$?
+  t1=$(now)
+  if [ "$label" = default ]; then echo "$name ours $(elapsed "$t0" "$t1")"; else echo "$name ours-$label $(elapsed "$t0" "$t1")"; fi >>"$TIMINGS"
+  echo "   warpscope ($label) rc=$rc $(elapsed "$t0" "$t1") s"
+  grep -E 'warpscope-profile|warpscope-cli' "${out%.wscope}.ours.log" | head -8 | sed 's/^/   /'
+}
+
+# ncu_run NAME SUFFIX METRICS NCU_ARGS... -- CMD...: one ncu run with our metric list, exported.
+ncu_run() {
+  local name=$1 suffix=$2 metrics=$3
+  shift 3
+  local nargs=()
+  while [ "$1" != "--" ]; do nargs+=("$1"); shift; done
+  shift
+  local base=$W/$name$suffix t0 t1 rc
+  t0=$(now)
+  timeout "$(cap 150)" "$NCU" --metrics "$metrics,$LAUNCH_METRICS" --cache-control "$CACHE" --clock-control none \
+    "${nargs[@]}" -f -o "$base" "$@" >"$base.ncu.log" 2>&1
+  rc=$?
+  t1=$(now)
+  echo "   ncu$suffix rc=$rc $(elapsed "$t0" "$t1") s"
+  echo "$name ncu$suffix $(elapsed "$t0" "$t1")" >>"$TIMINGS"
+  # ncu's own CSV rounds many values to two decimals; compare on a full-precision export of its
+  # report (same layout), and keep ncu's CSV beside it.
+  "$NCU" --import "$base.ncu-rep" --csv --page raw --print-units base >"$base.ncu-raw.csv" 2>"$base.csv.err"
+  if ! python3 "$HERE/metrics-ncu-export.py" "$base.ncu-rep" "$base.ncu.csv" >>"$base.csv.err" 2>&1; then
+    echo "   full-precision export failed ($(tail -1 "$base.csv.err")): comparing ncu's rounded CSV"
+    cp "$base.ncu-raw.csv" "$base.ncu.csv"
+  fi
+  echo "   ncu$suffix csv rows: $(($(wc -l <"$base.ncu.csv") - 2))"
+}
+
+# run_pair NAME KERNEL_FILTER CMD...: the program alone, then ours and ncu in turn (ours, ncu,
+# [our variants, ...], ncu again), so both tools' runs are spread over the same minutes.
 run_pair() {
   local name=$1 filter=$2
   shift 2
-  local kargs=() nargs=()
-  if [ -n "$filter" ]; then
-    kargs=(--kernel-name "$filter")
-    nargs=(--kernel-name "$filter")
-  fi
+  local kargs=()
+  [ -n "$filter" ] && kargs=(--kernel-name "$filter")
   if [ "$(left)" -lt 25 ]; then
     echo "== $name: skipped, $(left) s left of the ${DEADLINE} s budget"
     return 0
@@ -73,42 +120,16 @@ run_pair() {
   t1=$(now)
   echo "$name base $(elapsed "$t0" "$t1")" >>"$TIMINGS"
 
-  t0=$(now)
-  timeout "$(cap 120)" "$CLI" profile -o "$W/$name.wscope" --set "$SET" --keep-raw "${kargs[@]}" -- "$@" >"$W/$name.ours.log" 2>&1
-  local rc=$?
-  t1=$(now)
-  echo "$name ours $(elapsed "$t0" "$t1")" >>"$TIMINGS"
-  echo "   warpscope rc=$rc $(elapsed "$t0" "$t1") s"
-  grep -E 'warpscope-profile|warpscope-cli' "$W/$name.ours.log" | head -8 | sed 's/^/   /'
+  ours "$name" default "" "${kargs[@]}" -- "$@"
   [ -f "$W/$name.wscope" ] || return 0
-
   local metrics
   metrics=$(python3 "$HERE/metrics-compare.py" names "$W/$name.wscope")
-  t0=$(now)
-  timeout "$(cap 150)" "$NCU" --metrics "$metrics,$LAUNCH_METRICS" --cache-control none --clock-control none \
-    "${nargs[@]}" -f -o "$W/$name" "$@" >"$W/$name.ncu.log" 2>&1
-  rc=$?
-  t1=$(now)
-  echo "   ncu rc=$rc $(elapsed "$t0" "$t1") s"
-  if [ $rc -ne 0 ] && grep -q "Failed to find metric\|metric.*not found\|Invalid metric" "$W/$name.ncu.log"; then
-    # Our launch-metric names are ncu's, but if this ncu lacks one, time it on the counters alone.
-    grep -i "metric" "$W/$name.ncu.log" | head -3 | sed 's/^/   /'
-    t0=$(now)
-    timeout "$(cap 150)" "$NCU" --metrics "$metrics" --cache-control none --clock-control none \
-      "${nargs[@]}" -f -o "$W/$name" "$@" >"$W/$name.ncu.log" 2>&1
-    rc=$?
-    t1=$(now)
-    echo "   ncu (counters only) rc=$rc $(elapsed "$t0" "$t1") s"
-  fi
-  echo "$name ncu $(elapsed "$t0" "$t1")" >>"$TIMINGS"
-  # ncu's own CSV rounds many values to two decimals; compare on a full-precision export of its
-  # report (same layout), and keep ncu's CSV beside it.
-  "$NCU" --import "$W/$name.ncu-rep" --csv --page raw --print-units base >"$W/$name.ncu-raw.csv" 2>"$W/$name.csv.err"
-  if ! python3 "$HERE/metrics-ncu-export.py" "$W/$name.ncu-rep" "$W/$name.ncu.csv" >>"$W/$name.csv.err" 2>&1; then
-    echo "   full-precision export failed ($(tail -1 "$W/$name.csv.err")): comparing ncu's rounded CSV"
-    cp "$W/$name.ncu-raw.csv" "$W/$name.ncu.csv"
-  fi
-  echo "   ncu csv rows: $(($(wc -l <"$W/$name.ncu.csv") - 2))"
+  ncu_run "$name" "" "$metrics" "${kargs[@]}" -- "$@"
+  local v
+  for v in "${VARIANTS[@]:1}"; do
+    ours "$name" "${v%%=*}" "${v#*=}" "${kargs[@]}" -- "$@"
+  done
+  [ "${NCU_RUNS:-2}" -ge 2 ] && [ "$(left)" -gt 20 ] && ncu_run "$name" "-2" "$metrics" "${kargs[@]}" -- "$@"
 }
 
 run_pair gemm_relu "" "$DEV/ws-example-gemm-relu" --warmup 1 --iters 4
@@ -122,10 +143,23 @@ timeout "$(cap 60)" "$CLI" profile -o "$W/graph.wscope" --section SpeedOfLight -
 echo "   rc=$?"
 grep -E 'graph|warpscope-cli profile:' "$W/graph.log" | head -5 | sed 's/^/   /'
 
-pairs=()
-for s in gemm_relu copy chase torch_softmax; do
-  [ -f "$W/$s.wscope" ] && [ -s "$W/$s.ncu.csv" ] && pairs+=("$W/$s.wscope:$W/$s.ncu.csv")
+for v in "${VARIANTS[@]}"; do
+  label=${v%%=*}
+  suffix=""
+  [ "$label" = default ] || suffix=".$label"
+  pairs=()
+  for s in gemm_relu copy chase torch_softmax; do
+    p="$W/$s$suffix.wscope"
+    [ -f "$p" ] && [ -s "$W/$s.ncu.csv" ] || continue
+    p="$p:$W/$s.ncu.csv"
+    [ -s "$W/$s-2.ncu.csv" ] && p="$p:$W/$s-2.ncu.csv"
+    pairs+=("$p")
+  done
+  ol=ours
+  [ "$label" = default ] || ol=ours-$label
+  echo "===== table: cache control $CACHE, our run: $label"
+  python3 "$HERE/metrics-compare.py" table --warmup 2 --timings "$TIMINGS" --ours-label "$ol" "${pairs[@]}" \
+    | tee "$OUT/table-$CACHE$suffix.md"
 done
-python3 "$HERE/metrics-compare.py" table --warmup 2 --timings "$TIMINGS" "${pairs[@]}" | tee "$OUT/table.md"
 rm -f "$W"/*.ncu-rep
-tar -C "$OUT" -czf "$OUT/metrics-work.tar.gz" work
+tar -C "$OUT" -czf "$OUT/metrics-work-$CACHE.tar.gz" "work-$CACHE"

@@ -165,6 +165,7 @@ private slots:
         c.launchSkip = 3;
         c.launchCount = 7;
         c.verbose = true;
+        c.cacheControl = ProfileConfig::CacheControl::All;
         c.counters = {{"sm__throughput.avg.pct_of_peak_sustained_elapsed", ArchFilter(), false},
             {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", ArchFilter::parse("75-86,90-"), true}};
         QTemporaryDir dir;
@@ -176,6 +177,7 @@ private slots:
         QCOMPARE(back.launchSkip, c.launchSkip);
         QCOMPARE(back.launchCount, c.launchCount);
         QCOMPARE(back.verbose, true);
+        QVERIFY(back.cacheControl == ProfileConfig::CacheControl::All);
         QCOMPARE(back.counters.size(), size_t(2));
         QVERIFY(back.counters[0] == c.counters[0]);
         QVERIFY(back.counters[1] == c.counters[1]);
@@ -193,6 +195,8 @@ private slots:
                                   << "cfg:3:";
         QTest::newRow("metric without name") << "warpscope-profile-config 1\noutput /x\nmetric *\n"
                                              << "cfg:3:";
+        QTest::newRow("bad cache control") << "warpscope-profile-config 1\noutput /x\ncache-control some\n"
+                                           << "cfg:3:";
         QTest::newRow("no output") << "warpscope-profile-config 1\n"
                                    << "cfg: no 'output'";
         QTest::newRow("empty") << ""
@@ -483,6 +487,51 @@ private slots:
         QCOMPARE(by["d.sum"].how, MetricAgreement::How::Disagrees); // 9 vs 10, ncu spread 0
         QVERIFY(!by["d.sum"].agrees);
         QCOMPARE(by["d.sum"].oursLaunches, 3);
+    }
+
+    void comparisonPoolsNcuRuns()
+    {
+        // Ours: 60 us, 1035 bytes. ncu run 1 agrees with itself (1000, 1001); run 2 (1030, 1031)
+        // too; only together do they show that ncu moves by 3 % between runs. Each run's first
+        // launch (warm-up) is dropped on its own.
+        SessionData s;
+        s.metricDefs.push_back({1, "gpu__time_duration.sum", "nanosecond", "X", ""});
+        s.metricDefs.push_back({2, "b.sum", "byte", "X", ""});
+        for (int i = 0; i < 3; ++i) {
+            KernelRecord k;
+            k.id = i + 1;
+            k.shortName = s.strings.intern("copy_kernel");
+            s.kernels.push_back(k);
+            s.kernelMetrics.push_back({k.id, 1, 60000});
+            s.kernelMetrics.push_back({k.id, 2, i == 0 ? 1.0 : 1035.0});
+        }
+        auto run = [](std::vector<double> bytes) {
+            std::vector<NcuResult> out;
+            for (size_t i = 0; i < bytes.size(); ++i) {
+                NcuResult r;
+                r.id = static_cast<int64_t>(i);
+                r.kernelName = "copy_kernel";
+                r.values = {{"gpu__time_duration.sum", 60000}, {"b.sum", bytes[i]}};
+                out.push_back(r);
+            }
+            return out;
+        };
+        ComparisonOptions o;
+        o.warmup = 1;
+        const auto one = NcuComparison::compare(s, run({5, 1000, 1001}), o);
+        const auto both = NcuComparison::compare(s, std::vector {run({5, 1000, 1001}), run({9999, 1030, 1031})}, o);
+        auto bytesOf = [](const std::vector<MetricAgreement>& rows) {
+            for (const auto& r : rows)
+                if (r.metric == "b.sum")
+                    return r;
+            return MetricAgreement {};
+        };
+        QCOMPARE(bytesOf(one).how, MetricAgreement::How::Disagrees); // 3.4 % off, spread 0.1 %
+        const MetricAgreement pooled = bytesOf(both);
+        QCOMPARE(pooled.ncuLaunches, 4); // warm-up dropped per run: 5 and 9999 are gone
+        QCOMPARE(pooled.ncu, (1001.0 + 1030.0) / 2);
+        QVERIFY(std::abs(pooled.ncuSpread - 31.0 / 1015.5) < 1e-12);
+        QCOMPARE(pooled.how, MetricAgreement::How::WithinSpread); // 1.9 % off, ncu's spread 3.05 %
     }
 
     void comparisonShortKernelsAndAbsolutePercent()

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Keeps the agreement between `warpscope-cli profile` and Nsight Compute measured on an H200
-// (tests/fixtures/metrics: our sessions and ncu's CSV, full precision, for the same launches of
-// the GEMM + ReLU example, a memory-bound copy, a latency-bound pointer chase and PyTorch's
-// softmax; scripts/h200/metrics-compare.sh made them). Every shared metric of every kernel of at
-// least 50 us must agree within max(1 %, ncu's own launch-to-launch spread) except the pairs in
-// known-differences.txt (which says why they differ), and those must still differ; instruction
-// counts and launch metrics must agree for every kernel, short ones included.
+// (tests/fixtures/metrics: our sessions and two ncu runs' CSV, full precision, of the GEMM + ReLU
+// example, a memory-bound copy, a latency-bound pointer chase and PyTorch's softmax, in both cache
+// controls: `all` at the top, `none` in none/; scripts/h200/metrics-compare.sh made them). Every
+// shared metric of every kernel of at least 50 us must agree within max(1 %, ncu's own spread over
+// its launches of both runs) except the pairs in that directory's known-differences.txt (which
+// says why they differ), and those must still differ; instruction counts and launch metrics must
+// agree for every kernel, short ones included.
 #include "metrics/ncucomparison.h"
 #include "metrics/ncucsv.h"
 #include "store/sessionreader.h"
@@ -25,10 +26,16 @@ const QString kDir = QStringLiteral(WS_FIXTURES_DIR "/metrics/");
 
 using Key = std::tuple<std::string, std::string, std::string>; // workload, kernel, metric
 
-std::set<Key> knownDifferences()
+// The fixtures of one cache control: `all` at the top, `none` in none/.
+QString dirOf(const QString& cacheControl)
+{
+    return cacheControl == QLatin1String("none") ? kDir + "none/" : kDir;
+}
+
+std::set<Key> knownDifferences(const QString& cacheControl)
 {
     std::set<Key> out;
-    std::ifstream in((kDir + "known-differences.txt").toStdString());
+    std::ifstream in((dirOf(cacheControl) + "known-differences.txt").toStdString());
     std::string line;
     while (std::getline(in, line)) {
         if (line.empty() || line[0] == '#')
@@ -43,14 +50,19 @@ std::set<Key> knownDifferences()
     return out;
 }
 
-std::vector<MetricAgreement> compareWorkload(const std::string& workload)
+std::vector<MetricAgreement> compareWorkload(const QString& cacheControl, const std::string& workload)
 {
-    const SessionData ours
-        = SessionReader((kDir + QString::fromStdString(workload) + ".wscope").toStdString()).readAll();
-    const auto ncu = NcuCsvReader::read((kDir + QString::fromStdString(workload) + ".ncu.csv").toStdString());
+    const QString base = dirOf(cacheControl) + QString::fromStdString(workload);
+    const SessionData ours = SessionReader((base + ".wscope").toStdString()).readAll();
+    const auto run1 = NcuCsvReader::read((base + ".ncu.csv").toStdString());
+    const auto run2 = NcuCsvReader::read((base + ".ncu-2.csv").toStdString());
+    // The session was made under the cache control its directory says.
+    if (ours.meta.count("profile_cache_control") == 0
+        || ours.meta.at("profile_cache_control") != cacheControl.toStdString())
+        return {};
     ComparisonOptions o;
     o.warmup = 2;
-    return NcuComparison::compare(ours, ncu, o);
+    return NcuComparison::compare(ours, std::vector {run1, run2}, o);
 }
 
 bool exactMetric(const std::string& name)
@@ -71,20 +83,24 @@ class TestMetricsNcu : public QObject {
 private slots:
     void agreement_data()
     {
+        QTest::addColumn<QString>("cacheControl");
         QTest::addColumn<QString>("workload");
         QTest::addColumn<int>("longKernels");
-        QTest::newRow("gemm_relu") << "gemm_relu" << 1; // the GEMM; fill and ReLU are < 50 us
-        QTest::newRow("copy") << "copy" << 1;
-        QTest::newRow("chase") << "chase" << 1;
-        QTest::newRow("torch_softmax") << "torch_softmax" << 1;
+        for (const char* cache : {"all", "none"}) {
+            // gemm_relu: the GEMM; fill and ReLU are < 50 us.
+            for (const char* w : {"gemm_relu", "copy", "chase", "torch_softmax"})
+                QTest::addRow("%s %s", cache, w) << cache << w << 1;
+        }
     }
     void agreement()
     {
+        QFETCH(QString, cacheControl);
         QFETCH(QString, workload);
         QFETCH(int, longKernels);
         const std::string w = workload.toStdString();
-        const auto rows = compareWorkload(w);
-        const auto known = knownDifferences();
+        const auto rows = compareWorkload(cacheControl, w);
+        QVERIFY2(!rows.empty(), "no comparison: session missing or made under another cache control");
+        const auto known = knownDifferences(cacheControl);
 
         std::map<std::string, int> shared;
         std::set<std::string> heldKernels;
@@ -125,16 +141,17 @@ private slots:
         QVERIFY2(unexpected.isEmpty(), qPrintable("disagree with ncu:\n  " + unexpected.join("\n  ")));
         QVERIFY2(
             stale.isEmpty(), qPrintable("known-differences.txt lists metrics that agree now: " + stale.join(", ")));
-        qInfo("%s: %d of %d metrics of kernels >= 50 us agree with ncu, %d known differences", w.c_str(), agree, held,
-            held - agree);
+        qInfo("cache control %s, %s: %d of %d metrics of kernels >= 50 us agree with ncu, %d known differences",
+            qPrintable(cacheControl), w.c_str(), agree, held, held - agree);
     }
 
     void countsAndLaunchConfigurationAgreeForEveryKernel_data() { agreement_data(); }
     void countsAndLaunchConfigurationAgreeForEveryKernel()
     {
+        QFETCH(QString, cacheControl);
         QFETCH(QString, workload);
         int checked = 0;
-        for (const auto& r : compareWorkload(workload.toStdString())) {
+        for (const auto& r : compareWorkload(cacheControl, workload.toStdString())) {
             // Launch metrics: our occupancy calculator against ncu's, exactly.
             if (exactMetric(r.metric)) {
                 QVERIFY2(r.relative <= 1e-9,
@@ -144,12 +161,15 @@ private slots:
                                    .arg(r.ncu)));
                 ++checked;
             } else if (instructionCount(r.metric)) {
-                // Executed instructions: the same up to a few in 10^4 (spin loops, issue retries).
-                QVERIFY2(r.relative <= 1e-3,
-                    qPrintable(QStringLiteral("%1 %2: ours %3, ncu %4")
+                // Executed instructions: the same up to a few in 10^4 (spin loops, issue retries),
+                // or within ncu's own spread where its counts move (the ADU pipe count of the copy
+                // kernel varies by 1.3 % between ncu's launches).
+                QVERIFY2(r.relative <= std::max(1e-3, r.ncuSpread),
+                    qPrintable(QStringLiteral("%1 %2: ours %3, ncu %4 (ncu spread %5 %)")
                                    .arg(QString::fromStdString(r.kernel), QString::fromStdString(r.metric))
                                    .arg(r.ours)
-                                   .arg(r.ncu)));
+                                   .arg(r.ncu)
+                                   .arg(100 * r.ncuSpread)));
                 ++checked;
             }
         }

@@ -105,6 +105,35 @@ private slots:
         QCOMPARE(QDir(dir.path()).entryList({"p.wscope.profile-*"}, QDir::Dirs).size(), 0);
     }
 
+    void cacheControlReachesTheTarget_data()
+    {
+        QTest::addColumn<QStringList>("option");
+        QTest::addColumn<QString>("line");
+        QTest::newRow("default") << QStringList {} << "cache-control all";
+        QTest::newRow("all") << QStringList {"--cache-control", "all"} << "cache-control all";
+        QTest::newRow("none") << QStringList {"--cache-control", "none"} << "cache-control none";
+    }
+    void cacheControlReachesTheTarget()
+    {
+        QFETCH(QStringList, option);
+        QFETCH(QString, line);
+        QTemporaryDir dir;
+        // The stand-in target answers with a result only when the configuration says `line`.
+        const QString target = writeFakeTarget(dir, kTwoLaunches);
+        QFile f(target);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray script = f.readAll();
+        f.close();
+        script.replace("exit 9\n", "exit 9\ngrep -qx '" + line.toUtf8() + "' \"$WS_PROFILE_CONFIG\" || exit 8\n");
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(script);
+        f.close();
+        const auto r
+            = runCli(QStringList {"profile", "-o", dir.filePath("p.wscope")} + option + QStringList {"--", target},
+                envWithLibrary());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    }
+
     void targetErrorsReachTheUser()
     {
         QTemporaryDir dir;
@@ -140,6 +169,8 @@ private slots:
         QTest::newRow("no output") << QStringList {"profile", "--", "true"} << "no output file";
         QTest::newRow("missing program") << QStringList {"profile", "-o", "x.wscope", "--", "/no/such/program"}
                                          << "/no/such/program";
+        QTest::newRow("bad cache control")
+            << QStringList {"profile", "-o", "x.wscope", "--cache-control", "some", "--", "true"} << "--cache-control";
     }
     void badOptions()
     {
@@ -187,6 +218,44 @@ private slots:
             QCOMPARE(k.blockX, 256);
             QVERIFY(k.end > k.start); // gpu__time_duration.sum was collected
         }
+    }
+
+    // Every replay pass must start from the program's memory, and the program's own launch must
+    // see it unchanged: the accumulate workload (x = 3x + 1 per launch) checks its result on the
+    // host and exits non-zero when any launch was applied more than once.
+    void replayKeepsTheProgramsMemoryOnGpu_data()
+    {
+        QTest::addColumn<QString>("cacheControl");
+        QTest::newRow("all (our checkpoint replay)") << "all";
+        QTest::newRow("none (CUPTI kernel replay)") << "none";
+    }
+    void replayKeepsTheProgramsMemoryOnGpu()
+    {
+        QFETCH(QString, cacheControl);
+        const QString lib = QStringLiteral(WS_BUILD_DIR "/lib/libwarpscope-profiler.so");
+        const QString workload = QStringLiteral(WS_BUILD_DIR "/bin/warpscope-metricsworkload");
+        if (!gpuPresent())
+            QSKIP("no NVIDIA GPU on this machine");
+        if (!QFile::exists(lib) || !QFile::exists(workload))
+            QSKIP("libwarpscope-profiler.so or warpscope-metricsworkload not built (no CUDA toolkit)");
+        QTemporaryDir dir;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("WS_PROFILER_LIB", lib);
+        const QString out = dir.filePath("acc.wscope");
+        const auto r = runCli({"profile", "-o", out, "--set", "full", "--cache-control", cacheControl, "--keep-raw",
+                                  "--", workload, "accumulate", "--warmup", "1", "--iters", "2"},
+            env);
+        if (r.err.contains("not supported") || r.err.contains("NVreg_RestrictProfilingToAdminUsers"))
+            QSKIP(qPrintable("profiling unavailable here: " + r.err));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        // The program's own check (its stderr is ours) and its exit status.
+        QVERIFY2(!r.err.contains("accumulate: element"), qPrintable(r.err));
+        QVERIFY2(!r.err.contains("warning: the program"), qPrintable(r.err));
+        const SessionData s = SessionReader(out.toStdString()).readAll();
+        QCOMPARE(s.kernels.size(), size_t(3));
+        QCOMPARE(QString::fromStdString(s.meta.at("profile_cache_control")), cacheControl);
+        // Every pass of the full set ran: values for every launch.
+        QVERIFY(s.kernelMetrics.size() >= 3 * 150);
     }
 };
 

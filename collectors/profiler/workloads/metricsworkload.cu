@@ -4,6 +4,8 @@
 //   copy       memory-bound float4 copy, 128 MiB each way
 //   chase      latency-bound pointer chase: one warp per SM following random chains
 //   graph      a ReLU launched through a CUDA graph (the profiler must skip it, not crash)
+//   accumulate x = 3x + 1 in place, once per launch: not idempotent, so a replay that does not
+//              give every pass (and the program's own launch) the memory as it was shows up
 // Usage: warpscope-metrics-workload <mode> [--warmup N] [--iters N]
 // Every launch is checked; results are verified on the host so a broken replay is caught.
 #include <cublas_v2.h>
@@ -201,10 +203,48 @@ static int chase(int warmup, int iters)
     return 0;
 }
 
+__global__ void accumulate_kernel(uint32_t* x, size_t n)
+{
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+        x[i] = 3u * x[i] + 1u;
+}
+
+static int accumulate(int warmup, int iters)
+{
+    const size_t n = size_t(16) << 20; // 64 MiB
+    std::vector<uint32_t> host(n);
+    for (size_t i = 0; i < n; ++i)
+        host[i] = static_cast<uint32_t>(i * 2654435761u);
+    uint32_t* x = nullptr;
+    CHECK(cudaMalloc(&x, n * sizeof(uint32_t)));
+    CHECK(cudaMemcpy(x, host.data(), n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    const int launches = warmup + iters;
+    for (int i = 0; i < launches; ++i) {
+        accumulate_kernel<<<132 * 8, 256>>>(x, n);
+        CHECK(cudaGetLastError());
+    }
+    CHECK(cudaDeviceSynchronize());
+    std::vector<uint32_t> back(n);
+    CHECK(cudaMemcpy(back.data(), x, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t v = host[i];
+        for (int k = 0; k < launches; ++k)
+            v = 3u * v + 1u;
+        if (back[i] != v) {
+            std::fprintf(
+                stderr, "accumulate: element %zu is %u, expected %u after %d launches\n", i, back[i], v, launches);
+            return 1;
+        }
+    }
+    cudaFree(x);
+    std::printf("accumulate: ok (%d launches, each applied once)\n", launches);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s gemm_relu|copy|chase|graph [--warmup N] [--iters N]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s gemm_relu|copy|chase|graph|accumulate [--warmup N] [--iters N]\n", argv[0]);
         return 2;
     }
     const std::string mode = argv[1];
@@ -223,6 +263,8 @@ int main(int argc, char** argv)
         return copy(warmup, iters);
     if (mode == "chase")
         return chase(warmup, iters);
+    if (mode == "accumulate")
+        return accumulate(warmup, iters);
     std::fprintf(stderr, "unknown mode '%s'\n", mode.c_str());
     return 2;
 }

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+#include "checkpointreplay.h"
+
+#include "cuptistatus.h"
+#include "l2eviction.h"
+#include "rangeprofilersession.h"
+
+#include <chrono>
+
+namespace ws::profiler {
+
+using namespace NV::Cupti::Checkpoint;
+
+namespace {
+
+std::string driverError(const char* what, CUresult r)
+{
+    const char* name = nullptr;
+    cuGetErrorName(r, &name);
+    return std::string(what) + ": " + (name ? name : "CUDA error " + std::to_string(static_cast<int>(r)));
+}
+
+// Adds the time from construction to destruction to `into`.
+class StepTimer {
+public:
+    explicit StepTimer(double& into)
+        : m_into(into)
+        , m_start(std::chrono::steady_clock::now())
+    {
+    }
+    ~StepTimer()
+    {
+        m_into += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m_start).count();
+    }
+    StepTimer(const StepTimer&) = delete;
+    StepTimer& operator=(const StepTimer&) = delete;
+
+private:
+    double& m_into;
+    std::chrono::steady_clock::time_point m_start;
+};
+
+} // namespace
+
+CheckpointReplay::~CheckpointReplay()
+{
+    release();
+}
+
+void CheckpointReplay::release()
+{
+    if (m_initialized)
+        cuptiCheckpointFree(&m_checkpoint);
+    m_initialized = false;
+}
+
+bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Eviction* eviction,
+    const std::function<CUresult()>& launch, size_t maxPasses, size_t& passes, std::string& error)
+{
+    passes = 0;
+    // The launch depends on everything queued before it; the checkpoint must see that work done.
+    CUresult r = cuCtxSynchronize();
+    if (r != CUDA_SUCCESS) {
+        error = driverError("cuCtxSynchronize before the checkpoint", r);
+        return false;
+    }
+    if (!m_initialized) {
+        m_checkpoint = {};
+        m_checkpoint.structSize = CUpti_Checkpoint_STRUCT_SIZE;
+        m_checkpoint.ctx = ctx;
+        m_checkpoint.allowOverwrite = 1;
+        m_checkpoint.optimizations = m_transfer ? CUPTI_CHECKPOINT_OPT_TRANSFER : CUPTI_CHECKPOINT_OPT_NONE;
+    }
+    CUptiResult st = CUPTI_SUCCESS;
+    {
+        StepTimer t(m_times.saveMs);
+        st = cuptiCheckpointSave(&m_checkpoint);
+    }
+    if (st != CUPTI_SUCCESS) {
+        error = "cuptiCheckpointSave: " + cuptiStatus(st);
+        return false;
+    }
+    m_initialized = true;
+
+    bool ok = true;
+    bool allSubmitted = false;
+    while (ok && !allSubmitted) {
+        if (passes >= maxPasses) {
+            error = "the range profiler wanted more than " + std::to_string(maxPasses) + " passes";
+            ok = false;
+            break;
+        }
+        if (passes > 0) {
+            StepTimer t(m_times.restoreMs);
+            if ((st = cuptiCheckpointRestore(&m_checkpoint)) != CUPTI_SUCCESS) {
+                error = "cuptiCheckpointRestore: " + cuptiStatus(st);
+                ok = false;
+                break;
+            }
+        }
+        if (eviction) {
+            StepTimer t(m_times.evictMs);
+            if (!eviction->run(error)) {
+                ok = false;
+                break;
+            }
+        }
+        {
+            StepTimer t(m_times.startMs);
+            if (!session.start(error)) {
+                ok = false;
+                break;
+            }
+        }
+        {
+            StepTimer t(m_times.launchMs);
+            r = launch();
+            if (r == CUDA_SUCCESS)
+                r = cuCtxSynchronize();
+        }
+        if (r != CUDA_SUCCESS)
+            error = driverError("replayed launch", r);
+        // Stop even after a failed launch, so the profiler is not left inside a pass.
+        std::string stopError;
+        {
+            StepTimer t(m_times.stopMs);
+            if (!session.stopPass(allSubmitted, stopError) && r == CUDA_SUCCESS)
+                error = stopError;
+        }
+        ok = r == CUDA_SUCCESS && stopError.empty();
+        ++passes;
+        ++m_times.passes;
+    }
+    // The program's own launch follows: give it the memory as it was before the first pass.
+    {
+        StepTimer t(m_times.restoreMs);
+        st = cuptiCheckpointRestore(&m_checkpoint);
+    }
+    if (st != CUPTI_SUCCESS && ok) {
+        error = "cuptiCheckpointRestore: " + cuptiStatus(st);
+        ok = false;
+    }
+    return ok;
+}
+
+} // namespace ws::profiler

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cuda.h>
+#include <cupti_checkpoint.h>
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+namespace ws::profiler {
+
+class L2Eviction;
+class RangeProfilerSession;
+
+// Our own replay of one kernel launch, for `profile --cache-control all` (the range profiler in
+// user-replay mode): the context's memory is checkpointed, and before every pass it is restored
+// and L2 is evicted, so each pass starts from the program's memory and from a clean L2 (CUPTI's
+// kernel replay restores memory but leaves L2 as its restore left it, dirty lines included).
+// After the last pass the memory is restored once more, so the program's own launch, which runs
+// when the launch callback returns, sees exactly what it would have seen unprofiled.
+class CheckpointReplay {
+public:
+    CheckpointReplay() = default;
+    ~CheckpointReplay();
+    CheckpointReplay(const CheckpointReplay&) = delete;
+    CheckpointReplay& operator=(const CheckpointReplay&) = delete;
+
+    // Replays `launch` (which must launch the kernel once, on the profiled context) for every
+    // pass `session` needs; at most `maxPasses`. `passes` receives the passes run. False with
+    // `error` set; the memory is restored in that case too when a checkpoint was taken.
+    bool replay(CUcontext ctx, RangeProfilerSession& session, L2Eviction* eviction,
+        const std::function<CUresult()>& launch, size_t maxPasses, size_t& passes, std::string& error);
+
+    // Wall time spent in each step, summed over every replayed launch (written to the result
+    // file: where the cost of a replay goes).
+    struct StepTimes {
+        double saveMs = 0, restoreMs = 0, evictMs = 0, startMs = 0, launchMs = 0, stopMs = 0;
+        size_t passes = 0;
+    };
+    const StepTimes& times() const { return m_times; }
+    // CUPTI_CHECKPOINT_OPT_TRANSFER: restore only the blocks a pass changed (checked by CUPTI).
+    void setTransferOptimization(bool on) { m_transfer = on; }
+
+    // Frees the checkpoint's copies (device and host memory), e.g. when the context goes away.
+    void release();
+
+private:
+    NV::Cupti::Checkpoint::CUpti_Checkpoint m_checkpoint {};
+    bool m_initialized = false;
+    bool m_transfer = false;
+    StepTimes m_times;
+};
+
+} // namespace ws::profiler

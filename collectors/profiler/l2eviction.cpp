@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+#include "l2eviction.h"
+
+#include "l2evictionptx.h" // generated from l2eviction.ptx: kL2EvictionPtx
+
+#include <algorithm>
+
+namespace ws::profiler {
+
+namespace {
+
+std::string driverError(const char* call, CUresult r)
+{
+    const char* name = nullptr;
+    cuGetErrorName(r, &name);
+    return std::string(call) + ": " + (name ? name : "CUDA error " + std::to_string(static_cast<int>(r)));
+}
+
+// Restores the context that was current before, whatever happens in between.
+class ContextScope {
+public:
+    explicit ContextScope(CUcontext ctx) { m_pushed = cuCtxPushCurrent(ctx) == CUDA_SUCCESS; }
+    ~ContextScope()
+    {
+        if (m_pushed) {
+            CUcontext popped = nullptr;
+            cuCtxPopCurrent(&popped);
+        }
+    }
+    ContextScope(const ContextScope&) = delete;
+    ContextScope& operator=(const ContextScope&) = delete;
+    bool ok() const { return m_pushed; }
+
+private:
+    bool m_pushed = false;
+};
+
+} // namespace
+
+L2Eviction::~L2Eviction()
+{
+    release();
+}
+
+void L2Eviction::release()
+{
+    // At process exit the driver may already be shutting down; the context goes with it anyway.
+    if (m_ctx && m_ownContext) {
+        cuCtxDestroy(m_ctx);
+    } else if (m_ctx) {
+        ContextScope scope(m_ctx);
+        if (m_buffer)
+            cuMemFree(m_buffer);
+        if (m_sink)
+            cuMemFree(m_sink);
+        if (m_module)
+            cuModuleUnload(m_module);
+    }
+    m_ctx = nullptr;
+    m_module = nullptr;
+    m_kernel = nullptr;
+    m_buffer = m_sink = 0;
+}
+
+bool L2Eviction::prepare(CUdevice device, CUcontext shared, std::string& error)
+{
+    if (m_ctx)
+        return true;
+    int l2 = 0, sms = 0;
+    cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device);
+    cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
+    if (l2 <= 0) {
+        error = "the device reports no L2 cache size";
+        return false;
+    }
+    m_l2Bytes = static_cast<size_t>(l2);
+    m_bytes = std::max<size_t>(4 * m_l2Bytes, size_t(64) << 20);
+    m_blocks = static_cast<unsigned>(std::max(sms, 1) * 4);
+
+    CUresult r = CUDA_SUCCESS;
+    m_ownContext = shared == nullptr;
+    if (m_ownContext) {
+        r = cuCtxCreate(&m_ctx, nullptr, 0, device); // makes it current: pop it below
+        if (r != CUDA_SUCCESS) {
+            m_ctx = nullptr;
+            error = driverError("cuCtxCreate", r);
+            return false;
+        }
+        CUcontext popped = nullptr;
+        cuCtxPopCurrent(&popped);
+    } else {
+        m_ctx = shared;
+    }
+    ContextScope scope(m_ctx);
+    if (!scope.ok()) {
+        error = "cannot make the eviction context current";
+        release();
+        return false;
+    }
+    if ((r = cuModuleLoadData(&m_module, kL2EvictionPtx)) != CUDA_SUCCESS) {
+        error = driverError("cuModuleLoadData (L2 eviction kernel)", r);
+    } else if ((r = cuModuleGetFunction(&m_kernel, m_module, "ws_l2_evict")) != CUDA_SUCCESS) {
+        error = driverError("cuModuleGetFunction", r);
+    } else if ((r = cuMemAlloc(&m_buffer, m_bytes)) != CUDA_SUCCESS) {
+        error = driverError("cuMemAlloc (L2 eviction buffer)", r);
+    } else if ((r = cuMemAlloc(&m_sink, 16)) != CUDA_SUCCESS) {
+        error = driverError("cuMemAlloc", r);
+    } else if ((r = cuMemsetD8(m_buffer, 0, m_bytes)) != CUDA_SUCCESS) {
+        error = driverError("cuMemsetD8", r);
+    } else if ((r = cuCtxSynchronize()) != CUDA_SUCCESS) {
+        error = driverError("cuCtxSynchronize", r);
+    }
+    if (r != CUDA_SUCCESS) {
+        release();
+        return false;
+    }
+    if (m_returnCtx && m_ownContext) {
+        ContextScope back(m_returnCtx);
+        if ((r = cuModuleLoadData(&m_returnModule, kL2EvictionPtx)) != CUDA_SUCCESS
+            || (r = cuModuleGetFunction(&m_returnKernel, m_returnModule, "ws_l2_evict")) != CUDA_SUCCESS) {
+            error = driverError("cuModuleLoadData (return kernel)", r);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool L2Eviction::run(std::string& error)
+{
+    if (!m_ctx) {
+        error = "L2 eviction is not prepared";
+        return false;
+    }
+    ContextScope scope(m_ctx);
+    if (!scope.ok()) {
+        error = "cannot make the eviction context current";
+        return false;
+    }
+    auto read = [&](CUdeviceptr from, size_t bytes) {
+        CUdeviceptr p = from;
+        unsigned long long elements = bytes / 16;
+        void* args[] = {&p, &elements, &m_sink};
+        return cuLaunchKernel(m_kernel, m_blocks, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
+    };
+    CUresult r = CUDA_SUCCESS;
+    if (m_repeats == 1) {
+        r = read(m_buffer, m_bytes);
+    } else {
+        const size_t chunk = std::max<size_t>(m_l2Bytes / 2 / 16 * 16, 16);
+        for (size_t off = 0; off + chunk <= m_bytes && r == CUDA_SUCCESS; off += chunk) {
+            for (int i = 0; i < m_repeats && r == CUDA_SUCCESS; ++i)
+                r = read(m_buffer + off, chunk);
+        }
+    }
+    if (r == CUDA_SUCCESS)
+        r = cuCtxSynchronize();
+    if (r != CUDA_SUCCESS) {
+        error = driverError("L2 eviction kernel", r);
+        return false;
+    }
+    if (m_returnKernel) {
+        ContextScope back(m_returnCtx);
+        CUdeviceptr none = 0;
+        unsigned long long zero = 0;
+        void* args[] = {&none, &zero, &none};
+        r = cuLaunchKernel(m_returnKernel, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr);
+        if (r == CUDA_SUCCESS)
+            r = cuCtxSynchronize();
+        if (r != CUDA_SUCCESS) {
+            error = driverError("return kernel", r);
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace ws::profiler

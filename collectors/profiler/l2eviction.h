@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <string>
+
+namespace ws::profiler {
+
+// Puts the device's L2 cache in the state ncu's `--cache-control all` gives every replay pass:
+// no dirty lines and none of the program's data. There is no driver call that flushes L2, so a
+// kernel reads a zeroed scratch buffer of four times the L2 size: every dirty line is written
+// back as it is evicted, and what stays is clean scratch data.
+//
+// The buffer and the kernel live in a context of their own on the same device (L2 is physical,
+// shared by all contexts), so the buffer stays out of the program's checkpoint, and the switch to
+// that context and back leaves the SMs' own caches cold as ncu's flush does. An empty kernel in the
+// program's context then switches back before the range profiler starts: without it every start
+// took ~13 ms longer on the H200 (22.4 instead of 9.8 ms per pass; the empty kernel costs 0.3 ms).
+// Running the eviction in the program's context (`program`, an experiment) agreed with ncu on fewer
+// metrics (docs/kernel-metrics.md).
+class L2Eviction {
+public:
+    L2Eviction() = default;
+    ~L2Eviction();
+    L2Eviction(const L2Eviction&) = delete;
+    L2Eviction& operator=(const L2Eviction&) = delete;
+
+    // Creates the context, buffer and kernel for `device`; leaves the caller's current context
+    // current. With `shared` set, uses that context instead of one of its own (an experiment:
+    // saves the context switches, but the buffer is then checkpointed with the program's memory).
+    // False with `error` set.
+    bool prepare(CUdevice device, CUcontext shared, std::string& error);
+    // How often each L2-sized half of the buffer is read in a row (default 1: one streaming read
+    // of the whole buffer). Reading a chunk twice marks its lines as reused, for a replacement
+    // policy that protects reused lines against a one-time scan.
+    void setRepeats(int repeats) { m_repeats = repeats < 1 ? 1 : repeats; }
+    // After the eviction in its own context, run an empty kernel in `program` so the switch back
+    // happens before the profiler starts. Call before prepare().
+    void setReturnContext(CUcontext program) { m_returnCtx = program; }
+    // Runs the eviction kernel and waits for it.
+    bool run(std::string& error);
+
+    size_t bufferBytes() const { return m_bytes; }
+    size_t l2Bytes() const { return m_l2Bytes; }
+
+private:
+    void release();
+
+    CUcontext m_ctx = nullptr;
+    CUcontext m_returnCtx = nullptr;
+    CUmodule m_returnModule = nullptr;
+    CUfunction m_returnKernel = nullptr;
+    bool m_ownContext = true;
+    int m_repeats = 1;
+    CUmodule m_module = nullptr;
+    CUfunction m_kernel = nullptr;
+    CUdeviceptr m_buffer = 0;
+    CUdeviceptr m_sink = 0;
+    size_t m_bytes = 0;
+    size_t m_l2Bytes = 0;
+    unsigned m_blocks = 0;
+};
+
+} // namespace ws::profiler
