@@ -11,7 +11,7 @@ cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_WARNINGS_AS_E
   -DWS_BUILD_GUI=OFF -DWS_BUILD_BENCH=OFF >/dev/null
 mapfile -t gputests < <(ls tests/gpu/tst_*.cpp | xargs -n1 basename | sed 's/\.cpp$//')
 cmake --build "$B" -j "${JOBS:-2}" --target warpscope-cli "${gputests[@]}" \
-  $(ninja -C "$B" -t targets all | grep -oE '^(warpscope-inject|warpscope-profiler|warpscope-bench-workloads|warpscope-metricsworkload|ws-example-[a-z-]+):' | tr -d ':' | sort -u)
+  $(ninja -C "$B" -t targets all | grep -oE '^(warpscope-inject|warpscope-profiler|warpscope-bench-workloads|warpscope-metricsworkload|warpscope-stalls|ws-example-[a-z-]+):' | tr -d ':' | sort -u)
 rm -rf "$B/gputests" "$B/qtlibs"; mkdir -p "$B/gputests" "$B/qtlibs"
 for t in "${gputests[@]}"; do cp "$B/tests/$t" "$B/gputests/"; done
 # Qt libraries (and their non-glibc dependencies) the test programs load.

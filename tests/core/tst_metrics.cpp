@@ -6,6 +6,7 @@
 #include "metrics/ncucomparison.h"
 #include "metrics/ncucsv.h"
 #include "metrics/profileconfig.h"
+#include "metrics/profiledescription.h"
 #include "metrics/profileingest.h"
 #include "metrics/profileresult.h"
 #include "metrics/sectioncatalog.h"
@@ -487,6 +488,38 @@ private slots:
         QCOMPARE(by["d.sum"].how, MetricAgreement::How::Disagrees); // 9 vs 10, ncu spread 0
         QVERIFY(!by["d.sum"].agrees);
         QCOMPARE(by["d.sum"].oursLaunches, 3);
+    }
+
+    void profileRunDescription_data()
+    {
+        QTest::addColumn<QStringList>("meta"); // key=value
+        QTest::addColumn<QString>("expected"); // substring; empty: the description is empty
+        QTest::newRow("trace session") << QStringList {"session_kind=trace"} << QString();
+        QTest::newRow("no meta") << QStringList {} << QString();
+        QTest::newRow("all") << QStringList {"session_kind=profile", "profile_passes=26", "profile_cache_control=all"}
+                             << "26 replay passes each; cache control all: memory restored and L2 evicted";
+        QTest::newRow("none") << QStringList {"session_kind=profile", "profile_cache_control=none"}
+                              << "cache control none: L2 as CUPTI's kernel replay left it";
+        QTest::newRow("older session") << QStringList {"session_kind=profile", "profile_passes=9"}
+                                       << "cache control not recorded";
+        QTest::newRow("pc sampling") << QStringList {"session_kind=profile",
+            "profile_replay_mode=none: PC sampling, one run per kernel launch (kernel-serialized)"}
+                                     << "PC sampling";
+    }
+    void profileRunDescription()
+    {
+        QFETCH(QStringList, meta);
+        QFETCH(QString, expected);
+        std::map<std::string, std::string> m;
+        for (const QString& kv : meta)
+            m[kv.section('=', 0, 0).toStdString()] = kv.section('=', 1).toStdString();
+        const QString text = QString::fromStdString(describeProfileRun(m));
+        if (expected.isEmpty())
+            QVERIFY2(text.isEmpty(), qPrintable(text));
+        else
+            QVERIFY2(text.contains(expected), qPrintable(text));
+        if (!expected.isEmpty() && !expected.startsWith("PC"))
+            QVERIFY(text.endsWith("GPU clocks not locked"));
     }
 
     void comparisonPoolsNcuRuns()

@@ -161,10 +161,11 @@ private slots:
                                    .arg(r.ncu)));
                 ++checked;
             } else if (instructionCount(r.metric)) {
-                // Executed instructions: the same up to a few in 10^4 (spin loops, issue retries),
-                // or within ncu's own spread where its counts move (the ADU pipe count of the copy
-                // kernel varies by 1.3 % between ncu's launches).
-                QVERIFY2(r.relative <= std::max(1e-3, r.ncuSpread),
+                // Executed instructions: the same up to a few in 10^4 (spin loops, issue retries).
+                // The ADU pipe's count is not fixed even under ncu alone (0.5-1.3 % between its
+                // launches of the copy kernel), so it is held to the agreement bar instead.
+                const bool adu = r.metric.find("pipe_adu") != std::string::npos;
+                QVERIFY2(r.relative <= (adu ? std::max(0.01, r.ncuSpread) : 1e-3),
                     qPrintable(QStringLiteral("%1 %2: ours %3, ncu %4 (ncu spread %5 %)")
                                    .arg(QString::fromStdString(r.kernel), QString::fromStdString(r.metric))
                                    .arg(r.ours)

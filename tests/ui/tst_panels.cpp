@@ -226,6 +226,10 @@ private slots:
         QCOMPARE(valueOf(launch, "Grid").toString(),
             QStringLiteral("(%1, %2, %3)").arg(k->launch.gridX).arg(k->launch.gridY).arg(k->launch.gridZ));
         QVERIFY(!launch.banner()->isVisible() || launch.banner()->isHidden());
+        // What the numbers measured: the H200 fixture was profiled with --cache-control all.
+        QVERIFY2(throughput.provenance()->text().contains("26 replay passes each; cache control all"),
+            qPrintable(throughput.provenance()->text()));
+        QVERIFY(!throughput.provenance()->isHidden());
         QCOMPARE(valueOf(throughput, "Compute (SM) throughput").toDouble(),
             *k->metrics.get("sm__throughput.avg.pct_of_peak_sustained_elapsed"));
         // Pipe utilization in both denominators, labelled.
@@ -311,6 +315,7 @@ private slots:
         QVERIFY(focus.current() >= 0); // opens on the most expensive kernel
         QVERIFY(throughput.banner()->isVisible());
         QVERIFY(throughput.banner()->text().contains("run warpscope-cli profile"));
+        QVERIFY(!throughput.provenance()->isVisible()); // nothing measured, nothing to describe
         // The launch configuration is in the trace: theoretical occupancy is computed...
         const int theo = launch.table()->rowOf("Theoretical occupancy");
         QVERIFY(launch.table()->data(launch.table()->index(theo, 2), panelexport::kRawRole).toDouble() > 0);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "panels/detailspanel.h"
 
+#include "metrics/profiledescription.h"
+
 #include "panels/panelexport.h"
 #include "panels/panelformat.h"
 #include "panels/plotstyle.h"
@@ -26,6 +28,7 @@ DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidge
     , m_tableView(new QTableView(this))
     , m_kernels(new QLabel(this))
     , m_banner(new QLabel(this))
+    , m_provenance(new QLabel(this))
     , m_pin(new QToolButton(this))
     , m_plotGrid(new QGridLayout)
 {
@@ -50,6 +53,11 @@ DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidge
     m_banner->setStyleSheet(
         QStringLiteral("QLabel { background: #fff4d6; color: #4a3b00; border: 1px solid #e0c060; padding: 4px; }"));
     m_banner->setVisible(false);
+    m_provenance->setObjectName(QStringLiteral("provenance"));
+    m_provenance->setWordWrap(true);
+    m_provenance->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_provenance->setStyleSheet(QStringLiteral("QLabel { color: palette(mid); }"));
+    m_provenance->setVisible(false);
     m_pin->setText(tr("Pin"));
     m_pin->setToolTip(tr("Pin the current kernel: it stays as a column while you select others, to compare"));
     auto* clear = new QToolButton(this);
@@ -83,6 +91,7 @@ DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidge
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
     layout->addWidget(m_banner);
+    layout->addWidget(m_provenance);
     layout->addWidget(scroll, 1);
 
     connect(m_pin, &QToolButton::clicked, m_focus, &KernelFocus::togglePinCurrent);
@@ -149,6 +158,10 @@ void DetailsPanel::refresh()
     m_pin->setEnabled(m_focus->current() >= 0);
     m_pin->setText(m_focus->isPinned(m_focus->current()) ? tr("Unpin") : tr("Pin"));
 
+    const QString measured
+        = session && anyProfiled() ? QString::fromStdString(describeProfileRun(session->meta)) : QString();
+    m_provenance->setText(measured);
+    m_provenance->setVisible(!measured.isEmpty());
     const bool missing = session && !m_shown.isEmpty() && !anyProfiled();
     m_banner->setVisible(missing);
     if (missing) {

@@ -40,6 +40,8 @@ public:
     MetricTableModel* table() const { return m_table; }
     QTableView* tableView() const { return m_tableView; }
     QLabel* banner() const { return m_banner; }
+    // How the shown metrics were measured (passes, cache control, clocks); hidden without metrics.
+    QLabel* provenance() const { return m_provenance; }
     QLabel* kernelsLabel() const { return m_kernels; }
     const QList<QCustomPlot*>& plots() const { return m_plots; }
     // The scrolled page: the table, then the plots.
@@ -74,6 +76,7 @@ private:
     QTableView* m_tableView;
     QLabel* m_kernels;
     QLabel* m_banner;
+    QLabel* m_provenance;
     QToolButton* m_pin;
     QGridLayout* m_plotGrid;
     QWidget* m_page = nullptr;
