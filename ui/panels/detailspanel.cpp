@@ -56,7 +56,7 @@ DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidge
     m_provenance->setObjectName(QStringLiteral("provenance"));
     m_provenance->setWordWrap(true);
     m_provenance->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_provenance->setStyleSheet(QStringLiteral("QLabel { color: palette(mid); }"));
+    m_provenance->setStyleSheet(QStringLiteral("QLabel { font-style: italic; }"));
     m_provenance->setVisible(false);
     m_pin->setText(tr("Pin"));
     m_pin->setToolTip(tr("Pin the current kernel: it stays as a column while you select others, to compare"));
