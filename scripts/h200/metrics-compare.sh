@@ -112,6 +112,10 @@ run_pair() {
     echo "== $name: skipped, $(left) s left of the ${DEADLINE} s budget"
     return 0
   fi
+  # ONLY="copy chase": run just these workloads (experiments).
+  if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then
+    return 0
+  fi
   echo "== $name: $*"
   local t0 t1
   t0=$(now)

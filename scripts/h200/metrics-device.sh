@@ -4,7 +4,8 @@
 # CACHE=all, then CACHE=none), from the programs scripts/h200/all-stage.sh metrics staged into
 # build/h200/metrics. Usage (repository root): bash scripts/h200/metrics-device.sh build/h200 OUTDIR
 # About 6 minutes; each half stops starting workloads after METRICS_DEADLINE seconds. METRICS_VARIANTS
-# adds runs of the profiler's replay experiments to the `all` half (see metrics-compare.sh).
+# adds runs of the profiler's replay experiments to the `all` half (see metrics-compare.sh);
+# METRICS_CACHE=all runs only that half, ONLY="copy chase" only those workloads.
 set -u
 H=${1:-build/h200}
 O=${2:-/tmp/metrics}
