@@ -287,7 +287,7 @@ int runProfile(const ProfileArgs& a)
     std::vector<std::string> sections = a.sections;
     // --pc-sampling alone means the SourceCounters section alone.
     if (a.pcSampling && sections.empty() && sets.empty() && extra.empty())
-        sections.push_back(kSourceCountersSection);
+        sections.emplace_back(kSourceCountersSection);
     const bool sourceCounters
         = a.pcSampling || std::find(sections.begin(), sections.end(), kSourceCountersSection) != sections.end();
     if (!sourceCounters && (a.pcSamplingInterval != 0 || a.pcSamplingNoStartStop || !a.sourceFolders.empty()))
@@ -295,7 +295,7 @@ int runProfile(const ProfileArgs& a)
                                  "only to --section SourceCounters (or --pc-sampling)");
     // ncu's default: the basic set, unless sections or metrics were named.
     if (sets.empty() && sections.empty() && extra.empty())
-        sets.push_back("basic");
+        sets.emplace_back("basic");
     const auto selected = catalog.select(sections, sets);
     auto request = catalog.request(selected, extra);
     if (sourceCounters) {

@@ -13,13 +13,6 @@ using namespace NV::Cupti::Checkpoint;
 
 namespace {
 
-std::string driverError(const char* what, CUresult r)
-{
-    const char* name = nullptr;
-    cuGetErrorName(r, &name);
-    return std::string(what) + ": " + (name ? name : "CUDA error " + std::to_string(static_cast<int>(r)));
-}
-
 // Adds the time from construction to destruction to `into`.
 class StepTimer {
 public:
@@ -61,7 +54,7 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
     // The launch depends on everything queued before it; the checkpoint must see that work done.
     CUresult r = cuCtxSynchronize();
     if (r != CUDA_SUCCESS) {
-        error = driverError("cuCtxSynchronize before the checkpoint", r);
+        error = driverStatus("cuCtxSynchronize before the checkpoint", r);
         return false;
     }
     if (!m_initialized) {
@@ -119,7 +112,7 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
                 r = cuCtxSynchronize();
         }
         if (r != CUDA_SUCCESS)
-            error = driverError("replayed launch", r);
+            error = driverStatus("replayed launch", r);
         // Stop even after a failed launch, so the profiler is not left inside a pass.
         std::string stopError;
         {

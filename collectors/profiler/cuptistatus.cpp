@@ -34,4 +34,11 @@ std::string cuptiRemedy(CUptiResult r)
     }
 }
 
+std::string driverStatus(const char* what, CUresult r)
+{
+    const char* name = nullptr;
+    cuGetErrorName(r, &name);
+    return std::string(what) + ": " + (name ? name : "CUDA error " + std::to_string(static_cast<int>(r)));
+}
+
 } // namespace ws::profiler

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cuda.h>
 #include <cupti_result.h>
 
 #include <cstddef>
@@ -19,6 +20,9 @@ template <typename T> T params(size_t structSize)
 
 // "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35)" for messages.
 std::string cuptiStatus(CUptiResult r);
+
+// "what: CUDA_ERROR_ILLEGAL_ADDRESS" for messages about a failed driver call.
+std::string driverStatus(const char* what, CUresult r);
 
 // The user-facing explanation for errors that have a known remedy, empty otherwise.
 std::string cuptiRemedy(CUptiResult r);

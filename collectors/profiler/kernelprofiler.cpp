@@ -606,14 +606,7 @@ void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_Callbac
                 "unprofiled");
             return;
         }
-        completeLaunch(captured);
-        ProfiledLaunch l = std::move(captured.launch);
-        l.index = m_profiled++;
-        l.deviceId = state->deviceId;
-        l.contextId = state->contextId;
-        l.hostStartNs = monotonicNs();
-        state->pending.push_back(std::move(l));
-        t_inFlight = {state, state->pending.back().index, state->pending.back().hostStartNs};
+        addPending(*state, captured);
         replayLaunch(*state, cbid, cb);
         return;
     }
@@ -624,24 +617,26 @@ void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_Callbac
         warnOnce("start", error);
         return;
     }
+    addPending(*state, captured);
+}
+
+void KernelProfiler::addPending(ContextState& state, CapturedLaunch& captured)
+{
     completeLaunch(captured);
     ProfiledLaunch l = std::move(captured.launch);
     l.index = m_profiled++;
-    l.deviceId = state->deviceId;
-    l.contextId = state->contextId;
+    l.deviceId = state.deviceId;
+    l.contextId = state.contextId;
     l.hostStartNs = monotonicNs();
-    state->pending.push_back(std::move(l));
-    t_inFlight = {state, state->pending.back().index, state->pending.back().hostStartNs};
+    state.pending.push_back(std::move(l));
+    t_inFlight = {&state, state.pending.back().index, state.pending.back().hostStartNs};
     if (m_config.verbose)
         std::fprintf(stderr, "warpscope-profile: profiling launch %lld: %s\n",
-            static_cast<long long>(state->pending.back().index), state->pending.back().mangledName.c_str());
+            static_cast<long long>(state.pending.back().index), state.pending.back().mangledName.c_str());
 }
 
 void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, const CUpti_CallbackData* cb)
 {
-    if (m_config.verbose)
-        std::fprintf(stderr, "warpscope-profile: profiling launch %lld: %s\n",
-            static_cast<long long>(state.pending.back().index), state.pending.back().mangledName.c_str());
     std::string error;
     size_t passes = 0;
     t_replaying = true;

@@ -69,6 +69,8 @@ private:
     DeviceConfig* deviceConfig(CUcontext ctx, uint32_t deviceId, std::string& error);
     // Stops the session if started, decodes, evaluates and writes the pending launches.
     void flush(ContextState& state);
+    // Appends the launch to the context's pending ranges (in range order) and marks it in flight.
+    void addPending(ContextState& state, CapturedLaunch& captured);
     // --cache-control all: replays the launch of `cb` pass by pass, then writes its values.
     void replayLaunch(ContextState& state, CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
     // Adds a context's replay step times to the process totals (written at exit).

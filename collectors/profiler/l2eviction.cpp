@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "l2eviction.h"
 
+#include "cuptistatus.h"
 #include "l2evictionptx.h" // generated from l2eviction.ptx: kL2EvictionPtx
 
 #include <algorithm>
@@ -8,13 +9,6 @@
 namespace ws::profiler {
 
 namespace {
-
-std::string driverError(const char* call, CUresult r)
-{
-    const char* name = nullptr;
-    cuGetErrorName(r, &name);
-    return std::string(call) + ": " + (name ? name : "CUDA error " + std::to_string(static_cast<int>(r)));
-}
 
 // Restores the context that was current before, whatever happens in between.
 class ContextScope {
@@ -83,7 +77,7 @@ bool L2Eviction::prepare(CUdevice device, CUcontext shared, std::string& error)
         r = cuCtxCreate(&m_ctx, nullptr, 0, device); // makes it current: pop it below
         if (r != CUDA_SUCCESS) {
             m_ctx = nullptr;
-            error = driverError("cuCtxCreate", r);
+            error = driverStatus("cuCtxCreate", r);
             return false;
         }
         CUcontext popped = nullptr;
@@ -98,17 +92,17 @@ bool L2Eviction::prepare(CUdevice device, CUcontext shared, std::string& error)
         return false;
     }
     if ((r = cuModuleLoadData(&m_module, kL2EvictionPtx)) != CUDA_SUCCESS) {
-        error = driverError("cuModuleLoadData (L2 eviction kernel)", r);
+        error = driverStatus("cuModuleLoadData (L2 eviction kernel)", r);
     } else if ((r = cuModuleGetFunction(&m_kernel, m_module, "ws_l2_evict")) != CUDA_SUCCESS) {
-        error = driverError("cuModuleGetFunction", r);
+        error = driverStatus("cuModuleGetFunction", r);
     } else if ((r = cuMemAlloc(&m_buffer, m_bytes)) != CUDA_SUCCESS) {
-        error = driverError("cuMemAlloc (L2 eviction buffer)", r);
+        error = driverStatus("cuMemAlloc (L2 eviction buffer)", r);
     } else if ((r = cuMemAlloc(&m_sink, 16)) != CUDA_SUCCESS) {
-        error = driverError("cuMemAlloc", r);
+        error = driverStatus("cuMemAlloc", r);
     } else if ((r = cuMemsetD8(m_buffer, 0, m_bytes)) != CUDA_SUCCESS) {
-        error = driverError("cuMemsetD8", r);
+        error = driverStatus("cuMemsetD8", r);
     } else if ((r = cuCtxSynchronize()) != CUDA_SUCCESS) {
-        error = driverError("cuCtxSynchronize", r);
+        error = driverStatus("cuCtxSynchronize", r);
     }
     if (r != CUDA_SUCCESS) {
         release();
@@ -118,7 +112,7 @@ bool L2Eviction::prepare(CUdevice device, CUcontext shared, std::string& error)
         ContextScope back(m_returnCtx);
         if ((r = cuModuleLoadData(&m_returnModule, kL2EvictionPtx)) != CUDA_SUCCESS
             || (r = cuModuleGetFunction(&m_returnKernel, m_returnModule, "ws_l2_evict")) != CUDA_SUCCESS) {
-            error = driverError("cuModuleLoadData (return kernel)", r);
+            error = driverStatus("cuModuleLoadData (return kernel)", r);
             return false;
         }
     }
@@ -155,7 +149,7 @@ bool L2Eviction::run(std::string& error)
     if (r == CUDA_SUCCESS)
         r = cuCtxSynchronize();
     if (r != CUDA_SUCCESS) {
-        error = driverError("L2 eviction kernel", r);
+        error = driverStatus("L2 eviction kernel", r);
         return false;
     }
     if (m_returnKernel) {
@@ -167,7 +161,7 @@ bool L2Eviction::run(std::string& error)
         if (r == CUDA_SUCCESS)
             r = cuCtxSynchronize();
         if (r != CUDA_SUCCESS) {
-            error = driverError("return kernel", r);
+            error = driverStatus("return kernel", r);
             return false;
         }
     }

@@ -73,17 +73,9 @@ bool isKernelLaunch(CUpti_CallbackId cbid)
 
 bool canRelaunch(CUpti_CallbackId cbid)
 {
-    switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-        return true;
-    default:
-        return false;
-    }
+    // Every launch call but the pre-CUDA-4 ones, whose configuration is not in the call.
+    return isKernelLaunch(cbid) && cbid != CUPTI_DRIVER_TRACE_CBID_cuLaunch
+        && cbid != CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid && cbid != CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync;
 }
 
 CUresult relaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb)

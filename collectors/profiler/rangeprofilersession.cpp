@@ -124,17 +124,9 @@ bool RangeProfilerSession::stopAndDecode(size_t& ranges, size_t& dropped, std::s
 {
     ranges = 0;
     dropped = 0;
-    if (m_started) {
-        auto sp = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
-        sp.pRangeProfilerObject = m_object;
-        const CUptiResult st = cuptiRangeProfilerStop(&sp);
-        m_started = false;
-        if (st != CUPTI_SUCCESS) {
-            error = "cuptiRangeProfilerStop: " + cuptiStatus(st);
-            m_lastError = st;
-            return false;
-        }
-    }
+    bool allSubmitted = false;
+    if (m_started && !stopProfiler(allSubmitted, error))
+        return false;
     auto dp = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
     dp.pRangeProfilerObject = m_object;
     CUptiResult st = cuptiRangeProfilerDecodeData(&dp);
@@ -164,6 +156,11 @@ bool RangeProfilerSession::stopPass(bool& allSubmitted, std::string& error)
         error = "cuptiRangeProfilerStop: the profiler was not started";
         return false;
     }
+    return stopProfiler(allSubmitted, error);
+}
+
+bool RangeProfilerSession::stopProfiler(bool& allSubmitted, std::string& error)
+{
     auto sp = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
     sp.pRangeProfilerObject = m_object;
     const CUptiResult st = cuptiRangeProfilerStop(&sp);

@@ -55,6 +55,8 @@ public:
 
 private:
     bool applyConfig(std::string& error);
+    // cuptiRangeProfilerStop; `allSubmitted` is CUPTI's isAllPassSubmitted.
+    bool stopProfiler(bool& allSubmitted, std::string& error);
 
     CUpti_RangeProfiler_Object* m_object = nullptr;
     const MetricConfiguration* m_config = nullptr;

@@ -89,6 +89,7 @@ std::vector<MetricAgreement> NcuComparison::compare(
     std::map<std::string, std::string> ncuUnits;
     for (const auto& run : ncuRuns) {
         std::vector<const NcuResult*> results;
+        results.reserve(run.size());
         for (const auto& r : run)
             results.push_back(&r);
         std::stable_sort(results.begin(), results.end(), [](const auto* a, const auto* b) { return a->id < b->id; });

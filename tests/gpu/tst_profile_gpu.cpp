@@ -78,6 +78,26 @@ bool gpuPresent()
     return QFile::exists("/dev/nvidia0") || QFile::exists("/dev/nvidiactl");
 }
 
+const QString kProfilerLib = QStringLiteral(WS_BUILD_DIR "/lib/libwarpscope-profiler.so");
+const QString kWorkload = QStringLiteral(WS_BUILD_DIR "/bin/warpscope-metricsworkload");
+
+// Why the profiler cannot run the workload on this machine; empty when it can.
+QString whyNoGpuRun()
+{
+    if (!gpuPresent())
+        return QStringLiteral("no NVIDIA GPU on this machine");
+    if (!QFile::exists(kProfilerLib) || !QFile::exists(kWorkload))
+        return QStringLiteral("libwarpscope-profiler.so or warpscope-metricsworkload not built (no CUDA toolkit)");
+    return {};
+}
+
+QProcessEnvironment gpuRunEnvironment()
+{
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("WS_PROFILER_LIB", kProfilerLib);
+    return env;
+}
+
 } // namespace
 
 class TestProfileGpu : public QObject {
@@ -195,19 +215,13 @@ private slots:
 
     void profilesCopyKernelOnGpu()
     {
-        const QString lib = QStringLiteral(WS_BUILD_DIR "/lib/libwarpscope-profiler.so");
-        const QString workload = QStringLiteral(WS_BUILD_DIR "/bin/warpscope-metricsworkload");
-        if (!gpuPresent())
-            QSKIP("no NVIDIA GPU on this machine");
-        if (!QFile::exists(lib) || !QFile::exists(workload))
-            QSKIP("libwarpscope-profiler.so or warpscope-metricsworkload not built (no CUDA toolkit)");
+        if (const QString why = whyNoGpuRun(); !why.isEmpty())
+            QSKIP(qPrintable(why));
         QTemporaryDir dir;
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.insert("WS_PROFILER_LIB", lib);
         const QString out = dir.filePath("copy.wscope");
-        const auto r = runCli({"profile", "-o", out, "--section", "SpeedOfLight", "--", workload, "copy", "--warmup",
+        const auto r = runCli({"profile", "-o", out, "--section", "SpeedOfLight", "--", kWorkload, "copy", "--warmup",
                                   "0", "--iters", "2"},
-            env);
+            gpuRunEnvironment());
         if (r.err.contains("not supported") || r.err.contains("NVreg_RestrictProfilingToAdminUsers"))
             QSKIP(qPrintable("profiling unavailable here: " + r.err));
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -232,19 +246,13 @@ private slots:
     void replayKeepsTheProgramsMemoryOnGpu()
     {
         QFETCH(QString, cacheControl);
-        const QString lib = QStringLiteral(WS_BUILD_DIR "/lib/libwarpscope-profiler.so");
-        const QString workload = QStringLiteral(WS_BUILD_DIR "/bin/warpscope-metricsworkload");
-        if (!gpuPresent())
-            QSKIP("no NVIDIA GPU on this machine");
-        if (!QFile::exists(lib) || !QFile::exists(workload))
-            QSKIP("libwarpscope-profiler.so or warpscope-metricsworkload not built (no CUDA toolkit)");
+        if (const QString why = whyNoGpuRun(); !why.isEmpty())
+            QSKIP(qPrintable(why));
         QTemporaryDir dir;
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.insert("WS_PROFILER_LIB", lib);
         const QString out = dir.filePath("acc.wscope");
-        const auto r = runCli({"profile", "-o", out, "--set", "full", "--cache-control", cacheControl, "--keep-raw",
-                                  "--", workload, "accumulate", "--warmup", "1", "--iters", "2"},
-            env);
+        const auto r = runCli({"profile", "-o", out, "--set", "full", "--cache-control", cacheControl, "--", kWorkload,
+                                  "accumulate", "--warmup", "1", "--iters", "2"},
+            gpuRunEnvironment());
         if (r.err.contains("not supported") || r.err.contains("NVreg_RestrictProfilingToAdminUsers"))
             QSKIP(qPrintable("profiling unavailable here: " + r.err));
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
