@@ -300,6 +300,35 @@ private slots:
         QCOMPARE(smem->data()->at(48)->key, 48.0); // KiB on the axis
     }
 
+    void panelsSayWhileTheirSessionLoads()
+    {
+        // Until the worker's read arrives the panels show neither the previous session nor
+        // "No session.": they say what they are loading.
+        const Session s = open("metrics/gemm_relu.wscope");
+        SelectionModel selection;
+        KernelFocus focus(&selection);
+        KernelRankingPanel ranking(&focus);
+        StatsPanel stats(&focus);
+        DiagnosisPanel diagnosis(&focus);
+        focus.setData(s.data, s.snapshot);
+        QVERIFY(ranking.model()->rowCount() > 0);
+        focus.setLoading(QStringLiteral("/data/runs/big-10m.wscope"));
+        QVERIFY(focus.isLoading());
+        QVERIFY(!focus.data());
+        QCOMPARE(ranking.model()->rowCount(), 0);
+        const QString loading = QStringLiteral("Loading the kernels of big-10m.wscope");
+        QVERIFY2(ranking.scopeLabel()->text().startsWith(loading), qPrintable(ranking.scopeLabel()->text()));
+        QVERIFY2(stats.noteLabel()->text().startsWith(loading), qPrintable(stats.noteLabel()->text()));
+        QVERIFY2(
+            diagnosis.browser()->toPlainText().startsWith(loading), qPrintable(diagnosis.browser()->toPlainText()));
+        focus.setData(s.data, s.snapshot);
+        QVERIFY(!focus.isLoading());
+        QVERIFY(!ranking.scopeLabel()->text().startsWith(loading));
+        focus.setLoading(QStringLiteral("x.wscope"));
+        focus.setData(nullptr, nullptr); // the read failed or was cancelled
+        QCOMPARE(ranking.scopeLabel()->text(), QStringLiteral("No session."));
+    }
+
     void traceSessionSaysNotCollected()
     {
         const Session s = open("recorder/sessions/gemm_relu.wscope");

@@ -123,6 +123,7 @@ void AnalysisPanels::setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot
         return;
     }
     m_pendingSnapshot = snapshot;
+    m_focus->setLoading(snapshot->path);
     m_loader->load(snapshot->path);
 }
 

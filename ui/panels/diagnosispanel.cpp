@@ -80,7 +80,7 @@ void DiagnosisPanel::rebuild()
     m_kernels.clear();
     const auto& session = m_focus->data();
     if (!session) {
-        m_browser->setHtml(tr("<p>No session.</p>"));
+        m_browser->setHtml(QStringLiteral("<p>%1</p>").arg(m_focus->emptyText().toHtmlEscaped()));
         return;
     }
     QString h;

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include <QFileInfo>
+
 namespace ws {
 
 KernelFocus::KernelFocus(SelectionModel* selection, QObject* parent)
@@ -16,8 +18,27 @@ KernelFocus::KernelFocus(SelectionModel* selection, QObject* parent)
     connect(m_selection, &SelectionModel::selectedNameChanged, this, &KernelFocus::onSelectedName);
 }
 
+void KernelFocus::setLoading(const QString& path)
+{
+    m_loadingPath = path;
+    m_data.reset();
+    m_snapshot.reset();
+    m_pinned.clear();
+    m_current = -1;
+    emit dataChanged();
+    emit changed();
+}
+
+QString KernelFocus::emptyText() const
+{
+    if (isLoading())
+        return tr("Loading the kernels of %1…").arg(QFileInfo(m_loadingPath).fileName());
+    return tr("No session.");
+}
+
 void KernelFocus::setData(std::shared_ptr<const PanelData> data, std::shared_ptr<const SessionSnapshot> snapshot)
 {
+    m_loadingPath.clear();
     m_data = std::move(data);
     m_snapshot = std::move(snapshot);
     m_pinned.clear();

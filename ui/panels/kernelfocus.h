@@ -28,6 +28,13 @@ public:
     const std::shared_ptr<const PanelData>& data() const { return m_data; }
     SelectionModel* selection() const { return m_selection; }
 
+    // A session's panel data is being read on a worker: the panels drop the previous session's
+    // data and say so instead of "No session." until setData() brings the new one.
+    void setLoading(const QString& path);
+    bool isLoading() const { return !m_loadingPath.isEmpty(); }
+    // What a panel without data shows: "Loading <file>…" or "No session.".
+    QString emptyText() const;
+
     qint64 current() const { return m_current; }
     const QList<qint64>& pinned() const { return m_pinned; }
     bool isPinned(qint64 kernelId) const { return m_pinned.contains(kernelId); }
@@ -72,6 +79,7 @@ private:
     std::shared_ptr<const SessionSnapshot> m_snapshot;
     qint64 m_current = -1;
     QList<qint64> m_pinned;
+    QString m_loadingPath;
 };
 
 } // namespace ws

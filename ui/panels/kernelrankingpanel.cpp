@@ -158,7 +158,7 @@ void KernelRankingPanel::updateScope()
 {
     const auto& session = m_focus->data();
     if (!session) {
-        m_scope->setText(tr("No session."));
+        m_scope->setText(m_focus->emptyText());
         return;
     }
     if (session->launches.empty()) {

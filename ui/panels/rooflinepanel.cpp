@@ -115,7 +115,7 @@ void RooflinePanel::rebuild()
     plotstyle::setTitle(
         m_plot, tr("Roofline"), tr("FLOP/s vs FLOP per byte, per memory level\nroofs from the session's device"));
     if (!session || session->launches.empty()) {
-        plotstyle::showMessage(m_plot, tr("No session."));
+        plotstyle::showMessage(m_plot, session ? tr("No kernel launches in this session.") : m_focus->emptyText());
         m_note->clear();
         return;
     }

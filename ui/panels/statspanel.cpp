@@ -164,11 +164,18 @@ void StatsPanel::showReport(const QString& id)
 
 void StatsPanel::recompute()
 {
+    const auto session = m_focus->data();
     if (m_watcher) {
         m_pending = true; // one more run once this one is back
+        if (!session) {
+            // The session went away (another is loading): drop its table now, not when the
+            // running report is back.
+            m_full.reset();
+            m_model->setReport({});
+            updateNote();
+        }
         return;
     }
-    const auto session = m_focus->data();
     const QString id = currentReport();
     m_error.clear();
     if (!session) {
@@ -222,7 +229,7 @@ void StatsPanel::updateNote()
 {
     const auto session = m_focus->data();
     if (!session) {
-        m_note->setText(tr("No session."));
+        m_note->setText(m_focus->emptyText());
         return;
     }
     if (!m_error.isEmpty()) {
