@@ -373,11 +373,11 @@ KernelProfiler::DeviceConfig* KernelProfiler::deviceConfig(CUcontext ctx, uint32
 
     // Cost of a replay per kernel, fitted to H200 measurements (CUDA 13, 64-256 MB allocated),
     // plus the kernel itself once per pass. CUPTI's kernel replay (--cache-control none): about
-    // 150 ms to set a kernel up plus 8 ms per pass. Our replay (all): ~28 ms per pass, most of it
-    // the range profiler's start after the eviction context ran (docs/kernel-metrics.md).
+    // 150 ms to set a kernel up plus 8 ms per pass. Our replay (all): ~15 ms per pass, two thirds
+    // of it the range profiler's start (docs/kernel-metrics.md).
     const bool ours = userReplay();
     const double fixedMs = ours ? 20.0 : 150.0;
-    const double perPassMs = ours ? 28.0 : 8.0;
+    const double perPassMs = ours ? 15.0 : 8.0;
     const double perKernelMs = fixedMs + perPassMs * static_cast<double>(passes);
     const std::string scope
         = m_config.launchCount >= 0 ? std::to_string(m_config.launchCount) + " kernel(s)" : "every kernel";
