@@ -3,6 +3,7 @@
 
 #include "import/numbertext.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ws {
@@ -66,6 +67,12 @@ std::optional<std::vector<std::string>> splitNcuCsvLine(std::string_view line)
 
 namespace {
 
+bool isHeader(const std::vector<std::string>& fields)
+{
+    return fields.size() >= 2 && fields[0] == "ID"
+        && std::find(fields.begin(), fields.end(), "Kernel Name") != fields.end();
+}
+
 // The CSV record in a line. A program that prints without a final newline glues its text in
 // front of ncu's next line, so when the line as a whole is not the record we look for, the
 // text from each of the first few quotes is tried as well. `columns` = 0 while looking for
@@ -79,8 +86,7 @@ std::optional<std::vector<std::string>> recordIn(std::string_view line, size_t c
             return std::nullopt;
         auto fields = splitNcuCsvLine(line.substr(from));
         if (fields) {
-            const bool isHeader = fields->size() >= 2 && (*fields)[0] == "ID" && (*fields)[1] == "Process ID";
-            if (columns == 0 ? isHeader : fields->size() == columns)
+            if (columns == 0 ? isHeader(*fields) : fields->size() == columns)
                 return fields;
             if (from == 0 && columns == 0)
                 return fields; // a clean CSV line that is not the header: let the caller count it
@@ -114,7 +120,7 @@ NcuCsvTable readNcuCsvTable(std::string_view text)
             continue;
         }
         if (!haveHeader) {
-            if (fields->size() >= 2 && (*fields)[0] == "ID" && (*fields)[1] == "Process ID") {
+            if (isHeader(*fields)) {
                 for (const auto& f : *fields) {
                     if (f == "Metric Name" || f == "Metric Value")
                         throw std::invalid_argument(
@@ -153,7 +159,7 @@ NcuCsvTable readNcuCsvTable(std::string_view text)
     }
     if (!haveHeader)
         throw std::invalid_argument(
-            "no ncu raw-page CSV header (\"ID\",\"Process ID\",...) found: expected the output of "
+            "no ncu raw-page CSV header (\"ID\",...,\"Kernel Name\",...) found: expected the output of "
             "ncu --csv --page raw --print-units base");
     return table;
 }

@@ -9,13 +9,12 @@
 
 namespace ws {
 
-// (core/metrics/ncucsv.h has another reader, NcuCsvReader, written at the same time for the
-// metrics comparison; this one keeps every identification column and tolerates program output
-// anywhere in the stream.)
-//
 // The table of `ncu --csv --page raw` output: a header row (identification columns "ID" ...
 // "CC", then one column per metric), a units row (empty for the identification columns),
-// then one row per profiled kernel.
+// then one row per profiled kernel. The importer (ncuimporter) and the metrics comparison
+// (core/metrics/ncucsv.h) both read ncu CSV through it. A header is a record whose first field
+// is "ID" and that has a "Kernel Name" column (ncu's own, or a full-precision export of its
+// report with fewer identification columns).
 //
 // Real output is not clean CSV: without --log-file, ncu's own "==PROF==" / "==WARNING==" lines
 // and whatever the profiled program prints share stdout with the table. The reader keeps only

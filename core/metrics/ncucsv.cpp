@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "metrics/ncucsv.h"
 
+#include "import/ncucsvtable.h"
+#include "import/numbertext.h"
+
 #include <algorithm>
-#include <charconv>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -12,173 +14,134 @@ namespace ws {
 
 namespace {
 
-// A CSV record may span lines when a quoted field holds a newline (ncu does not do this, but a
-// kernel name could); join lines until the quotes balance.
-bool nextRecord(std::istream& in, std::string& record, int& lineNo)
+// A metric value: ncu prints big numbers with thousands separators and "n/a" where a metric
+// does not apply (left out, as are empty cells).
+std::optional<double> valueOf(std::string_view cell)
 {
-    record.clear();
-    std::string line;
-    bool open = false;
-    while (std::getline(in, line)) {
+    while (!cell.empty() && cell.front() == ' ')
+        cell.remove_prefix(1);
+    while (!cell.empty() && cell.back() == ' ')
+        cell.remove_suffix(1);
+    if (cell.empty() || cell == "n/a")
+        return std::nullopt;
+    return parseNumber(cell, true);
+}
+
+// The lines of `text` that are CSV records (ncu's own "==PROF==" lines and program output are
+// not), with their line numbers.
+std::vector<std::pair<int, std::vector<std::string>>> records(std::string_view text)
+{
+    std::vector<std::pair<int, std::vector<std::string>>> out;
+    int lineNo = 0;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find('\n', pos);
+        if (end == std::string_view::npos)
+            end = text.size();
+        std::string_view line = text.substr(pos, end - pos);
+        pos = end + 1;
         ++lineNo;
         if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        if (!record.empty())
-            record += '\n';
-        record += line;
-        for (char c : line) {
-            if (c == '"')
-                open = !open;
-        }
-        if (!open)
-            return true;
+            line.remove_suffix(1);
+        if (line.empty() || line.rfind("==", 0) == 0)
+            continue;
+        if (auto fields = splitNcuCsvLine(line))
+            out.emplace_back(lineNo, std::move(*fields));
     }
-    return !record.empty();
+    return out;
 }
 
-std::optional<double> parseValue(std::string s)
+// The details page (`--page details --print-metric-name name`): one row per launch and metric,
+// results told apart by ID.
+std::vector<NcuResult> parseDetails(
+    const std::vector<std::pair<int, std::vector<std::string>>>& recs, size_t headerAt, const std::string& source)
 {
-    s.erase(std::remove(s.begin(), s.end(), ','), s.end());
-    while (!s.empty() && s.back() == ' ')
-        s.pop_back();
-    while (!s.empty() && s.front() == ' ')
-        s.erase(s.begin());
-    if (s.empty() || s == "n/a")
-        return std::nullopt;
-    double v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size())
-        return std::nullopt;
-    return v;
-}
-
-int64_t parseId(const std::string& s)
-{
-    int64_t v = 0;
-    std::from_chars(s.data(), s.data() + s.size(), v);
-    return v;
+    const std::vector<std::string>& header = recs[headerAt].second;
+    auto column = [&](const char* name) {
+        const auto it = std::find(header.begin(), header.end(), name);
+        return it == header.end() ? header.size() : static_cast<size_t>(it - header.begin());
+    };
+    const size_t cId = column("ID"), cKernel = column("Kernel Name"), cBlock = column("Block Size"),
+                 cGrid = column("Grid Size"), cMetric = column("Metric Name"), cUnit = column("Metric Unit"),
+                 cValue = column("Metric Value");
+    auto cell = [](const std::vector<std::string>& f, size_t c) { return c < f.size() ? f[c] : std::string(); };
+    std::vector<NcuResult> results;
+    std::map<int64_t, size_t> index;
+    for (size_t i = headerAt + 1; i < recs.size(); ++i) {
+        const auto& [lineNo, f] = recs[i];
+        if (f.size() < header.size())
+            throw std::runtime_error(source + ":" + std::to_string(lineNo) + ": expected "
+                + std::to_string(header.size()) + " fields, found " + std::to_string(f.size()));
+        const int64_t id = parseInteger(cell(f, cId)).value_or(0);
+        auto it = index.find(id);
+        if (it == index.end()) {
+            NcuResult r;
+            r.id = id;
+            r.kernelName = cell(f, cKernel);
+            r.blockSize = cell(f, cBlock);
+            r.gridSize = cell(f, cGrid);
+            it = index.emplace(id, results.size()).first;
+            results.push_back(std::move(r));
+        }
+        auto& r = results[it->second];
+        const std::string name = cell(f, cMetric);
+        if (const auto v = valueOf(cell(f, cValue))) {
+            r.values[name] = *v;
+            r.units[name] = cell(f, cUnit);
+        }
+    }
+    return results;
 }
 
 } // namespace
 
-std::vector<std::string> NcuCsvReader::splitRecord(const std::string& line)
-{
-    std::vector<std::string> out;
-    std::string field;
-    bool quoted = false;
-    for (size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (quoted) {
-            if (c == '"') {
-                if (i + 1 < line.size() && line[i + 1] == '"') {
-                    field += '"';
-                    ++i;
-                } else {
-                    quoted = false;
-                }
-            } else {
-                field += c;
-            }
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            out.push_back(std::move(field));
-            field.clear();
-        } else {
-            field += c;
-        }
-    }
-    out.push_back(std::move(field));
-    return out;
-}
-
 std::vector<NcuResult> NcuCsvReader::parse(const std::string& text, const std::string& source)
 {
-    std::istringstream in(text);
-    std::string record;
-    int lineNo = 0;
-    std::vector<std::string> header;
-    while (nextRecord(in, record, lineNo)) {
-        if (record.rfind("\"ID\"", 0) == 0 || record.rfind("ID,", 0) == 0) {
-            header = splitRecord(record);
-            break;
-        }
-    }
-    if (header.empty())
-        throw std::runtime_error(source + ": no ncu CSV header (a line starting with \"ID\") found");
-    auto column = [&](const char* name) -> int {
-        auto it = std::find(header.begin(), header.end(), name);
-        return it == header.end() ? -1 : static_cast<int>(it - header.begin());
-    };
-    const int cId = column("ID");
-    const int cKernel = column("Kernel Name");
-    const int cBlock = column("Block Size");
-    const int cGrid = column("Grid Size");
-    const int cMetric = column("Metric Name");
-    const int cUnit = column("Metric Unit");
-    const int cValue = column("Metric Value");
-    if (cKernel < 0)
-        throw std::runtime_error(source + ":" + std::to_string(lineNo) + ": ncu CSV header has no \"Kernel Name\"");
-
-    std::vector<NcuResult> results;
-    auto cell = [](const std::vector<std::string>& f, int c) -> std::string {
-        return c >= 0 && c < static_cast<int>(f.size()) ? f[static_cast<size_t>(c)] : std::string();
-    };
-
-    if (cMetric >= 0 && cValue >= 0) {
-        // Long (details page) form: results are identified by ID.
-        std::map<int64_t, size_t> index;
-        while (nextRecord(in, record, lineNo)) {
-            if (record.empty() || record.rfind("==", 0) == 0)
-                continue;
-            const auto f = splitRecord(record);
-            if (f.size() < header.size())
-                throw std::runtime_error(source + ":" + std::to_string(lineNo) + ": expected "
-                    + std::to_string(header.size()) + " fields, found " + std::to_string(f.size()));
-            const int64_t id = parseId(cell(f, cId));
-            auto it = index.find(id);
-            if (it == index.end()) {
-                NcuResult r;
-                r.id = id;
-                r.kernelName = cell(f, cKernel);
-                r.blockSize = cell(f, cBlock);
-                r.gridSize = cell(f, cGrid);
-                it = index.emplace(id, results.size()).first;
-                results.push_back(std::move(r));
-            }
-            auto& r = results[it->second];
-            const std::string name = cell(f, cMetric);
-            if (const auto v = parseValue(cell(f, cValue))) {
-                r.values[name] = *v;
-                r.units[name] = cell(f, cUnit);
-            }
-        }
-        return results;
-    }
-
-    // Wide (raw page) form: the record after the header holds the units.
-    const int firstMetric = std::max({cId, cKernel, cBlock, cGrid, column("CC"), column("Device"), column("Stream"),
-                                column("Context"), column("Host Name"), column("Process Name"), column("Process ID")})
-        + 1;
-    std::vector<std::string> units;
-    if (nextRecord(in, record, lineNo))
-        units = splitRecord(record);
-    while (nextRecord(in, record, lineNo)) {
-        if (record.empty() || record.rfind("==", 0) == 0)
+    // The details page has a long form the raw-page table reader refuses: look at the header.
+    const auto recs = records(text);
+    for (size_t i = 0; i < recs.size(); ++i) {
+        const auto& f = recs[i].second;
+        if (f.empty() || f[0] != "ID")
             continue;
-        const auto f = splitRecord(record);
-        if (f.size() != header.size())
-            throw std::runtime_error(source + ":" + std::to_string(lineNo) + ": expected "
-                + std::to_string(header.size()) + " fields, found " + std::to_string(f.size()));
+        if (std::find(f.begin(), f.end(), "Metric Name") != f.end()
+            && std::find(f.begin(), f.end(), "Metric Value") != f.end())
+            return parseDetails(recs, i, source);
+        break;
+    }
+
+    // The raw page: the importer's table reader (program output anywhere, units row, repeated
+    // headers), one result per row, one value per metric column.
+    NcuCsvTable table;
+    try {
+        table = readNcuCsvTable(text);
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(source + ": " + e.what());
+    }
+    if (table.rows.empty())
+        throw std::runtime_error(source + ": the ncu CSV has a header but no result rows");
+    auto at = [&](const char* name) { return table.column(name); };
+    // Metric columns follow the identification columns, in whichever subset ncu printed.
+    size_t firstMetric = 0;
+    for (const char* id : {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream",
+             "Block Size", "Grid Size", "Device", "CC"}) {
+        if (const auto c = at(id))
+            firstMetric = std::max(firstMetric, *c + 1);
+    }
+    auto cell = [](const std::vector<std::string>& row, std::optional<size_t> c) {
+        return c && *c < row.size() ? row[*c] : std::string();
+    };
+    std::vector<NcuResult> results;
+    results.reserve(table.rows.size());
+    for (const auto& row : table.rows) {
         NcuResult r;
-        r.id = parseId(cell(f, cId));
-        r.kernelName = cell(f, cKernel);
-        r.blockSize = cell(f, cBlock);
-        r.gridSize = cell(f, cGrid);
-        for (size_t c = static_cast<size_t>(firstMetric); c < header.size(); ++c) {
-            if (const auto v = parseValue(f[c])) {
-                r.values[header[c]] = *v;
-                r.units[header[c]] = c < units.size() ? units[c] : std::string();
+        r.id = parseInteger(cell(row, at("ID"))).value_or(0);
+        r.kernelName = cell(row, at("Kernel Name"));
+        r.blockSize = cell(row, at("Block Size"));
+        r.gridSize = cell(row, at("Grid Size"));
+        for (size_t c = firstMetric; c < table.columns.size(); ++c) {
+            if (const auto v = valueOf(row[c])) {
+                r.values[table.columns[c]] = *v;
+                r.units[table.columns[c]] = table.units[c];
             }
         }
         results.push_back(std::move(r));

@@ -18,18 +18,16 @@ struct NcuResult {
     std::map<std::string, std::string> units;
 };
 
-// Reads `ncu --csv` output: the raw page (`--page raw`: one column per metric, a units row,
-// one row per launch) or the details page printed with `--print-metric-name name` (one row per
-// launch and metric). Profiler log lines before the header (==PROF==, ==WARNING==) are
-// skipped; thousands separators in values are removed; "n/a" and empty cells are left out.
+// Reads `ncu --csv` output as per-launch values: the raw page (`--page raw`: one column per
+// metric, a units row, one row per launch; read with the importer's table reader,
+// core/import/ncucsvtable.h, so profiler messages and program output anywhere are skipped) or
+// the details page printed with `--print-metric-name name` (one row per launch and metric).
+// Thousands separators in values are removed; "n/a" and empty cells are left out.
 class NcuCsvReader {
 public:
-    // Throws std::runtime_error naming the file and line when the text is not ncu CSV.
+    // Throws std::runtime_error naming the file (and line) when the text is not ncu CSV.
     static std::vector<NcuResult> read(const std::string& path);
     static std::vector<NcuResult> parse(const std::string& text, const std::string& source);
-
-    // One CSV record split into fields (RFC 4180 quoting); exposed for tests.
-    static std::vector<std::string> splitRecord(const std::string& line);
 };
 
 } // namespace ws
