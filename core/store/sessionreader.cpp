@@ -19,6 +19,7 @@
 #include <set>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace ws {
 
@@ -54,6 +55,15 @@ constexpr std::array<std::string_view, 24> kTables = {
     "warp_event",
     "lane_blob",
     "table_check",
+};
+
+// Tables a session has only when a collector filled them (PC-sampling source counters); older
+// files and other session kinds do not have them.
+constexpr std::array<std::string_view, 4> kOptionalTables = {
+    "sass_function",
+    "sass_instruction",
+    "source_counter",
+    "source_file",
 };
 
 uint32_t bigEndian32(const unsigned char* p)
@@ -137,6 +147,7 @@ struct SessionReader::Impl {
     std::unique_ptr<sqlite::Database> db;
     int schemaVersion = 0;
     std::map<std::string, std::pair<int64_t, uint64_t>> checks; // table -> (rows, hash)
+    std::vector<std::string_view> optionalTables;               // those of kOptionalTables present
 
     // Reads a table, verifying its row count and content hash against table_check.
     template <class R, class Tick> std::vector<R> readTable(Tick&& tick) const
@@ -265,6 +276,10 @@ SessionReader::SessionReader(const std::string& path)
                 throw SessionError(
                     Kind::Corrupted, path, "the file is damaged: table " + std::string(table) + " is missing");
         }
+        for (const std::string_view table : kOptionalTables) {
+            if (present.contains(table))
+                d->optionalTables.push_back(table);
+        }
         if (present.contains("table_check")) {
             sqlite::Statement st = d->db->prepare("SELECT table_name, row_count, content_hash FROM table_check");
             while (st.step())
@@ -301,7 +316,9 @@ std::map<std::string, std::string> SessionReader::meta() const
 std::map<std::string, int64_t> SessionReader::tableCounts() const
 {
     std::map<std::string, int64_t> counts;
-    for (const std::string_view table : kTables) {
+    std::vector<std::string_view> tables(kTables.begin(), kTables.end());
+    tables.insert(tables.end(), d->optionalTables.begin(), d->optionalTables.end());
+    for (const std::string_view table : tables) {
         if (table == "lane_blob" || table == "table_check")
             continue;
         // Table names come from the fixed list above, never from the file or the user.

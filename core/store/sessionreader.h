@@ -33,7 +33,8 @@ public:
     int schemaVersion() const;
     std::map<std::string, std::string> meta() const;
 
-    // Row counts per table, for `warpscope-cli info`.
+    // Row counts per table, for `warpscope-cli info`: every table of the schema, plus the optional
+    // ones (PC-sampling source counters) the file has.
     std::map<std::string, int64_t> tableCounts() const;
 
     // Reads everything. Progress is reported per table; cancellation throws SessionError(Cancelled).

@@ -467,6 +467,21 @@ private slots:
 
     // Every input the session-loader fuzzer ever crashed on is replayed here, so CI keeps them fixed
     // without libFuzzer: each must be rejected with a SessionError, and stay byte-identical.
+    void tableCountsIncludeTheOptionalTablesPresent()
+    {
+        // The H200 PC-sampling session has the four source-counter tables; a trace has none.
+        const auto source = SessionReader(WS_FIXTURES_DIR "/source/stalls-source.wscope").tableCounts();
+        for (const char* t : {"sass_function", "sass_instruction", "source_counter", "source_file"}) {
+            QVERIFY2(source.count(t), t);
+            QVERIFY2(source.at(t) > 0, t);
+        }
+        QVERIFY(source.count("kernel"));
+        QVERIFY(!source.count("lane_blob"));
+        const auto trace = SessionReader(WS_FIXTURES_DIR "/recorder/sessions/gemm_relu.wscope").tableCounts();
+        QVERIFY(!trace.count("source_counter"));
+        QVERIFY(trace.at("kernel") > 0);
+    }
+
     void fuzzRegressionsAreRejected()
     {
         const QDir dir(QStringLiteral(WS_FIXTURES_DIR "/../fuzz/regressions"));
