@@ -6,8 +6,10 @@
 #include "analysis/nvtxtimingreport.h"
 #include "analysis/sessionfilesource.h"
 #include "export/outputfile.h"
+#include "ranking/windowedsource.h"
 #include "report/reportformat.h"
 #include "store/sessionreader.h"
+#include "util/durationtext.h"
 
 #include <iostream>
 #include <memory>
@@ -23,6 +25,7 @@ struct StatsOptions {
     std::vector<std::string> reports;
     std::string format = "table";
     std::string outputPrefix;
+    std::string range; // FROM:TO from the session start; empty: the whole session
 };
 
 std::vector<std::string> splitReports(const std::vector<std::string>& given)
@@ -67,11 +70,25 @@ void runStats(const StatsOptions& o)
     const std::vector<std::string> specs = splitReports(o.reports);
 
     const ws::SessionReader reader(o.file);
-    const ws::SessionFileSource source(reader);
+    const ws::SessionFileSource file(reader);
+    // --range: the events overlapping the window, whole (as the app's range selection does).
+    ws::TimeWindow window;
+    if (!o.range.empty()) {
+        const auto span = ws::parseDurationSpan(o.range);
+        if (!span)
+            throw std::runtime_error(o.file + ": --range '" + o.range
+                + "' is not FROM:TO with FROM before TO (durations from the session start, e.g. 1.5ms:2ms)");
+        const ws::TimeNs origin = file.timeSpan().begin;
+        window = {origin + span->first, origin + span->second};
+        std::cerr << "warpscope-cli stats: events overlapping " << o.range << " from the session start\n";
+    }
+    const ws::WindowedSource source(file, window);
     std::vector<ws::ReportTable> tables;
     for (const auto& spec : specs) {
         try {
             if (spec == ws::kNvtxTimingReport) { // bench tables, not a record stream: read here
+                if (!window.isEmpty())
+                    throw std::invalid_argument("--range does not apply to " + spec + " (benchmark tables)");
                 tables.push_back(ws::nvtxTimingSum(reader));
                 continue;
             }
@@ -155,6 +172,9 @@ ws::cli::CommandRegistrar registrar(
          cmd->add_option("-r,--report", o->reports, "Report name; repeat or separate with commas");
          cmd->add_option("-f,--format", o->format, "table (default), csv or json");
          cmd->add_option("-o,--output", o->outputPrefix, "Write each report to PREFIX_<report>.<ext>");
+         cmd->add_option("--range", o->range,
+             "Only events overlapping FROM:TO, durations from the session start (e.g. 1.5ms:2ms), each kept "
+             "whole, as the app's range selection");
          cmd->callback([o] { runStats(*o); });
      }});
 

@@ -4,6 +4,7 @@
 #include "timeline/eventsearch.h"
 #include "timeline/timeformat.h"
 #include "timeline/timelineview.h"
+#include "util/durationtext.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -23,8 +24,12 @@ namespace {
 // "A:B" with units (1.5ms:2ms), relative to the session start.
 bool parseRange(const QString& text, ws::TimeNs* a, ws::TimeNs* b)
 {
-    const auto parts = text.split(QLatin1Char(':'));
-    return parts.size() == 2 && ws::parseDuration(parts[0], a) && ws::parseDuration(parts[1], b) && *b > *a;
+    const auto span = ws::parseDurationSpan(text.toStdString());
+    if (!span)
+        return false;
+    *a = span->first;
+    *b = span->second;
+    return true;
 }
 
 QPalette darkPalette()

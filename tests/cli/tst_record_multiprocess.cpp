@@ -8,12 +8,15 @@
 #include "analysis/commoverlap.h"
 #include "analysis/commranks.h"
 #include "analysis/recordsource.h"
+#include "analysis/sessionfilesource.h"
 #include "clirun.h"
+#include "ranking/windowedsource.h"
 #include "store/sessionreader.h"
 #include "store/sessionwriter.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -160,6 +163,47 @@ private slots:
         QVERIFY(bad.exitCode != 0);
         QCOMPARE(bad.err.trimmed().count(QLatin1Char('\n')), 0);
         QVERIFY2(bad.err.contains(QLatin1String("comm_overlap")), qPrintable(bad.err));
+    }
+
+    void commOverlapOverARange()
+    {
+        // The real 2-GPU DDP recording (H200): the report over the middle half of the GPU work
+        // equals the in-process computation over the same window, and differs from the whole.
+        const QString path = QStringLiteral(WS_FIXTURES_DIR "/multigpu/ddp-2gpu.wscope");
+        const SessionReader reader(path.toStdString());
+        const SessionFileSource file(reader);
+        const TimeSpan span = file.timeSpan();
+        TimeNs first = span.end, last = span.begin;
+        file.forEachKernel([&](const KernelRecord& k) {
+            first = std::min(first, k.start);
+            last = std::max(last, k.end);
+        });
+        QVERIFY(first < last);
+        const TimeNs from = first - span.begin + (last - first) / 4;
+        const TimeNs to = first - span.begin + 3 * (last - first) / 4;
+        const QString range = QStringLiteral("%1ns:%2ns").arg(from).arg(to);
+        const Run r = cli({QStringLiteral("stats"), path, QStringLiteral("-r"), QStringLiteral("comm_overlap"),
+            QStringLiteral("-f"), QStringLiteral("csv"), QStringLiteral("--range"), range});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("events overlapping ") + range), qPrintable(r.err));
+        const WindowedSource window(file, TimeWindow {span.begin + from, span.begin + to});
+        const auto rows = analyzeCommOverlap(window);
+        const auto whole = analyzeCommOverlap(file);
+        QVERIFY(!rows.empty());
+        QVERIFY(rows.front().commNs < whole.front().commNs);
+        const QStringList lines = r.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), static_cast<qsizetype>(rows.size() + 1));
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const QStringList cells = lines[static_cast<qsizetype>(i + 1)].split(QLatin1Char(','));
+            QCOMPARE(cells[4].toLongLong(), rows[i].commNs);
+            QCOMPARE(cells[7].toLongLong(), rows[i].overlapNs);
+        }
+
+        for (const char* bad : {"5ms", "3ms:2ms", "1ms:soon"}) {
+            const Run e = cli({QStringLiteral("stats"), path, QStringLiteral("--range"), QString::fromLatin1(bad)});
+            QVERIFY(e.exitCode != 0);
+            QVERIFY2(e.err.contains(QStringLiteral("--range")) && e.err.contains(path), qPrintable(e.err));
+        }
     }
 };
 

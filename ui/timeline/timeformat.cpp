@@ -2,7 +2,6 @@
 #include "timeline/timeformat.h"
 
 #include <QLocale>
-#include <QRegularExpression>
 
 #include <cmath>
 #include <cstdlib>
@@ -70,25 +69,6 @@ QString formatBytes(qint64 bytes)
     if (std::abs(b) < 1024.0 * 1024 * 1024)
         return QStringLiteral("%1 MiB").arg(b / (1024.0 * 1024), 0, 'f', 1);
     return QStringLiteral("%1 GiB").arg(b / (1024.0 * 1024 * 1024), 0, 'f', 2);
-}
-
-bool parseDuration(const QString& text, TimeNs* out)
-{
-    static const QRegularExpression re(QStringLiteral("^\\s*(-?[0-9]*\\.?[0-9]+)\\s*(ns|us|µs|ms|s)?\\s*$"));
-    const auto m = re.match(text);
-    if (!m.hasMatch())
-        return false;
-    const double v = m.captured(1).toDouble();
-    const QString unit = m.captured(2);
-    double scale = 1.0;
-    if (unit == QLatin1String("us") || unit == QString::fromUtf8("µs"))
-        scale = 1e3;
-    else if (unit == QLatin1String("ms"))
-        scale = 1e6;
-    else if (unit == QLatin1String("s"))
-        scale = 1e9;
-    *out = static_cast<TimeNs>(std::llround(v * scale));
-    return true;
 }
 
 } // namespace ws

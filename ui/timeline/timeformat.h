@@ -21,7 +21,4 @@ QString formatCount(qint64 n);
 // 1.5 KiB, 3.2 MiB...
 QString formatBytes(qint64 bytes);
 
-// Parses "1.5ms", "200 us", "3s", "42" (ns) into nanoseconds; false on junk.
-bool parseDuration(const QString& text, TimeNs* out);
-
 } // namespace ws
