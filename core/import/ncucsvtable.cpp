@@ -2,6 +2,7 @@
 #include "import/ncucsvtable.h"
 
 #include "import/numbertext.h"
+#include "util/textlines.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -103,15 +104,9 @@ NcuCsvTable readNcuCsvTable(std::string_view text)
     NcuCsvTable table;
     bool haveHeader = false;
     bool unitsDone = false;
-    size_t pos = 0;
-    while (pos < text.size()) {
-        size_t end = text.find('\n', pos);
-        if (end == std::string_view::npos)
-            end = text.size();
-        std::string_view line = text.substr(pos, end - pos);
-        pos = end + 1;
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
+    TextLines lines(text);
+    std::string_view line;
+    while (lines.next(line)) {
         if (line.empty())
             continue;
         auto fields = recordIn(line, haveHeader ? table.columns.size() : 0);

@@ -3,6 +3,7 @@
 
 #include "import/ncucsvtable.h"
 #include "import/numbertext.h"
+#include "util/textlines.h"
 
 #include <algorithm>
 #include <fstream>
@@ -32,21 +33,13 @@ std::optional<double> valueOf(std::string_view cell)
 std::vector<std::pair<int, std::vector<std::string>>> records(std::string_view text)
 {
     std::vector<std::pair<int, std::vector<std::string>>> out;
-    int lineNo = 0;
-    size_t pos = 0;
-    while (pos < text.size()) {
-        size_t end = text.find('\n', pos);
-        if (end == std::string_view::npos)
-            end = text.size();
-        std::string_view line = text.substr(pos, end - pos);
-        pos = end + 1;
-        ++lineNo;
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
+    TextLines lines(text);
+    std::string_view line;
+    while (lines.next(line)) {
         if (line.empty() || line.rfind("==", 0) == 0)
             continue;
         if (auto fields = splitNcuCsvLine(line))
-            out.emplace_back(lineNo, std::move(*fields));
+            out.emplace_back(lines.number(), std::move(*fields));
     }
     return out;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "metrics/sectiondefinition.h"
 
+#include "util/textlines.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -56,12 +58,10 @@ SectionDefinition SectionParser::parse(std::string_view text, const std::string&
     auto fail = [&](const std::string& what) -> void {
         throw SectionFileError(fileName + ":" + std::to_string(lineNo) + ": " + what);
     };
-    size_t pos = 0;
-    while (pos < text.size()) {
-        const size_t nl = text.find('\n', pos);
-        std::string_view line = text.substr(pos, nl == std::string_view::npos ? text.npos : nl - pos);
-        pos = nl == std::string_view::npos ? text.size() : nl + 1;
-        ++lineNo;
+    TextLines lines(text);
+    std::string_view line;
+    while (lines.next(line)) {
+        lineNo = lines.number();
         line = trim(line);
         if (line.empty() || line.front() == '#')
             continue;

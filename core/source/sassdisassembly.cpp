@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "source/sassdisassembly.h"
 
+#include "util/textlines.h"
+
 #include <cctype>
 #include <charconv>
 
@@ -126,11 +128,9 @@ std::vector<SassFunctionListing> SassDisassembly::parse(std::string_view text)
         inBlock = false;
     };
 
-    size_t pos = 0;
-    while (pos < text.size()) {
-        const size_t nl = text.find('\n', pos);
-        const std::string_view raw = text.substr(pos, nl == std::string_view::npos ? text.npos : nl - pos);
-        pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    TextLines lines(text);
+    std::string_view raw;
+    while (lines.next(raw)) {
         const std::string_view s = trim(raw);
         if (s.empty())
             continue;
