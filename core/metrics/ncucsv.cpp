@@ -28,28 +28,42 @@ std::optional<double> valueOf(std::string_view cell)
     return parseNumber(cell, true);
 }
 
-// The lines of `text` that are CSV records (ncu's own "==PROF==" lines and program output are
-// not), with their line numbers.
-std::vector<std::pair<int, std::vector<std::string>>> records(std::string_view text)
+using Records = std::vector<std::pair<int, std::vector<std::string>>>; // line number, fields
+
+// When `text` is the details page: its header and the CSV records after it, with their line
+// numbers (ncu's own "==PROF==" lines and program output are not records). nullopt for anything
+// else, found at the first header, so a big raw page is not split twice.
+std::optional<Records> detailsRecords(std::string_view text)
 {
-    std::vector<std::pair<int, std::vector<std::string>>> out;
+    Records out;
     TextLines lines(text);
     std::string_view line;
     while (lines.next(line)) {
         if (line.empty() || line.rfind("==", 0) == 0)
             continue;
-        if (auto fields = splitNcuCsvLine(line))
-            out.emplace_back(lines.number(), std::move(*fields));
+        auto fields = splitNcuCsvLine(line);
+        if (!fields)
+            continue;
+        if (out.empty()) {
+            if (fields->empty() || (*fields)[0] != "ID")
+                continue;
+            const bool details = std::find(fields->begin(), fields->end(), "Metric Name") != fields->end()
+                && std::find(fields->begin(), fields->end(), "Metric Value") != fields->end();
+            if (!details)
+                return std::nullopt;
+        }
+        out.emplace_back(lines.number(), std::move(*fields));
     }
+    if (out.empty())
+        return std::nullopt;
     return out;
 }
 
 // The details page (`--page details --print-metric-name name`): one row per launch and metric,
 // results told apart by ID.
-std::vector<NcuResult> parseDetails(
-    const std::vector<std::pair<int, std::vector<std::string>>>& recs, size_t headerAt, const std::string& source)
+std::vector<NcuResult> parseDetails(const Records& recs, const std::string& source)
 {
-    const std::vector<std::string>& header = recs[headerAt].second;
+    const std::vector<std::string>& header = recs.front().second;
     auto column = [&](const char* name) {
         const auto it = std::find(header.begin(), header.end(), name);
         return it == header.end() ? header.size() : static_cast<size_t>(it - header.begin());
@@ -60,7 +74,7 @@ std::vector<NcuResult> parseDetails(
     auto cell = [](const std::vector<std::string>& f, size_t c) { return c < f.size() ? f[c] : std::string(); };
     std::vector<NcuResult> results;
     std::map<int64_t, size_t> index;
-    for (size_t i = headerAt + 1; i < recs.size(); ++i) {
+    for (size_t i = 1; i < recs.size(); ++i) {
         const auto& [lineNo, f] = recs[i];
         if (f.size() < header.size())
             throw std::runtime_error(source + ":" + std::to_string(lineNo) + ": expected "
@@ -90,17 +104,9 @@ std::vector<NcuResult> parseDetails(
 
 std::vector<NcuResult> NcuCsvReader::parse(const std::string& text, const std::string& source)
 {
-    // The details page has a long form the raw-page table reader refuses: look at the header.
-    const auto recs = records(text);
-    for (size_t i = 0; i < recs.size(); ++i) {
-        const auto& f = recs[i].second;
-        if (f.empty() || f[0] != "ID")
-            continue;
-        if (std::find(f.begin(), f.end(), "Metric Name") != f.end()
-            && std::find(f.begin(), f.end(), "Metric Value") != f.end())
-            return parseDetails(recs, i, source);
-        break;
-    }
+    // The details page has a long form the raw-page table reader refuses.
+    if (auto recs = detailsRecords(text))
+        return parseDetails(*recs, source);
 
     // The raw page: the importer's table reader (program output anywhere, units row, repeated
     // headers), one result per row, one value per metric column.
