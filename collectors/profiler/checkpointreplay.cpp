@@ -62,7 +62,9 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
         m_checkpoint.structSize = CUpti_Checkpoint_STRUCT_SIZE;
         m_checkpoint.ctx = ctx;
         m_checkpoint.allowOverwrite = 1;
-        m_checkpoint.optimizations = m_transfer ? CUPTI_CHECKPOINT_OPT_TRANSFER : CUPTI_CHECKPOINT_OPT_NONE;
+        // CUPTI_CHECKPOINT_OPT_TRANSFER (restore only changed blocks) failed its first restore on
+        // the H200 with CUPTI_ERROR_UNKNOWN: every pass restores everything.
+        m_checkpoint.optimizations = CUPTI_CHECKPOINT_OPT_NONE;
     }
     CUptiResult st = CUPTI_SUCCESS;
     {

@@ -39,8 +39,6 @@ public:
         size_t passes = 0;
     };
     const StepTimes& times() const { return m_times; }
-    // CUPTI_CHECKPOINT_OPT_TRANSFER: restore only the blocks a pass changed (checked by CUPTI).
-    void setTransferOptimization(bool on) { m_transfer = on; }
 
     // Frees the checkpoint's copies (device and host memory), e.g. when the context goes away.
     void release();
@@ -48,7 +46,6 @@ public:
 private:
     NV::Cupti::Checkpoint::CUpti_Checkpoint m_checkpoint {};
     bool m_initialized = false;
-    bool m_transfer = false;
     StepTimes m_times;
 };
 

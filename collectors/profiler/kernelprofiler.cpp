@@ -432,21 +432,15 @@ bool KernelProfiler::setUp(ContextState& state)
         CUdevice dev = 0;
         if (cuCtxGetDevice(&dev) != CUDA_SUCCESS)
             cuDeviceGet(&dev, static_cast<int>(state.deviceId));
-        // Experiments (not options): WS_PROFILE_EVICTION=program|off, WS_PROFILE_EVICTION_REPEATS=N,
-        // WS_PROFILE_CHECKPOINT_TRANSFER=1 (failed on the H200). The defaults are what the H200
-        // comparison chose (scripts/h200/metrics-compare.sh, docs/kernel-metrics.md): eviction from
-        // a context of its own agreed with ncu on 23 metrics more of the four kernels than from the
+        // An experiment, not an option: WS_PROFILE_EVICTION=program|off. The default is what the H200
+        // comparison chose (scripts/h200/metrics-compare.sh, docs/kernel-metrics.md): eviction from a
+        // context of its own agreed with ncu on 23 metrics more of the four kernels than from the
         // program's.
         const char* mode = std::getenv("WS_PROFILE_EVICTION");
         const std::string evictionMode = mode && *mode ? mode : "own";
-        const char* repeats = std::getenv("WS_PROFILE_EVICTION_REPEATS");
-        const char* transfer = std::getenv("WS_PROFILE_CHECKPOINT_TRANSFER");
-        state.replay.setTransferOptimization(transfer && std::string(transfer) == "1");
         bool ok = true;
         if (evictionMode != "off") {
             state.eviction = std::make_unique<L2Eviction>();
-            if (repeats)
-                state.eviction->setRepeats(std::atoi(repeats));
             state.eviction->setReturnContext(state.ctx);
             t_replaying = true; // the eviction's set-up launches nothing of the program's
             ok = state.eviction->prepare(dev, evictionMode == "program" ? state.ctx : nullptr, error);

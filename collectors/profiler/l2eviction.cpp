@@ -130,22 +130,9 @@ bool L2Eviction::run(std::string& error)
         error = "cannot make the eviction context current";
         return false;
     }
-    auto read = [&](CUdeviceptr from, size_t bytes) {
-        CUdeviceptr p = from;
-        unsigned long long elements = bytes / 16;
-        void* args[] = {&p, &elements, &m_sink};
-        return cuLaunchKernel(m_kernel, m_blocks, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
-    };
-    CUresult r = CUDA_SUCCESS;
-    if (m_repeats == 1) {
-        r = read(m_buffer, m_bytes);
-    } else {
-        const size_t chunk = std::max<size_t>(m_l2Bytes / 2 / 16 * 16, 16);
-        for (size_t off = 0; off + chunk <= m_bytes && r == CUDA_SUCCESS; off += chunk) {
-            for (int i = 0; i < m_repeats && r == CUDA_SUCCESS; ++i)
-                r = read(m_buffer + off, chunk);
-        }
-    }
+    unsigned long long elements = m_bytes / 16;
+    void* args[] = {&m_buffer, &elements, &m_sink};
+    CUresult r = cuLaunchKernel(m_kernel, m_blocks, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
     if (r == CUDA_SUCCESS)
         r = cuCtxSynchronize();
     if (r != CUDA_SUCCESS) {
@@ -156,8 +143,8 @@ bool L2Eviction::run(std::string& error)
         ContextScope back(m_returnCtx);
         CUdeviceptr none = 0;
         unsigned long long zero = 0;
-        void* args[] = {&none, &zero, &none};
-        r = cuLaunchKernel(m_returnKernel, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr);
+        void* emptyArgs[] = {&none, &zero, &none};
+        r = cuLaunchKernel(m_returnKernel, 1, 1, 1, 32, 1, 1, 0, nullptr, emptyArgs, nullptr);
         if (r == CUDA_SUCCESS)
             r = cuCtxSynchronize();
         if (r != CUDA_SUCCESS) {

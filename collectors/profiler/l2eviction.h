@@ -32,10 +32,6 @@ public:
     // saves the context switches, but the buffer is then checkpointed with the program's memory).
     // False with `error` set.
     bool prepare(CUdevice device, CUcontext shared, std::string& error);
-    // How often each L2-sized half of the buffer is read in a row (default 1: one streaming read
-    // of the whole buffer). Reading a chunk twice marks its lines as reused, for a replacement
-    // policy that protects reused lines against a one-time scan.
-    void setRepeats(int repeats) { m_repeats = repeats < 1 ? 1 : repeats; }
     // After the eviction in its own context, run an empty kernel in `program` so the switch back
     // happens before the profiler starts. Call before prepare().
     void setReturnContext(CUcontext program) { m_returnCtx = program; }
@@ -53,7 +49,6 @@ private:
     CUmodule m_returnModule = nullptr;
     CUfunction m_returnKernel = nullptr;
     bool m_ownContext = true;
-    int m_repeats = 1;
     CUmodule m_module = nullptr;
     CUfunction m_kernel = nullptr;
     CUdeviceptr m_buffer = 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # On the H200: `profile --cache-control all` under the replay experiments of the profiler library
-# (WS_PROFILE_EVICTION, WS_PROFILE_EVICTION_REPEATS, WS_PROFILE_CHECKPOINT_TRANSFER), on the copy
+# (WS_PROFILE_EVICTION=own|program|off), on the copy
 # and pointer-chase workloads, to choose the defaults: each variant's sessions (raw results kept,
 # with the per-step replay times) go to OUTDIR/<variant>/; compare them with ncu's CSV of the same
 # workloads with scripts/h200/metrics-compare.py table. Usage (repository root):
@@ -15,9 +15,7 @@ export WS_PROFILER_LIB=$PWD/$D/libwarpscope-profiler.so WS_SECTIONS_DIR=$PWD/res
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 chmod u+x "$D"/* 2>/dev/null
 variants=("$@")
-[ ${#variants[@]} -gt 0 ] || variants=("own=" "repeats2=WS_PROFILE_EVICTION_REPEATS=2"
-  "transfer=WS_PROFILE_CHECKPOINT_TRANSFER=1" "shared=WS_PROFILE_EVICTION=shared,WS_PROFILE_CHECKPOINT_TRANSFER=1"
-  "off=WS_PROFILE_EVICTION=off")
+[ ${#variants[@]} -gt 0 ] || variants=("own=" "program=WS_PROFILE_EVICTION=program" "off=WS_PROFILE_EVICTION=off")
 for v in "${variants[@]}"; do
   name=${v%%=*}
   envs=${v#*=}
