@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "benchpanel.h"
+#include "ui/benchpanel.h"
 
-#include "bench/benchreport.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
+#include "core/bench/benchreport.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
 
 #include <QComboBox>
 #include <QFutureWatcher>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "bench/benchresult.h"
-#include "model/sessiondata.h"
+#include "core/bench/benchresult.h"
+#include "core/model/sessiondata.h"
 
 #include <QWidget>
 

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
-#include "mainwindow.h"
+#include "ui/mainwindow.h"
 
-#include "benchpanel.h"
-#include "compare/comparewindow.h"
-#include "panels/analysispanels.h"
-#include "recorddialog.h"
-#include "selectionpanel.h"
-#include "session/eventdetails.h"
-#include "session/sessionloader.h"
-#include "timeline/eventsearch.h"
-#include "timeline/legendmodel.h"
-#include "timeline/timeformat.h"
-#include "timeline/timelinerowmodel.h"
-#include "timeline/timelineview.h"
+#include "ui/benchpanel.h"
+#include "ui/compare/comparewindow.h"
+#include "ui/panels/analysispanels.h"
+#include "ui/recorddialog.h"
+#include "ui/selectionpanel.h"
+#include "ui/session/eventdetails.h"
+#include "ui/session/sessionloader.h"
+#include "ui/style/timeformat.h"
+#include "ui/timeline/eventsearch.h"
+#include "ui/timeline/legendmodel.h"
+#include "ui/timeline/timelinerowmodel.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "selectionmodel.h"
-#include "session/sessionsnapshot.h"
+#include "ui/session/selectionmodel.h"
+#include "ui/session/sessionsnapshot.h"
 
-#include "recorddialog.h"
+#include "ui/recorddialog.h"
 
 #include <QMainWindow>
 #include <QMessageBox>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "recorddialog.h"
+#include "ui/recorddialog.h"
 
 #include <QCheckBox>
 #include <QCloseEvent>

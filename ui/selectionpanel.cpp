@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "selectionpanel.h"
+#include "ui/selectionpanel.h"
 
-#include "timeline/timeformat.h"
+#include "ui/style/timeformat.h"
 
 #include <QHeaderView>
 #include <QTreeWidget>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "selectionmodel.h"
-#include "session/eventdetails.h"
-#include "session/sessionsnapshot.h"
+#include "ui/session/eventdetails.h"
+#include "ui/session/selectionmodel.h"
+#include "ui/session/sessionsnapshot.h"
 
 #include <QWidget>
 

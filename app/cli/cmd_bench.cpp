@@ -5,10 +5,10 @@
 // and the result travel as JSON files in a private temporary directory.
 #include "command.h"
 
-#include "bench/benchjson.h"
-#include "bench/benchreport.h"
-#include "bench/benchworkload.h"
-#include "store/sessionwriter.h"
+#include "core/bench/benchjson.h"
+#include "core/bench/benchreport.h"
+#include "core/bench/benchworkload.h"
+#include "core/store/sessionwriter.h"
 
 #include <spawn.h>
 #include <sys/stat.h>

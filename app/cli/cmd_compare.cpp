@@ -4,10 +4,10 @@
 // significant regression, 2 on any error (every usage error included, not just CLI11's).
 #include "command.h"
 
-#include "compare/comparereport.h"
-#include "compare/comparison.h"
-#include "compare/hypothesis.h"
-#include "store/sessionerror.h"
+#include "core/compare/comparereport.h"
+#include "core/compare/comparison.h"
+#include "core/compare/hypothesis.h"
+#include "core/store/sessionerror.h"
 
 #include <charconv>
 #include <iostream>

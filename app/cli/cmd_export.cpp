@@ -2,13 +2,13 @@
 // warpscope-cli export FILE --format chrome-json|csv -o OUT: sessions for other tools.
 #include "command.h"
 
-#include "analysis/sessionfilesource.h"
-#include "export/chrometrace.h"
-#include "export/csvexport.h"
-#include "export/outputfile.h"
-#include "report/reportformat.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
+#include "core/analysis/sessionfilesource.h"
+#include "core/export/chrometrace.h"
+#include "core/export/csvexport.h"
+#include "core/export/outputfile.h"
+#include "core/report/reportformat.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
 
 #include <cerrno>
 #include <cstdio>

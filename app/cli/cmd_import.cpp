@@ -4,9 +4,9 @@
 // ordinary session. Progress goes to stderr; Ctrl-C cancels cleanly (no partial output).
 #include "command.h"
 
-#include "import/importer.h"
-#include "store/sessionerror.h"
-#include "store/sessionwriter.h"
+#include "core/import/importer.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionwriter.h"
 
 #include <unistd.h>
 

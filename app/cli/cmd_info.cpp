@@ -2,9 +2,9 @@
 // warpscope-cli info FILE: what a session holds, without loading its events.
 #include "command.h"
 
-#include "analysis/sessionfilesource.h"
-#include "report/reportformat.h"
-#include "store/sessionreader.h"
+#include "core/analysis/sessionfilesource.h"
+#include "core/report/reportformat.h"
+#include "core/store/sessionreader.h"
 
 #include <cinttypes>
 #include <cstdio>

@@ -4,8 +4,8 @@
 // a newer decoder for in-kernel traces.
 #include "command.h"
 
-#include "ingest/rawingest.h"
-#include "store/sessionwriter.h"
+#include "core/ingest/rawingest.h"
+#include "core/store/sessionwriter.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -6,14 +6,14 @@
 #include "command.h"
 #include "cubindisassembler.h"
 
+#include "core/metrics/profileconfig.h"
+#include "core/metrics/profileingest.h"
+#include "core/metrics/profileresult.h"
+#include "core/metrics/sectioncatalog.h"
+#include "core/source/pcsamplingresult.h"
+#include "core/source/sourceingest.h"
+#include "core/store/sessionwriter.h"
 #include "launcher/targetprocess.h"
-#include "metrics/profileconfig.h"
-#include "metrics/profileingest.h"
-#include "metrics/profileresult.h"
-#include "metrics/sectioncatalog.h"
-#include "source/pcsamplingresult.h"
-#include "source/sourceingest.h"
-#include "store/sessionwriter.h"
 
 #include <algorithm>
 #include <chrono>

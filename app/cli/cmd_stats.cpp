@@ -2,14 +2,14 @@
 // warpscope-cli stats FILE --report NAME...: the nsys stats reports over a session.
 #include "command.h"
 
-#include "analysis/nsysreports.h"
-#include "analysis/nvtxtimingreport.h"
-#include "analysis/sessionfilesource.h"
-#include "export/outputfile.h"
-#include "ranking/windowedsource.h"
-#include "report/reportformat.h"
-#include "store/sessionreader.h"
-#include "util/durationtext.h"
+#include "core/analysis/nsysreports.h"
+#include "core/analysis/nvtxtimingreport.h"
+#include "core/analysis/sessionfilesource.h"
+#include "core/export/outputfile.h"
+#include "core/ranking/windowedsource.h"
+#include "core/report/reportformat.h"
+#include "core/store/sessionreader.h"
+#include "core/util/durationtext.h"
 
 #include <iostream>
 #include <memory>

@@ -2,9 +2,9 @@
 // warpscope-cli synth --events N --seed S -o FILE: deterministic synthetic sessions.
 #include "command.h"
 
-#include "report/reportformat.h"
-#include "store/sessionwriter.h"
-#include "synth/synthgenerator.h"
+#include "core/report/reportformat.h"
+#include "core/store/sessionwriter.h"
+#include "core/synth/synthgenerator.h"
 
 #include <chrono>
 #include <cstdio>

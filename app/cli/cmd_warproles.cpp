@@ -4,8 +4,8 @@
 // ranges did not balance.
 #include "command.h"
 
-#include "iket/warprolesummary.h"
-#include "store/sessionreader.h"
+#include "core/iket/warprolesummary.h"
+#include "core/store/sessionreader.h"
 
 #include <cstdio>
 #include <memory>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cubindisassembler.h"
 
-#include "source/sassdisassembly.h"
+#include "core/source/sassdisassembly.h"
 
 #include <cctype>
 #include <chrono>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // warpscope: the desktop viewer. Without a file it opens the session embedded in the binary.
-#include "mainwindow.h"
-#include "timeline/eventsearch.h"
-#include "timeline/timeformat.h"
-#include "timeline/timelineview.h"
-#include "util/durationtext.h"
+#include "core/util/durationtext.h"
+#include "ui/mainwindow.h"
+#include "ui/style/timeformat.h"
+#include "ui/timeline/eventsearch.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

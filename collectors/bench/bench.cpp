@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "warpscope/bench.h"
 
-#include "bench/benchjson.h"
-#include "bench/benchreport.h"
-#include "bench/benchworkload.h"
+#include "core/bench/benchjson.h"
+#include "core/bench/benchreport.h"
+#include "core/bench/benchworkload.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -4,7 +4,7 @@
 // IketLaunch record (unused slots squeezed out); ingest decodes it into warp_event rows.
 #include "recorder.h"
 
-#include "raw/iketformat.h"
+#include "core/raw/iketformat.h"
 #include "warpscope/iket_abi.h"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 #include "cudadriver.h"
 #include "recorder.h"
 
-#include "raw/nvtxtiming.h"
+#include "core/raw/nvtxtiming.h"
 
 #include <chrono>
 #include <condition_variable>

@@ -4,7 +4,7 @@
 #include "cudadriver.h"
 #include "recorder.h"
 
-#include "raw/pmsampling.h"
+#include "core/raw/pmsampling.h"
 
 #include <cupti.h>
 #include <cupti_pmsampling.h>

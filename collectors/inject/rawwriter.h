@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "raw/rawformat.h"
+#include "core/raw/rawformat.h"
 
 #include <atomic>
 #include <cstdint>

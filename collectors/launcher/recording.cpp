@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "launcher/recording.h"
 
-#include "ingest/rawingest.h"
+#include "core/ingest/rawingest.h"
+#include "core/raw/pmsampling.h"
+#include "core/raw/rawformat.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionwriter.h"
 #include "launcher/gpuprobe.h"
-#include "raw/pmsampling.h"
-#include "raw/rawformat.h"
-#include "store/sessionerror.h"
-#include "store/sessionwriter.h"
 
 #include <algorithm>
 #include <cerrno>

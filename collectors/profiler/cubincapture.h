@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "source/pcsamplingresult.h"
+#include "core/source/pcsamplingresult.h"
 
 #include <cupti_callbacks.h>
 

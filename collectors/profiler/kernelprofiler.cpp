@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "kernelprofiler.h"
 
+#include "core/util/demangle.h"
 #include "cuptistatus.h"
-#include "util/demangle.h"
 
 #include <cupti.h>
 #include <cupti_profiler_target.h>

@@ -2,11 +2,11 @@
 #pragma once
 
 #include "checkpointreplay.h"
+#include "core/metrics/profileconfig.h"
+#include "core/metrics/profileresult.h"
 #include "l2eviction.h"
 #include "launchcapture.h"
 #include "metricconfiguration.h"
-#include "metrics/profileconfig.h"
-#include "metrics/profileresult.h"
 #include "pcsampling.h"
 #include "rangeprofilersession.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "metrics/profileresult.h"
-#include "model/records.h"
+#include "core/metrics/profileresult.h"
+#include "core/model/records.h"
 
 #include <cuda.h>
 #include <cupti_callbacks.h>

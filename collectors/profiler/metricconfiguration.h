@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "metrics/profileconfig.h"
-#include "metrics/profileresult.h"
+#include "core/metrics/profileconfig.h"
+#include "core/metrics/profileresult.h"
 
 #include <cupti_profiler_host.h>
 

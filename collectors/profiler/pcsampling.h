@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/metrics/profileconfig.h"
+#include "core/source/pcsamplingresult.h"
 #include "cubincapture.h"
-#include "metrics/profileconfig.h"
-#include "source/pcsamplingresult.h"
 
 #include <cuda.h>
 #include <cupti_callbacks.h>

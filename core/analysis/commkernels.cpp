@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/commkernels.h"
+#include "core/analysis/commkernels.h"
 
 #include <cctype>
 

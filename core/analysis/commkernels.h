@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/records.h"
-#include "model/sessiondata.h"
+#include "core/model/records.h"
+#include "core/model/sessiondata.h"
 
 #include <string_view>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/commoverlap.h"
+#include "core/analysis/commoverlap.h"
 
-#include "analysis/commkernels.h"
-#include "analysis/commranks.h"
+#include "core/analysis/commkernels.h"
+#include "core/model/commranks.h"
 
 #include <algorithm>
 #include <map>

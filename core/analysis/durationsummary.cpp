@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/durationsummary.h"
+#include "core/analysis/durationsummary.h"
 
 #include <algorithm>
 #include <cmath>

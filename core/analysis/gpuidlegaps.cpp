@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/gpuidlegaps.h"
+#include "core/analysis/gpuidlegaps.h"
 
-#include "analysis/nsysreports.h"
+#include "core/analysis/nsysreports.h"
 
 #include <algorithm>
 #include <map>

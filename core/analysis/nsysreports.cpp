@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/nsysreports.h"
+#include "core/analysis/nsysreports.h"
 
-#include "analysis/commoverlap.h"
-#include "analysis/durationsummary.h"
-#include "analysis/gpuidlegaps.h"
-#include "analysis/launchindex.h"
-#include "analysis/nvtxgpuprojection.h"
-#include "util/demangle.h"
+#include "core/analysis/commoverlap.h"
+#include "core/analysis/durationsummary.h"
+#include "core/analysis/gpuidlegaps.h"
+#include "core/analysis/nvtxgpuprojection.h"
+#include "core/model/launchindex.h"
+#include "core/util/demangle.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/nvtxgpuprojection.h"
+#include "core/analysis/nvtxgpuprojection.h"
 
-#include "analysis/durationsummary.h"
-#include "analysis/launchindex.h"
-#include "analysis/nsysreports.h"
+#include "core/analysis/durationsummary.h"
+#include "core/analysis/nsysreports.h"
+#include "core/model/launchindex.h"
 
 #include <algorithm>
 #include <map>

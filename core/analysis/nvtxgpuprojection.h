@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/recordsource.h"
-#include "report/reporttable.h"
+#include "core/model/recordsource.h"
+#include "core/report/reporttable.h"
 
 #include <cstdint>
 #include <string>

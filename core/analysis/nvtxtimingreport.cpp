@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/nvtxtimingreport.h"
+#include "core/analysis/nvtxtimingreport.h"
 
 // Before sessionreader.h: its `struct sqlite3* handle()` must name the global ::sqlite3.
 #include <sqlite3.h>
 
-#include "analysis/durationsummary.h"
-#include "ingest/nvtxtimingingest.h"
-#include "store/rowcodec.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/sqlite.h"
+#include "core/analysis/durationsummary.h"
+#include "core/ingest/nvtxtimingingest.h"
+#include "core/store/rowcodec.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sqlite.h"
 
 #include <cmath>
 #include <string>

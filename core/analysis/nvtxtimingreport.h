@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/records.h"
-#include "report/reporttable.h"
+#include "core/model/records.h"
+#include "core/report/reporttable.h"
 
 #include <vector>
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/sessionfilesource.h"
+#include "core/analysis/sessionfilesource.h"
 
 // Before sessionreader.h: its `struct sqlite3* handle()` must name the global ::sqlite3.
 #include <sqlite3.h>
 
-#include "store/rowcodec.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/sqlite.h"
+#include "core/store/rowcodec.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sqlite.h"
 
 #include <algorithm>
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "bench/benchjson.h"
+#include "core/bench/benchjson.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "bench/benchresult.h"
-#include "bench/benchworkload.h"
+#include "core/bench/benchresult.h"
+#include "core/bench/benchworkload.h"
 
 #include <optional>
 #include <string>

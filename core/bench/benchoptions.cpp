@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "bench/benchoptions.h"
+#include "core/bench/benchoptions.h"
 
 #include <algorithm>
 #include <cctype>

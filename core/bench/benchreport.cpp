@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "bench/benchreport.h"
+#include "core/bench/benchreport.h"
 
 #include <cmath>
 #include <cstdio>

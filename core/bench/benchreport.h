@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "bench/benchresult.h"
-#include "bench/benchstats.h"
+#include "core/bench/benchresult.h"
+#include "core/bench/benchstats.h"
 
 #include <optional>
 #include <string>

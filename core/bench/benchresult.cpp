@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "bench/benchresult.h"
+#include "core/bench/benchresult.h"
 
-#include "bench/benchjson.h"
+#include "core/bench/benchjson.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "bench/benchoptions.h"
-#include "model/sessiondata.h"
+#include "core/bench/benchoptions.h"
+#include "core/model/sessiondata.h"
 
 #include <cstdint>
 #include <map>

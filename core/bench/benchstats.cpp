@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "bench/benchstats.h"
+#include "core/bench/benchstats.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "bench/benchworkload.h"
+#include "core/bench/benchworkload.h"
 
 #include <algorithm>
 #include <sstream>

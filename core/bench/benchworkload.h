@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "bench/benchoptions.h"
+#include "core/bench/benchoptions.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "compare/comparereport.h"
+#include "core/compare/comparereport.h"
 
-#include "ranking/compactname.h"
-#include "report/reportformat.h"
+#include "core/ranking/compactname.h"
+#include "core/report/reportformat.h"
 
 #include <rapidjson/ostreamwrapper.h>
 #include <rapidjson/prettywriter.h>

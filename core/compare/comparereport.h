@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "compare/comparison.h"
-#include "report/reporttable.h"
+#include "core/compare/comparison.h"
+#include "core/report/reporttable.h"
 
 #include <ostream>
 #include <string>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "compare/comparesession.h"
+#include "core/compare/comparesession.h"
 
-#include "analysis/launchindex.h"
-#include "analysis/recordsource.h"
-#include "store/sessionreader.h"
+#include "core/model/launchindex.h"
+#include "core/model/recordsource.h"
+#include "core/store/sessionreader.h"
 
 #include <algorithm>
 #include <filesystem>

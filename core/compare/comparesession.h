@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "bench/benchresult.h"
-#include "diagnosis/kernelmetrics.h"
-#include "model/sessiondata.h"
+#include "core/bench/benchresult.h"
+#include "core/metrics/kernelmetrics.h"
+#include "core/model/sessiondata.h"
 
 #include <optional>
 #include <string>

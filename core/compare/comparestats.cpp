@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "compare/comparestats.h"
+#include "core/compare/comparestats.h"
 
-#include "bench/benchstats.h"
+#include "core/bench/benchstats.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "compare/comparison.h"
+#include "core/compare/comparison.h"
 
-#include "bench/benchreport.h"
-#include "bench/benchstats.h"
+#include "core/bench/benchreport.h"
+#include "core/bench/benchstats.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "compare/comparesession.h"
-#include "compare/comparestats.h"
-#include "compare/hypothesis.h"
-#include "compare/iterations.h"
-#include "compare/kernelmatch.h"
-#include "diagnosis/kernelmetrics.h"
+#include "core/compare/comparesession.h"
+#include "core/compare/comparestats.h"
+#include "core/compare/hypothesis.h"
+#include "core/compare/iterations.h"
+#include "core/compare/kernelmatch.h"
+#include "core/metrics/kernelmetrics.h"
 
 #include <cmath>
 #include <limits>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "compare/hypothesis.h"
+#include "core/compare/hypothesis.h"
 
-#include "store/schema.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/sqlite.h"
+#include "core/store/schema.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sqlite.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>

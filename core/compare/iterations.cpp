@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "compare/iterations.h"
+#include "core/compare/iterations.h"
 
 #include <algorithm>
 #include <map>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "compare/kernelmatch.h"
+#include "core/compare/kernelmatch.h"
 
 #include <algorithm>
 #include <map>

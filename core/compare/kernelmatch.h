@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "compare/comparesession.h"
+#include "core/compare/comparesession.h"
 
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis.h"
 
 #include <algorithm>
 #include <cstdarg>

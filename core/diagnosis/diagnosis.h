@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/gpuidlegaps.h"
-#include "diagnosis/kernelfacts.h"
-#include "roofline/roofline.h"
+#include "core/analysis/gpuidlegaps.h"
+#include "core/metrics/kernelfacts.h"
+#include "core/roofline/roofline.h"
 
 #include <optional>
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "diagnosis/occupancycurves.h"
+#include "core/diagnosis/occupancycurves.h"
 
 #include <algorithm>
 

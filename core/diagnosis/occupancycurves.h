@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "occupancy/occupancycalculator.h"
-#include "ranking/kernellaunchtable.h"
+#include "core/occupancy/occupancycalculator.h"
+#include "core/ranking/kernellaunchtable.h"
 
 #include <vector>
 

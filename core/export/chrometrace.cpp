@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "export/chrometrace.h"
+#include "core/export/chrometrace.h"
 
-#include "analysis/launchindex.h"
-#include "analysis/nsysreports.h"
-#include "report/textescape.h"
+#include "core/analysis/nsysreports.h"
+#include "core/model/launchindex.h"
+#include "core/report/textescape.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/recordsource.h"
+#include "core/model/recordsource.h"
 
 #include <cstdint>
 #include <ostream>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "export/csvexport.h"
+#include "core/export/csvexport.h"
 
-#include "report/textescape.h"
+#include "core/report/textescape.h"
 
 #include <cstdio>
 #include <initializer_list>

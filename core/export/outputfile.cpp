@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "export/outputfile.h"
+#include "core/export/outputfile.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "iket/iketingest.h"
+#include "core/iket/iketingest.h"
 
-#include "iket/warpdecoder.h"
+#include "core/iket/warpdecoder.h"
 
 #include <algorithm>
 #include <cstdlib>

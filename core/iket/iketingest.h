@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "iket/iketlaunch.h"
-#include "model/sessiondata.h"
-#include "raw/rawreader.h"
+#include "core/iket/iketlaunch.h"
+#include "core/model/sessiondata.h"
+#include "core/raw/rawreader.h"
 
 #include <string>
 #include <vector>

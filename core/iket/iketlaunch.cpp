@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "iket/iketlaunch.h"
+#include "core/iket/iketlaunch.h"
 
 #include <cstring>
 

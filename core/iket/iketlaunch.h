@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/records.h"
-#include "raw/iketformat.h"
+#include "core/model/records.h"
+#include "core/raw/iketformat.h"
 
 #include <cstdint>
 #include <string>

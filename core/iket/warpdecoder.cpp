@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "iket/warpdecoder.h"
+#include "core/iket/warpdecoder.h"
 
 #include <algorithm>
 #include <cmath>

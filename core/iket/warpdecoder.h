@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "iket/iketlaunch.h"
-#include "model/sessiondata.h"
+#include "core/iket/iketlaunch.h"
+#include "core/model/sessiondata.h"
 
 #include <string>
 #include <vector>

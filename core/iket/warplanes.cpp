@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "iket/warplanes.h"
+#include "core/iket/warplanes.h"
 
 #include <algorithm>
 #include <map>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "iket/warprolesummary.h"
-#include "model/records.h"
-#include "timeline/timelinemodel.h"
+#include "core/iket/warprolesummary.h"
+#include "core/model/records.h"
+#include "core/timeline/timelinemodel.h"
 
 #include <span>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "iket/warprolesummary.h"
+#include "core/iket/warprolesummary.h"
 
 #include <algorithm>
 #include <cctype>

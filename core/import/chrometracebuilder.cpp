@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "import/chrometracebuilder.h"
+#include "core/import/chrometracebuilder.h"
 
-#include "import/numbertext.h"
-#include "util/demangle.h"
+#include "core/import/numbertext.h"
+#include "core/util/demangle.h"
 
 #include <algorithm>
 #include <limits>

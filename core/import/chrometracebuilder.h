@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "import/chrometraceevent.h"
-#include "import/importer.h"
-#include "model/sessiondata.h"
+#include "core/import/chrometraceevent.h"
+#include "core/import/importer.h"
+#include "core/model/sessiondata.h"
 
 #include <cstdint>
 #include <map>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "import/gzipfile.h"
+#include "core/import/gzipfile.h"
 
-#include "store/sessionerror.h"
+#include "core/store/sessionerror.h"
 
 #include <zlib.h>
 

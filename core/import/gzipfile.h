@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "util/cancellation.h"
+#include "core/util/cancellation.h"
 
 #include <string>
 #include <string_view>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "import/importer.h"
+#include "core/import/importer.h"
 
-#include "import/gzipfile.h"
-#include "import/kinetoimporter.h"
-#include "import/ncuimporter.h"
-#include "import/nsysimporter.h"
-#include "import/protonimporter.h"
-#include "store/sessionerror.h"
+#include "core/import/gzipfile.h"
+#include "core/import/kinetoimporter.h"
+#include "core/import/ncuimporter.h"
+#include "core/import/nsysimporter.h"
+#include "core/import/protonimporter.h"
+#include "core/store/sessionerror.h"
 
 #include <cerrno>
 #include <cstdio>

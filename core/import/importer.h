@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/sessiondata.h"
-#include "util/cancellation.h"
+#include "core/model/sessiondata.h"
+#include "core/util/cancellation.h"
 
 #include <memory>
 #include <optional>

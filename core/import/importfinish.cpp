@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "import/importfinish.h"
+#include "core/import/importfinish.h"
 
-#include "store/sessionerror.h"
+#include "core/store/sessionerror.h"
 
 #include <algorithm>
 #include <cerrno>

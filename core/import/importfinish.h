@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "import/importer.h"
-#include "model/sessiondata.h"
+#include "core/import/importer.h"
+#include "core/model/sessiondata.h"
 
 #include <cstdint>
 #include <string>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "import/kinetoimporter.h"
+#include "core/import/kinetoimporter.h"
 
-#include "import/chrometracebuilder.h"
-#include "import/importfinish.h"
-#include "import/mappedfile.h"
-#include "import/numbertext.h"
-#include "store/sessionerror.h"
+#include "core/import/chrometracebuilder.h"
+#include "core/import/importfinish.h"
+#include "core/import/mappedfile.h"
+#include "core/import/numbertext.h"
+#include "core/store/sessionerror.h"
 
 #include <rapidjson/error/en.h>
 #include <rapidjson/filereadstream.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "import/importer.h"
+#include "core/import/importer.h"
 
 namespace ws {
 

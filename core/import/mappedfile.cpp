@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "import/mappedfile.h"
+#include "core/import/mappedfile.h"
 
-#include "store/sessionerror.h"
+#include "core/store/sessionerror.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "import/ncucsvtable.h"
+#include "core/import/ncucsvtable.h"
 
-#include "import/numbertext.h"
-#include "util/textlines.h"
+#include "core/import/numbertext.h"
+#include "core/util/textlines.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "import/ncuimporter.h"
+#include "core/import/ncuimporter.h"
 
-#include "import/importfinish.h"
-#include "import/numbertext.h"
-#include "ingest/devicepeaks.h"
-#include "store/sessionerror.h"
-#include "util/demangle.h"
+#include "core/import/importfinish.h"
+#include "core/import/numbertext.h"
+#include "core/ingest/devicepeaks.h"
+#include "core/store/sessionerror.h"
+#include "core/util/demangle.h"
 
 #include <cerrno>
 #include <csignal>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "import/importer.h"
-#include "import/ncucsvtable.h"
+#include "core/import/importer.h"
+#include "core/import/ncucsvtable.h"
 
 namespace ws {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "import/nsysimporter.h"
+#include "core/import/nsysimporter.h"
 
-#include "import/importfinish.h"
-#include "ingest/devicepeaks.h"
-#include "store/sessionerror.h"
-#include "store/sqlite.h"
-#include "util/demangle.h"
+#include "core/import/importfinish.h"
+#include "core/ingest/devicepeaks.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sqlite.h"
+#include "core/util/demangle.h"
 
 #include <sqlite3.h>
 

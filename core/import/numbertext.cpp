@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "import/numbertext.h"
+#include "core/import/numbertext.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "import/protonimporter.h"
+#include "core/import/protonimporter.h"
 
-#include "import/importfinish.h"
-#include "import/numbertext.h"
-#include "ingest/devicepeaks.h"
-#include "store/sessionerror.h"
-#include "util/demangle.h"
+#include "core/import/importfinish.h"
+#include "core/import/numbertext.h"
+#include "core/ingest/devicepeaks.h"
+#include "core/store/sessionerror.h"
+#include "core/util/demangle.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ingest/devicepeaks.h"
+#include "core/ingest/devicepeaks.h"
 
 namespace ws {
 

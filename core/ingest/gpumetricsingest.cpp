@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ingest/gpumetricsingest.h"
+#include "core/ingest/gpumetricsingest.h"
 
-#include "raw/pmsampling.h"
+#include "core/raw/pmsampling.h"
 
 #include <algorithm>
 #include <cstring>

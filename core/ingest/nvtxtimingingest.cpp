@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "ingest/nvtxtimingingest.h"
+#include "core/ingest/nvtxtimingingest.h"
 
-#include "bench/benchresult.h"
-#include "raw/nvtxtiming.h"
+#include "core/bench/benchresult.h"
+#include "core/raw/nvtxtiming.h"
 
 #include <algorithm>
 #include <set>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/sessiondata.h"
-#include "raw/rawreader.h"
+#include "core/model/sessiondata.h"
+#include "core/raw/rawreader.h"
 
 #include <cstdint>
 #include <map>

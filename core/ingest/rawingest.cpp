@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "ingest/rawingest.h"
+#include "core/ingest/rawingest.h"
 
-#include "analysis/commranks.h"
-#include "analysis/launchindex.h"
-#include "iket/iketingest.h"
-#include "ingest/devicepeaks.h"
-#include "ingest/gpumetricsingest.h"
-#include "ingest/nvtxtimingingest.h"
-#include "util/demangle.h"
+#include "core/iket/iketingest.h"
+#include "core/ingest/devicepeaks.h"
+#include "core/ingest/gpumetricsingest.h"
+#include "core/ingest/nvtxtimingingest.h"
+#include "core/model/commranks.h"
+#include "core/model/launchindex.h"
+#include "core/util/demangle.h"
 
 #include <algorithm>
 #include <filesystem>

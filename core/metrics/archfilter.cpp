@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "metrics/archfilter.h"
+#include "core/metrics/archfilter.h"
 
 #include <charconv>
 #include <climits>

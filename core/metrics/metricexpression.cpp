@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "metrics/metricexpression.h"
+#include "core/metrics/metricexpression.h"
 
 #include <algorithm>
 #include <cctype>

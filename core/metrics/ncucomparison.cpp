@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "metrics/ncucomparison.h"
+#include "core/metrics/ncucomparison.h"
 
-#include "util/demangle.h"
+#include "core/util/demangle.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "metrics/ncucsv.h"
-#include "model/sessiondata.h"
+#include "core/metrics/ncucsv.h"
+#include "core/model/sessiondata.h"
 
 #include <string>
 #include <vector>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "metrics/ncucsv.h"
+#include "core/metrics/ncucsv.h"
 
-#include "import/ncucsvtable.h"
-#include "import/numbertext.h"
-#include "util/textlines.h"
+#include "core/import/ncucsvtable.h"
+#include "core/import/numbertext.h"
+#include "core/util/textlines.h"
 
 #include <algorithm>
 #include <fstream>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "metrics/profileconfig.h"
+#include "core/metrics/profileconfig.h"
 
 #include <charconv>
 #include <fstream>

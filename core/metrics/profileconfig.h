@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "metrics/sectioncatalog.h"
+#include "core/metrics/sectioncatalog.h"
 
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "metrics/profiledescription.h"
+#include "core/metrics/profiledescription.h"
 
 namespace ws {
 

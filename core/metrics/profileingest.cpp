@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "metrics/profileingest.h"
+#include "core/metrics/profileingest.h"
 
-#include "occupancy/occupancycalculator.h"
-#include "util/demangle.h"
+#include "core/occupancy/occupancycalculator.h"
+#include "core/util/demangle.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "metrics/profileresult.h"
-#include "metrics/sectioncatalog.h"
-#include "model/sessiondata.h"
+#include "core/metrics/profileresult.h"
+#include "core/metrics/sectioncatalog.h"
+#include "core/model/sessiondata.h"
 
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "metrics/profileresult.h"
+#include "core/metrics/profileresult.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "metrics/sectioncatalog.h"
+#include "core/metrics/sectioncatalog.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "metrics/sectiondefinition.h"
+#include "core/metrics/sectiondefinition.h"
 
 #include <optional>
 #include <string>

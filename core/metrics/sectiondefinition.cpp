@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "metrics/sectiondefinition.h"
+#include "core/metrics/sectiondefinition.h"
 
-#include "util/textlines.h"
+#include "core/util/textlines.h"
 
 #include <algorithm>
 #include <cctype>

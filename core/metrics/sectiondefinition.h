@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "metrics/archfilter.h"
-#include "metrics/metricexpression.h"
+#include "core/metrics/archfilter.h"
+#include "core/metrics/metricexpression.h"
 
 #include <stdexcept>
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "occupancy/architecture.h"
+#include "core/occupancy/architecture.h"
 
-#include "model/records.h"
+#include "core/model/records.h"
 
 namespace ws {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "occupancy/occupancycalculator.h"
+#include "core/occupancy/occupancycalculator.h"
 
 #include <algorithm>
 #include <climits>

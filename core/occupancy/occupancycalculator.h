@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "occupancy/architecture.h"
+#include "core/occupancy/architecture.h"
 
 #include <cstdint>
 #include <string>

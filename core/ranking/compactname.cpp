@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ranking/compactname.h"
+#include "core/ranking/compactname.h"
 
 namespace ws {
 

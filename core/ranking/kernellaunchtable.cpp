@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "ranking/kernellaunchtable.h"
+#include "core/ranking/kernellaunchtable.h"
 
-#include "analysis/nsysreports.h"
-#include "store/sessionerror.h"
+#include "core/analysis/nsysreports.h"
+#include "core/store/sessionerror.h"
 
 #include <algorithm>
 #include <map>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/recordsource.h"
-#include "ranking/timewindow.h"
-#include "util/cancellation.h"
+#include "core/model/recordsource.h"
+#include "core/ranking/timewindow.h"
+#include "core/util/cancellation.h"
 
 #include <array>
 #include <cstdint>

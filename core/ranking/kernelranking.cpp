@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ranking/kernelranking.h"
+#include "core/ranking/kernelranking.h"
 
-#include "analysis/durationsummary.h"
+#include "core/analysis/durationsummary.h"
 
 #include <algorithm>
 

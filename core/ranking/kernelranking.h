@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "ranking/kernellaunchtable.h"
-#include "ranking/timewindow.h"
+#include "core/ranking/kernellaunchtable.h"
+#include "core/ranking/timewindow.h"
 
 #include <cstdint>
 #include <vector>

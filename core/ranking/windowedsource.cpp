@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ranking/windowedsource.h"
+#include "core/ranking/windowedsource.h"
 
 namespace ws {
 

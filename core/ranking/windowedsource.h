@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/recordsource.h"
-#include "ranking/timewindow.h"
+#include "core/model/recordsource.h"
+#include "core/ranking/timewindow.h"
 
 namespace ws {
 

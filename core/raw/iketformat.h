@@ -10,7 +10,7 @@
 //   WsIketEvent-layout events       min(count[w], eventsPerWarp) events of warp 0, then warp 1, ...
 // i.e. the device buffer with the unused slots squeezed out.
 
-#include "raw/rawformat.h"
+#include "core/raw/rawformat.h"
 
 #include <cstdint>
 

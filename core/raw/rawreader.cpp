@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "raw/rawreader.h"
+#include "core/raw/rawreader.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "report/reportformat.h"
+#include "core/report/reportformat.h"
 
-#include "report/textescape.h"
+#include "core/report/textescape.h"
 
 #include <algorithm>
 #include <cstdio>

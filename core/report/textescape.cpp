@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "report/textescape.h"
+#include "core/report/textescape.h"
 
 namespace ws {
 

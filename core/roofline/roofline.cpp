@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "roofline/roofline.h"
+#include "core/roofline/roofline.h"
 
-#include "ingest/devicepeaks.h"
+#include "core/ingest/devicepeaks.h"
 
 #include <algorithm>
 #include <cstdio>

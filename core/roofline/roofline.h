@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "diagnosis/kernelfacts.h"
-#include "model/records.h"
+#include "core/metrics/kernelfacts.h"
+#include "core/model/records.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "source/pcsamplingresult.h"
+#include "core/source/pcsamplingresult.h"
 
 #include <charconv>
 #include <fstream>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "source/sassdisassembly.h"
+#include "core/source/sassdisassembly.h"
 
-#include "util/textlines.h"
+#include "core/util/textlines.h"
 
 #include <cctype>
 #include <charconv>

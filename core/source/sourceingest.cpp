@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "source/sourceingest.h"
+#include "core/source/sourceingest.h"
 
 #include <algorithm>
 #include <set>

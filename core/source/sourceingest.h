@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "metrics/profileresult.h"
-#include "model/sessiondata.h"
-#include "source/pcsamplingresult.h"
-#include "source/sassdisassembly.h"
+#include "core/metrics/profileresult.h"
+#include "core/model/sessiondata.h"
+#include "core/source/pcsamplingresult.h"
+#include "core/source/sassdisassembly.h"
 
 #include <cstdint>
 #include <functional>

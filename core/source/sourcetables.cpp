@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "source/sourcetables.h"
+#include "core/source/sourcetables.h"
 
-#include "store/rowcodec.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/storeerror.h"
+#include "core/store/rowcodec.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/storeerror.h"
 
 #include <bit>
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "source/sourceview.h"
+#include "core/source/sourceview.h"
 
-#include "source/stallreasonname.h"
+#include "core/source/stallreasonname.h"
 
 #include <algorithm>
 #include <map>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/sessiondata.h"
-#include "source/sourcetables.h"
+#include "core/model/sessiondata.h"
+#include "core/source/sourcetables.h"
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "source/stallreasonname.h"
+#include "core/source/stallreasonname.h"
 
-#include "diagnosis/kernelfacts.h"
+#include "core/metrics/kernelfacts.h"
 
 namespace ws {
 

@@ -5,9 +5,9 @@
 // content checksum (hash), so the three can never disagree on column order. The column names
 // must match schema.cpp; docs/session-format.md documents them.
 
-#include "model/records.h"
-#include "store/sqlite.h"
-#include "util/hash.h"
+#include "core/model/records.h"
+#include "core/store/sqlite.h"
+#include "core/util/hash.h"
 
 #include <bit>
 #include <cmath>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "store/schema.h"
+#include "core/store/schema.h"
 
 namespace ws::schema {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "store/sessionreader.h"
+#include "core/store/sessionreader.h"
 
-#include "store/rowcodec.h"
-#include "store/schema.h"
-#include "store/sessionerror.h"
-#include "store/sqlite.h"
-#include "store/storeerror.h"
+#include "core/store/rowcodec.h"
+#include "core/store/schema.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sqlite.h"
+#include "core/store/storeerror.h"
 
 #include <sqlite3.h>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "store/sessionwriter.h"
+#include "core/store/sessionwriter.h"
 
-#include "store/rowcodec.h"
-#include "store/schema.h"
-#include "store/sessionerror.h"
-#include "store/sqlite.h"
-#include "timeline/laneblob.h"
-#include "timeline/lanebuilder.h"
+#include "core/store/rowcodec.h"
+#include "core/store/schema.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sqlite.h"
+#include "core/timeline/laneblob.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <sqlite3.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "store/sqlite.h"
+#include "core/store/sqlite.h"
 
 #include <sqlite3.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "store/storeerror.h"
+#include "core/store/storeerror.h"
 
 #include <sqlite3.h>
 

@@ -3,8 +3,8 @@
 
 // Maps SQLite failures while reading a session onto the SessionError kinds users see.
 
-#include "store/sessionerror.h"
-#include "store/sqlite.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sqlite.h"
 
 #include <string>
 #include <string_view>

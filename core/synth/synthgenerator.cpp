@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "synth/synthgenerator.h"
+#include "core/synth/synthgenerator.h"
 
-#include "store/sessionerror.h"
-#include "store/sessionwriter.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionwriter.h"
 
 #include <algorithm>
 #include <array>

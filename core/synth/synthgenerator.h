@@ -6,8 +6,8 @@
 // on several processes, threads, devices and streams. The same (events, seed) always gives
 // identical tables; only meta.created and meta.tool_version depend on when and by what.
 
-#include "model/sessiondata.h"
-#include "util/cancellation.h"
+#include "core/model/sessiondata.h"
+#include "core/util/cancellation.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "timeline/laneblob.h"
+#include "core/timeline/laneblob.h"
 
-#include "util/hash.h"
+#include "core/util/hash.h"
 
 #include <cstring>
 

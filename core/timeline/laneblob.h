@@ -5,7 +5,7 @@
 // opening a session is a few large memcpys instead of millions of row decodes. Format 1 is
 // documented in docs/session-format.md ("lane_blob").
 
-#include "timeline/timelinemodel.h"
+#include "core/timeline/timelinemodel.h"
 
 #include <bit>
 #include <cstddef>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "timeline/lanebuilder.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <algorithm>
 #include <iterator>

@@ -5,8 +5,8 @@
 // TimelineModel comes to be (the writer's lane cache at commit, row scans of an older file,
 // and SessionData in memory), so the three give identical lanes.
 
-#include "model/records.h"
-#include "timeline/timelinemodel.h"
+#include "core/model/records.h"
+#include "core/timeline/timelinemodel.h"
 
 #include <array>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "timeline/lodcounter.h"
+#include "core/timeline/lodcounter.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/records.h"
-#include "timeline/timelinecoordinates.h"
+#include "core/model/records.h"
+#include "core/timeline/timelinecoordinates.h"
 
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "timeline/lodfold.h"
+#include "core/timeline/lodfold.h"
 
 #include <algorithm>
 

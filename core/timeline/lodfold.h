@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/records.h"
-#include "timeline/lodindex.h"
-#include "timeline/timelinecoordinates.h"
+#include "core/model/records.h"
+#include "core/timeline/lodindex.h"
+#include "core/timeline/timelinecoordinates.h"
 
 #include <cstdint>
 #include <span>

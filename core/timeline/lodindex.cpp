@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "timeline/lodindex.h"
+#include "core/timeline/lodindex.h"
 
 #include <cmath>
 #include <limits>

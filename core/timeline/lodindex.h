@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/records.h"
-#include "util/cancellation.h"
+#include "core/model/records.h"
+#include "core/util/cancellation.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -5,7 +5,7 @@
 // and the tests all call these functions, so a rectangle on screen and the event found under
 // the mouse agree to the pixel. Qt-free so core and its tests can use it.
 
-#include "model/records.h"
+#include "core/model/records.h"
 
 #include <algorithm>
 #include <array>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "timeline/timelinemodel.h"
+#include "core/timeline/timelinemodel.h"
 
-#include "iket/warplanes.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/sqlite.h"
-#include "store/storeerror.h"
-#include "timeline/laneblob.h"
-#include "timeline/lanebuilder.h"
+#include "core/iket/warplanes.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sqlite.h"
+#include "core/store/storeerror.h"
+#include "core/timeline/laneblob.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <algorithm>
 #include <limits>

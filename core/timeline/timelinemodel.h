@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "iket/warprolesummary.h"
-#include "model/records.h"
-#include "model/sessiondata.h"
-#include "util/cancellation.h"
+#include "core/iket/warprolesummary.h"
+#include "core/model/records.h"
+#include "core/model/sessiondata.h"
+#include "core/util/cancellation.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "util/demangle.h"
+#include "core/util/demangle.h"
 
 #include <cxxabi.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "util/durationtext.h"
+#include "core/util/durationtext.h"
 
 #include <charconv>
 #include <cmath>

@@ -7,8 +7,8 @@
 //
 // WS_BENCH_IMPORT_EVENTS=<n> changes the event count (default 10000000);
 // WS_BENCH_IMPORT_DIR=<dir> puts the file elsewhere than $TMPDIR.
-#include "import/importer.h"
-#include "store/sessionwriter.h"
+#include "core/import/importer.h"
+#include "core/store/sessionwriter.h"
 
 #include <sys/resource.h>
 #include <unistd.h>

@@ -6,11 +6,11 @@
 // Usage: bench_store [events...]   (default: 1000000 10000000). Files go to a temporary
 // directory under $TMPDIR (or /tmp) and are removed afterwards. Times are with the file in
 // the page cache (it was just written), the common case of re-opening a recent session.
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
-#include "synth/synthgenerator.h"
-#include "timeline/timelinemodel.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
+#include "core/synth/synthgenerator.h"
+#include "core/timeline/timelinemodel.h"
 
 #include <sqlite3.h>
 

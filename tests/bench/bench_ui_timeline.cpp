@@ -12,12 +12,12 @@
 // is the one measured at 10M.
 //
 // Usage: bench_ui_timeline [--sizes 1M,10M,100M] [--dir DIR] [--keep]
-#include "selectionmodel.h"
-#include "session/sessionloader.h"
-#include "store/sessionwriter.h"
-#include "synth/synthgenerator.h"
-#include "timeline/timelinerowmodel.h"
-#include "timeline/timelineview.h"
+#include "core/store/sessionwriter.h"
+#include "core/synth/synthgenerator.h"
+#include "ui/session/selectionmodel.h"
+#include "ui/session/sessionloader.h"
+#include "ui/timeline/timelinerowmodel.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QApplication>
 #include <QDir>

@@ -3,10 +3,10 @@
 // significant regression (with one line on stderr saying so), 2 on any error (one line naming
 // the file or option). Benchmark sessions are written here through the real SessionWriter
 // from samples with a known shift; recordings are the H200 fixtures.
-#include "bench/benchresult.h"
 #include "clirun.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
+#include "core/bench/benchresult.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
 
 #include <QtTest>
 

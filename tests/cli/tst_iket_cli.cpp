@@ -3,8 +3,8 @@
 // (text and CSV against the stored events), ingest of the kept raw files, the Perfetto export's
 // warp tracks, and bad input exiting non-zero with one line naming the file.
 #include "clirun.h"
-#include "iket/warprolesummary.h"
-#include "store/sessionreader.h"
+#include "core/iket/warprolesummary.h"
+#include "core/store/sessionreader.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,8 +3,8 @@
 // sampling, what they refuse (the range profiler cannot run in the same process), the one-line
 // messages, and --from-raw on the raw results kept on the H200 (tests/fixtures/source/raw), which
 // must give the fixture session's source tables again. The real CLI is run; no GPU is needed.
-#include "source/sourcetables.h"
-#include "store/sessionreader.h"
+#include "core/source/sourcetables.h"
+#include "core/store/sessionreader.h"
 
 #include <QDir>
 #include <QFile>

@@ -6,7 +6,7 @@
 // (CUDA toolkit present), NVTX recorded through the injection library: threads, domains,
 // categories, child processes, a crash and a SIGKILL, capture ranges.
 #include "clirun.h"
-#include "store/sessionreader.h"
+#include "core/store/sessionreader.h"
 
 #include <QtTest>
 

@@ -5,7 +5,7 @@
 // library and the host-only NVTX example were built, --nvtx-timing follows NVTX through the
 // injection library and reports the instances it could not time (no CUDA context here).
 #include "clirun.h"
-#include "store/sessionreader.h"
+#include "core/store/sessionreader.h"
 
 #include <QtTest>
 

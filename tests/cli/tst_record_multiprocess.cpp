@@ -5,14 +5,14 @@
 // `warpscope-cli stats -r comm_overlap` on a multi-GPU session file. The recording cases skip
 // where the injection library and the host-only NVTX example were not built (no CUDA toolkit).
 #include "../core/commsession.h"
-#include "analysis/commoverlap.h"
-#include "analysis/commranks.h"
-#include "analysis/recordsource.h"
-#include "analysis/sessionfilesource.h"
 #include "clirun.h"
-#include "ranking/windowedsource.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
+#include "core/analysis/commoverlap.h"
+#include "core/analysis/sessionfilesource.h"
+#include "core/model/commranks.h"
+#include "core/model/recordsource.h"
+#include "core/ranking/windowedsource.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
 
 #include <QtTest>
 

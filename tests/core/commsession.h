@@ -6,8 +6,8 @@
 // with several streams, compute and communication interleaved and overlapping across streams.
 // Times stay below `horizon` so a per-nanosecond oracle can check the interval arithmetic.
 
-#include "analysis/commranks.h"
-#include "model/sessiondata.h"
+#include "core/model/commranks.h"
+#include "core/model/sessiondata.h"
 
 #include <algorithm>
 #include <random>

@@ -6,10 +6,10 @@
 // the source by a "HOT(<reason>)" comment. Shared by the fixture test (tests/core), the panel
 // test (tests/ui) and the GPU test (tests/gpu).
 
-#include "model/sessiondata.h"
-#include "source/sourcetables.h"
-#include "source/sourceview.h"
-#include "source/stallreasonname.h"
+#include "core/model/sessiondata.h"
+#include "core/source/sourcetables.h"
+#include "core/source/sourceview.h"
+#include "core/source/stallreasonname.h"
 
 #include <optional>
 #include <string>

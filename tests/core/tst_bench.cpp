@@ -2,14 +2,14 @@
 // core/bench: statistics against hand-computed values, drift detection, option and workload
 // validation, declared work and throughput formulas, JSON and session round trips through
 // the real SessionWriter / SessionReader.
-#include "bench/benchjson.h"
-#include "bench/benchoptions.h"
-#include "bench/benchreport.h"
-#include "bench/benchresult.h"
-#include "bench/benchstats.h"
-#include "bench/benchworkload.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
+#include "core/bench/benchjson.h"
+#include "core/bench/benchoptions.h"
+#include "core/bench/benchreport.h"
+#include "core/bench/benchresult.h"
+#include "core/bench/benchstats.h"
+#include "core/bench/benchworkload.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
 
 #include <QtTest>
 

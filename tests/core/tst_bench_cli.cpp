@@ -2,10 +2,10 @@
 // `warpscope-cli bench` without a GPU: bad options and combinations exit non-zero with one
 // line naming the problem before any GPU process starts, and --from-json writes a session
 // that reads back as the result it was given.
-#include "bench/benchjson.h"
-#include "bench/benchresult.h"
 #include "clirun.h"
-#include "store/sessionreader.h"
+#include "core/bench/benchjson.h"
+#include "core/bench/benchresult.h"
+#include "core/store/sessionreader.h"
 
 #include <QtTest>
 

@@ -2,9 +2,9 @@
 // Benchmark sessions recorded on an H200 by `warpscope-cli bench` (scripts/h200/bench-verify.sh)
 // read back through the real SessionReader: every run keeps its rounds and calls, the harness's
 // invariants hold, and the mapping back to the result model is complete.
-#include "bench/benchreport.h"
-#include "bench/benchresult.h"
-#include "store/sessionreader.h"
+#include "core/bench/benchreport.h"
+#include "core/bench/benchresult.h"
+#include "core/store/sessionreader.h"
 
 #include <QtTest>
 

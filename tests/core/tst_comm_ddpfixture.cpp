@@ -5,13 +5,13 @@
 // two processes' clocks agreeing (the same all-reduce ends on both GPUs within microseconds),
 // and comm_overlap checked against an independent computation and against what the CLI
 // printed on the GPU machine.
-#include "analysis/commkernels.h"
-#include "analysis/commoverlap.h"
-#include "analysis/commranks.h"
-#include "analysis/nsysreports.h"
-#include "analysis/sessionfilesource.h"
-#include "report/reportformat.h"
-#include "store/sessionreader.h"
+#include "core/analysis/commkernels.h"
+#include "core/analysis/commoverlap.h"
+#include "core/analysis/nsysreports.h"
+#include "core/analysis/sessionfilesource.h"
+#include "core/model/commranks.h"
+#include "core/report/reportformat.h"
+#include "core/store/sessionreader.h"
 
 #include <QtTest>
 

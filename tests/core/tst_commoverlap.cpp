@@ -2,14 +2,14 @@
 // Multi-GPU analysis: the communication-kernel classifier (names as every tool writes them),
 // process ranks from meta, and comm_overlap checked against a per-nanosecond oracle on random
 // multi-process, multi-device sessions, in memory and read back from a real session file.
-#include "analysis/commkernels.h"
-#include "analysis/commoverlap.h"
-#include "analysis/commranks.h"
-#include "analysis/nsysreports.h"
-#include "analysis/sessionfilesource.h"
 #include "commsession.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
+#include "core/analysis/commkernels.h"
+#include "core/analysis/commoverlap.h"
+#include "core/analysis/nsysreports.h"
+#include "core/analysis/sessionfilesource.h"
+#include "core/model/commranks.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
 
 #include <QtTest>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Kernel matching (exact, by name, by NVTX path, re-paired, unmatched), iterations, hypotheses
 // (parsing, JSON, storage in a real session file) and comparisons of real H200 sessions.
-#include "compare/comparereport.h"
-#include "compare/comparison.h"
-#include "compare/hypothesis.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
+#include "core/compare/comparereport.h"
+#include "core/compare/comparison.h"
+#include "core/compare/hypothesis.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
 
 #include <QtTest>
 

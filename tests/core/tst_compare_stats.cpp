@@ -10,9 +10,9 @@
 //   independent estimate of the same interval, agreeing within Monte Carlo error (1%, 5% for
 //   five-value samples).
 // The last case is real: per-call samples of the H200 bench fixture, serialized (A) vs PDL (B).
-#include "bench/benchresult.h"
-#include "compare/comparestats.h"
-#include "store/sessionreader.h"
+#include "core/bench/benchresult.h"
+#include "core/compare/comparestats.h"
+#include "core/store/sessionreader.h"
 
 #include <QtTest>
 

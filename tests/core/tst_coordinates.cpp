@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The timeline's time <-> pixel maths (core/timeline/timelinecoordinates.h), data-driven.
-#include "timeline/timelinecoordinates.h"
+#include "core/timeline/timelinecoordinates.h"
 
 #include <QtTest>
 

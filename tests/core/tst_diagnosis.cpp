@@ -3,10 +3,10 @@
 // (ncu metric names -> KernelFacts -> rules) and must produce the seed's findings and numbers;
 // ncu's Est. Speedup formulas on seed 000's B200 GEMM figures; the session-level rules; and
 // the metrics store round trip through a real session file.
-#include "diagnosis/diagnosis.h"
-#include "diagnosis/kernelmetrics.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
+#include "core/diagnosis/diagnosis.h"
+#include "core/metrics/kernelmetrics.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
 
 #include <QtTest>
 

@@ -4,8 +4,8 @@
 // with cudaOccupancyMaxActiveBlocksPerMultiprocessor measured on an H200
 // (tests/fixtures/metrics/occupancy-h200.txt) wherever a curve passes through a measured
 // configuration.
-#include "diagnosis/occupancycurves.h"
-#include "model/records.h"
+#include "core/diagnosis/occupancycurves.h"
+#include "core/model/records.h"
 
 #include <QtTest>
 

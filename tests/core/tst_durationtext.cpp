@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Durations and spans as the CLI's --range and the app's --view/--range read them.
-#include "util/durationtext.h"
+#include "core/util/durationtext.h"
 
 #include <QtTest>
 

@@ -2,14 +2,14 @@
 // Exporters (core/export): the Chrome trace JSON is parsed back with QJsonDocument and checked
 // for the structure Perfetto needs; CSV tables are parsed back field by field; the streaming
 // session-file source must give exactly what was written.
-#include "analysis/nsysreports.h"
-#include "analysis/sessionfilesource.h"
-#include "export/chrometrace.h"
-#include "export/csvexport.h"
-#include "export/outputfile.h"
-#include "report/reportformat.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
+#include "core/analysis/nsysreports.h"
+#include "core/analysis/sessionfilesource.h"
+#include "core/export/chrometrace.h"
+#include "core/export/csvexport.h"
+#include "core/export/outputfile.h"
+#include "core/report/reportformat.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
 
 #include <QtTest>
 

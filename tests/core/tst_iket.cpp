@@ -5,13 +5,13 @@
 // interpolation of a coarse globaltimer), launches matched to their kernel by the launching
 // thread's next launch call, and the per-role summary against hand-computed figures. Buffers
 // are built in the exact layout warpscope/iket.cuh writes and the injection library stores.
-#include "export/chrometrace.h"
-#include "iket/iketingest.h"
-#include "iket/iketlaunch.h"
-#include "iket/warpdecoder.h"
-#include "iket/warprolesummary.h"
-#include "ingest/rawingest.h"
-#include "raw/iketformat.h"
+#include "core/export/chrometrace.h"
+#include "core/iket/iketingest.h"
+#include "core/iket/iketlaunch.h"
+#include "core/iket/warpdecoder.h"
+#include "core/iket/warprolesummary.h"
+#include "core/ingest/rawingest.h"
+#include "core/raw/iketformat.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

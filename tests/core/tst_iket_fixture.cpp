@@ -5,9 +5,9 @@
 // dropped, every event lies inside its kernel, and the order the kernels' barriers impose
 // holds across warps (a consumer computes only after the producer's data arrived). Decoding
 // the kept raw files again gives the stored events.
-#include "iket/warprolesummary.h"
-#include "ingest/rawingest.h"
-#include "store/sessionreader.h"
+#include "core/iket/warprolesummary.h"
+#include "core/ingest/rawingest.h"
+#include "core/store/sessionreader.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `warpscope-cli import` end to end on the real fixtures: exit status, progress on stderr, the
 // written session, one-line errors, and the source file left byte-for-byte unchanged.
-#include "store/sessionreader.h"
+#include "core/store/sessionreader.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -4,11 +4,11 @@
 // anything but a SessionError that names the file; files are never modified by opening them; a
 // mutant that opens without an error must hold the same records as the original (the mutation
 // hit bytes the file does not use).
-#include "import/importer.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
-#include "timeline/timelinemodel.h"
+#include "core/import/importer.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
+#include "core/timeline/timelinemodel.h"
 
 #include <QCryptographicHash>
 #include <QFile>

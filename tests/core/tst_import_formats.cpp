@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Importer behaviour on small hand-written inputs: number text, ncu CSV quirks, format
 // detection, the Chrome trace phases Kineto files do not use, errors, progress and cancel.
-#include "import/gzipfile.h"
-#include "import/importer.h"
-#include "import/ncucsvtable.h"
-#include "import/numbertext.h"
-#include "store/sessionerror.h"
+#include "core/import/gzipfile.h"
+#include "core/import/importer.h"
+#include "core/import/ncucsvtable.h"
+#include "core/import/numbertext.h"
+#include "core/store/sessionerror.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -9,13 +9,13 @@
 // output), ncu_import.csv (ncu --import of a report of the same run as ncu_raw.csv),
 // proton_mm_relu.hatchet (triton.profiler). nsys cannot produce reports on that machine, so the
 // nsys fixture nsys-3.16-small.sql is written by hand from the documented schema 3.16.1.
-#include "import/importer.h"
-#include "import/ncuimporter.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
-#include "store/sqlite.h"
-#include "timeline/timelinemodel.h"
+#include "core/import/importer.h"
+#include "core/import/ncuimporter.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
+#include "core/store/sqlite.h"
+#include "core/timeline/timelinemodel.h"
 
 #include <QFile>
 #include <QTemporaryDir>

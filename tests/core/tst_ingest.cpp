@@ -3,10 +3,10 @@
 // (tests/fixtures/recorder/raw: GEMM+ReLU, PyTorch with torch.cuda.nvtx, CUDA graphs, two
 // child processes, a segfaulting and a SIGKILLed target) and hand-built files for the cases a
 // recording rarely shows (out-of-order records, clock and thread-id mapping, unmatched NVTX).
-#include "analysis/launchindex.h"
-#include "analysis/recordsource.h"
-#include "ingest/devicepeaks.h"
-#include "ingest/rawingest.h"
+#include "core/ingest/devicepeaks.h"
+#include "core/ingest/rawingest.h"
+#include "core/model/launchindex.h"
+#include "core/model/recordsource.h"
 
 #include <QtTest>
 

@@ -4,7 +4,7 @@
 // (resources/demo/h200-gemm-relu.wscope): each opens with SessionReader and holds what the
 // recorded program did: kernel names and counts, NVTX ranges (PyTorch's too), graph ids,
 // child processes, exit status.
-#include "store/sessionreader.h"
+#include "core/store/sessionreader.h"
 
 #include <QtTest>
 

@@ -2,9 +2,9 @@
 // Level of detail of the timeline (core/timeline/lod*): the fold's draw lists are checked
 // against a brute-force per-pixel rendering of every event on random lanes, with and without
 // the precomputed index, and the index's queries against linear scans.
-#include "timeline/lodcounter.h"
-#include "timeline/lodfold.h"
-#include "timeline/lodindex.h"
+#include "core/timeline/lodcounter.h"
+#include "core/timeline/lodfold.h"
+#include "core/timeline/lodindex.h"
 
 #include <QtTest>
 

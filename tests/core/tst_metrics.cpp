@@ -3,15 +3,15 @@
 // truncation, errors naming file and line), the result -> session mapping (launch metrics from
 // the occupancy calculator, breakdown placement, derived metrics, kernel times, a session
 // written and read back through the store), the ncu CSV reader and the comparison rules.
-#include "metrics/ncucomparison.h"
-#include "metrics/ncucsv.h"
-#include "metrics/profileconfig.h"
-#include "metrics/profiledescription.h"
-#include "metrics/profileingest.h"
-#include "metrics/profileresult.h"
-#include "metrics/sectioncatalog.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
+#include "core/metrics/ncucomparison.h"
+#include "core/metrics/ncucsv.h"
+#include "core/metrics/profileconfig.h"
+#include "core/metrics/profiledescription.h"
+#include "core/metrics/profileingest.h"
+#include "core/metrics/profileresult.h"
+#include "core/metrics/sectioncatalog.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -7,9 +7,9 @@
 // its launches of both runs) except the pairs in that directory's known-differences.txt (which
 // says why they differ), and those must still differ; instruction counts and launch metrics must
 // agree for every kernel, short ones included.
-#include "metrics/ncucomparison.h"
-#include "metrics/ncucsv.h"
-#include "store/sessionreader.h"
+#include "core/metrics/ncucomparison.h"
+#include "core/metrics/ncucsv.h"
+#include "core/store/sessionreader.h"
 
 #include <QtTest>
 

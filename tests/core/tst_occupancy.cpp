@@ -3,9 +3,9 @@
 // launches, and agreement with cudaOccupancyMaxActiveBlocksPerMultiprocessor over the grid of
 // configurations recorded on an H200 (tests/fixtures/metrics/occupancy-h200.txt, written by
 // collectors/profiler/occupancygrid.cu through scripts/h200/metrics-compare.sh).
-#include "model/records.h"
-#include "occupancy/architecture.h"
-#include "occupancy/occupancycalculator.h"
+#include "core/model/records.h"
+#include "core/occupancy/architecture.h"
+#include "core/occupancy/occupancycalculator.h"
 
 #include <QtTest>
 

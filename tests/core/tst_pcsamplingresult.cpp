@@ -3,7 +3,7 @@
 // target and warpscope-cli reads: every record survives the round trip through a real file,
 // names that would break the line format are made safe, a cut-off file is flagged, and bad input
 // is refused with the file and line named.
-#include "source/pcsamplingresult.h"
+#include "core/source/pcsamplingresult.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -3,12 +3,12 @@
 // overlap semantics of the time window, a brute-force check of the windowed scan, and the
 // ranking of a real H200 session against cuda_gpu_kern_sum (the CLI's report) over the same
 // launches, whole and through WindowedSource.
-#include "analysis/nsysreports.h"
-#include "analysis/sessionfilesource.h"
-#include "ranking/compactname.h"
-#include "ranking/kernelranking.h"
-#include "ranking/windowedsource.h"
-#include "store/sessionreader.h"
+#include "core/analysis/nsysreports.h"
+#include "core/analysis/sessionfilesource.h"
+#include "core/ranking/compactname.h"
+#include "core/ranking/kernelranking.h"
+#include "core/ranking/windowedsource.h"
+#include "core/store/sessionreader.h"
 
 #include <QtTest>
 

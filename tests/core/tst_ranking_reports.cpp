@@ -2,11 +2,11 @@
 // The two reports the panels add to the CLI's set: nvtx_gpu_proj_sum (NVTX ranges projected
 // onto the GPU work they launched) and gpu_idle_gaps, on hand-built sessions whose expected
 // values are worked out in the comments, plus invariants on real H200 sessions.
-#include "analysis/gpuidlegaps.h"
-#include "analysis/nvtxgpuprojection.h"
-#include "analysis/sessionfilesource.h"
-#include "report/reportformat.h"
-#include "store/sessionreader.h"
+#include "core/analysis/gpuidlegaps.h"
+#include "core/analysis/nvtxgpuprojection.h"
+#include "core/analysis/sessionfilesource.h"
+#include "core/report/reportformat.h"
+#include "core/store/sessionreader.h"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 // The raw record format (core/raw): frames written with appendFrame read back by RawFile, a
 // truncated last frame tolerated at every cut point, bad files refused with the file named,
 // and the raw files recorded on the H200 (tests/fixtures/recorder/raw) all readable.
-#include "raw/rawreader.h"
+#include "core/raw/rawreader.h"
 
 #include <QtTest>
 

@@ -5,14 +5,14 @@
 // pure functions they are; the nvtx_timing_sum report is computed from sessions written to and
 // read back from real files. The H200 recordings of the same features are tested from
 // tests/fixtures/recorder (see recordedFixture*).
-#include "analysis/nvtxtimingreport.h"
-#include "bench/benchresult.h"
-#include "ingest/nvtxtimingingest.h"
-#include "ingest/rawingest.h"
-#include "raw/nvtxtiming.h"
-#include "raw/pmsampling.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
+#include "core/analysis/nvtxtimingreport.h"
+#include "core/bench/benchresult.h"
+#include "core/ingest/nvtxtimingingest.h"
+#include "core/ingest/rawingest.h"
+#include "core/raw/nvtxtiming.h"
+#include "core/raw/pmsampling.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
 
 #include <QtTest>
 

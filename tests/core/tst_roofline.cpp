@@ -2,10 +2,10 @@
 // Roofline (core/roofline): ceilings from a real H200 device record, point coordinates from
 // metrics worked out by hand (including ncu's per-cycle counter form), and the reasons a kernel
 // gets no point.
-#include "analysis/sessionfilesource.h"
-#include "roofline/roofline.h"
-#include "store/sessionreader.h"
-#include "store/sqlite.h"
+#include "core/analysis/sessionfilesource.h"
+#include "core/roofline/roofline.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sqlite.h"
 
 #include <map>
 

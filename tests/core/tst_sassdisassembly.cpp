@@ -3,7 +3,7 @@
 // (-g, and -gi with inlining), plus what the parser must skip: PTX-level pseudo files,
 // directives, labels and the encoding comments of cuobjdump. The listings of real kernels are
 // covered by tst_source_fixture (golden files recorded on the H200).
-#include "source/sassdisassembly.h"
+#include "core/source/sassdisassembly.h"
 
 #include <QtTest>
 

@@ -2,10 +2,10 @@
 // core/metrics section definitions: the file format (statements, keys, errors naming the file
 // and line), architecture filters, derived-metric expressions, and the shipped sections in
 // resources/sections resolved into a metric request.
-#include "metrics/archfilter.h"
-#include "metrics/metricexpression.h"
-#include "metrics/sectioncatalog.h"
-#include "metrics/sectiondefinition.h"
+#include "core/metrics/archfilter.h"
+#include "core/metrics/metricexpression.h"
+#include "core/metrics/sectioncatalog.h"
+#include "core/metrics/sectiondefinition.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -11,11 +11,11 @@
 //   distribution of samples over the instructions.
 #include "stallkernels.h"
 
-#include "source/pcsamplingresult.h"
-#include "source/sassdisassembly.h"
-#include "source/sourcetables.h"
-#include "source/sourceview.h"
-#include "store/sessionreader.h"
+#include "core/source/pcsamplingresult.h"
+#include "core/source/sassdisassembly.h"
+#include "core/source/sourcetables.h"
+#include "core/source/sourceview.h"
+#include "core/store/sessionreader.h"
 
 #include <QDir>
 #include <QFile>

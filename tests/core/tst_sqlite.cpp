@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The RAII wrapper over the sqlite3 C API (core/store/sqlite.h) against a real SQLite.
-#include "store/sqlite.h"
+#include "core/store/sqlite.h"
 
 #include <sqlite3.h>
 

@@ -2,9 +2,9 @@
 // The nsys stats reports (core/analysis/nsysreports.h) on a small hand-built session. Every
 // expected value below is worked out by hand in the comments next to it; rows are compared as
 // "cell|cell|..." strings of formatCell() (integers plain, decimals with one digit).
-#include "analysis/durationsummary.h"
-#include "analysis/nsysreports.h"
-#include "report/reportformat.h"
+#include "core/analysis/durationsummary.h"
+#include "core/analysis/nsysreports.h"
+#include "core/report/reportformat.h"
 
 #include <QtTest>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // How reports are rendered (core/report: table, CSV, JSON, escaping) and how kernel names
 // are demangled and shortened (core/util/demangle), data-driven.
-#include "report/reportformat.h"
-#include "report/textescape.h"
-#include "util/demangle.h"
+#include "core/report/reportformat.h"
+#include "core/report/textescape.h"
+#include "core/util/demangle.h"
 
 #include <QtTest>
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // SessionWriter + SessionReader on real files: every table round-trips field by field, every
 // way a file can be wrong gets its own SessionError kind, and opening never changes the file.
-#include "store/schema.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
-#include "store/sqlite.h"
-#include "synth/synthgenerator.h"
-#include "timeline/timelinemodel.h"
-#include "util/hash.h"
+#include "core/store/schema.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
+#include "core/store/sqlite.h"
+#include "core/synth/synthgenerator.h"
+#include "core/timeline/timelinemodel.h"
+#include "core/util/hash.h"
 
 #include <sqlite3.h>
 

@@ -2,10 +2,10 @@
 // The synthetic session generator: exact event counts, determinism per (events, seed), and a
 // workload that looks like a CUDA program (API calls before their GPU work, correlation ids
 // per process, nested NVTX, several threads, devices and streams).
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
-#include "synth/synthgenerator.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
+#include "core/synth/synthgenerator.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

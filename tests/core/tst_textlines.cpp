@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // TextLines: the line walk the ncu CSV readers, the section files and the SASS parser share.
-#include "util/textlines.h"
+#include "core/util/textlines.h"
 
 #include <QtTest>
 

@@ -2,13 +2,13 @@
 // TimelineModel: the lane cache, row scans and in-memory data give identical lanes; lanes
 // keep their invariants (sorted, nested calls on deeper lanes); loading reports progress and
 // stops when cancelled.
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
-#include "synth/synthgenerator.h"
-#include "timeline/laneblob.h"
-#include "timeline/lanebuilder.h"
-#include "timeline/timelinemodel.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
+#include "core/synth/synthgenerator.h"
+#include "core/timeline/laneblob.h"
+#include "core/timeline/lanebuilder.h"
+#include "core/timeline/timelinemodel.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -2,12 +2,12 @@
 // libFuzzer target: open a mutated session file as the viewer does (SessionReader, readAll,
 // TimelineModel::load). Every input must load or fail with a SessionError naming the file.
 // With WS_FUZZ_WRITE_SEED=<dir> the first run writes a small valid session there as a seed.
-#include "import/importer.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
-#include "store/sqlite.h"
-#include "timeline/timelinemodel.h"
+#include "core/import/importer.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
+#include "core/store/sqlite.h"
+#include "core/timeline/timelinemodel.h"
 
 #include <sqlite3.h>
 #include <unistd.h>

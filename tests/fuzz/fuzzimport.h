@@ -3,9 +3,9 @@
 
 // Shared body of the importer fuzz targets: any input must either import or fail with a
 // SessionError that names the input. Any other exception, a crash or a sanitizer report is a bug.
-#include "import/importer.h"
-#include "store/sessionerror.h"
-#include "store/sqlite.h"
+#include "core/import/importer.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sqlite.h"
 
 #include <sqlite3.h>
 

@@ -3,10 +3,10 @@
 // every sample; timers and cache policies land in the session as asked; implementations
 // alternate. Skips (with the reason) where warpscope-bench-workloads is not built or finds no
 // CUDA device.
-#include "bench/benchreport.h"
-#include "bench/benchresult.h"
 #include "clirun.h"
-#include "store/sessionreader.h"
+#include "core/bench/benchreport.h"
+#include "core/bench/benchresult.h"
+#include "core/store/sessionreader.h"
 
 #include <QtTest>
 

@@ -3,7 +3,7 @@
 // under `warpscope-cli record`, their warp events checked against what the kernels do (roles,
 // ranges per role, balance, every event inside its kernel). Skips, saying why, where the
 // examples were not built or no Hopper GPU is usable.
-#include "store/sessionreader.h"
+#include "core/store/sessionreader.h"
 
 #include <QtTest>
 

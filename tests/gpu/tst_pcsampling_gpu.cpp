@@ -5,8 +5,8 @@
 // HOT(<reason>) in the source the session recorded. Skipped (with the reason) without a GPU.
 #include "../core/stallkernels.h"
 
-#include "source/sourcetables.h"
-#include "store/sessionreader.h"
+#include "core/source/sourcetables.h"
+#include "core/store/sessionreader.h"
 
 #include <QFile>
 #include <QProcess>

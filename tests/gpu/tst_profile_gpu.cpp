@@ -3,7 +3,7 @@
 // writes a result file the way libwarpscope-profiler.so does (configuration handed over,
 // session written, errors from the target surfaced, bad options refused). With a GPU: the real
 // injection library on the copy workload (skipped cleanly when there is none).
-#include "store/sessionreader.h"
+#include "core/store/sessionreader.h"
 
 #include <QFile>
 #include <QProcess>

@@ -3,9 +3,9 @@
 // per-instance GPU-stream time of the NVTX range "step" against the events ws-example-nvtx-timing
 // places around the same work itself (median within 1 %), and PM sampling counter tracks at the
 // requested period. Skips, saying why, without the example, a usable GPU, or counter permission.
-#include "analysis/nvtxtimingreport.h"
 #include "clirun.h"
-#include "store/sessionreader.h"
+#include "core/analysis/nvtxtimingreport.h"
+#include "core/store/sessionreader.h"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 // `warpscope-cli record` on a real GPU (label `gpu`, run by scripts/gpu-tests.sh): the example
 // programs recorded through CUPTI, checked against what they do. Skips, saying why, where the
 // examples were not built or no CUDA device is usable.
-#include "store/sessionreader.h"
+#include "core/store/sessionreader.h"
 
 #include <QtTest>
 

@@ -4,9 +4,9 @@
 // Real H200 sessions for the panel tests: the snapshot the main window would build and the
 // panels' own data, both read from the fixture file.
 
-#include "panels/paneldata.h"
-#include "session/sessionsnapshot.h"
-#include "store/sessionreader.h"
+#include "core/store/sessionreader.h"
+#include "ui/panels/paneldata.h"
+#include "ui/session/sessionsnapshot.h"
 
 #include <QElapsedTimer>
 #include <QString>

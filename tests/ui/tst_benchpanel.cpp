@@ -3,10 +3,10 @@
 // point per round (and per warm-up chunk before round 0), the box plots the statistics core
 // computes, the summary names the timer, the boundary and throughput with its formula, and a
 // session without benchmark runs shows a note.
-#include "benchpanel.h"
+#include "ui/benchpanel.h"
 
-#include "bench/benchreport.h"
-#include "store/sessionreader.h"
+#include "core/bench/benchreport.h"
+#include "core/store/sessionreader.h"
 
 #include <QComboBox>
 #include <QLabel>

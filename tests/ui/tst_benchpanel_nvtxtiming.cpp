@@ -2,10 +2,10 @@
 // The GUI side of `record --nvtx-timing`: a recording's timed NVTX ranges (bench runs made by
 // ingest from NvtxTiming raw records) appear in the Benchmark panel as one group per range,
 // one trend point per instance, with the boundary in words in the summary.
-#include "benchpanel.h"
+#include "ui/benchpanel.h"
 
-#include "ingest/rawingest.h"
-#include "raw/nvtxtiming.h"
+#include "core/ingest/rawingest.h"
+#include "core/raw/nvtxtiming.h"
 
 #include <QComboBox>
 #include <QTextBrowser>

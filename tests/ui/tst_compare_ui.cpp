@@ -4,16 +4,16 @@
 // by difference, re-pairing from the selection, hypothesis edits and saving them in B, linked
 // zoom, the roofline arrows, File > Compare With… in the main window, and screenshots that must
 // have content (WS_SCREENSHOT_DIR keeps them: docs/screenshots/compare-*.png).
-#include "compare/comparedocument.h"
-#include "compare/comparekernelmodel.h"
-#include "compare/comparemetricmodel.h"
-#include "compare/compareplots.h"
-#include "compare/comparetimeline.h"
-#include "compare/comparewindow.h"
-#include "compare/hypothesismodel.h"
-#include "mainwindow.h"
-#include "panels/panelexport.h"
-#include "store/sessionreader.h"
+#include "core/store/sessionreader.h"
+#include "ui/compare/comparedocument.h"
+#include "ui/compare/comparekernelmodel.h"
+#include "ui/compare/comparemetricmodel.h"
+#include "ui/compare/compareplots.h"
+#include "ui/compare/comparetimeline.h"
+#include "ui/compare/comparewindow.h"
+#include "ui/compare/hypothesismodel.h"
+#include "ui/mainwindow.h"
+#include "ui/panels/panelexport.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Search: name matching and next/previous occurrence across lanes, against a brute-force
 // ordering of every event by (start, lane, index), with wrap-around.
-#include "timeline/eventsearch.h"
+#include "ui/timeline/eventsearch.h"
 #include "uifixtures.h"
 
 #include <QSignalSpy>

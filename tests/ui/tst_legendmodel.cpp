@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Legend: per-name totals (whole session and inside the time filter) against sums by hand,
 // the async model under QAbstractItemModelTester, and stable colours by name.
-#include "timeline/colorscheme.h"
-#include "timeline/legendmodel.h"
+#include "ui/style/colorscheme.h"
+#include "ui/timeline/legendmodel.h"
 #include "uifixtures.h"
 
 #include <QAbstractItemModelTester>

@@ -2,15 +2,15 @@
 // The main window: opening (and failing to open) real session files without blocking, the
 // error dialog, status bar, recent files, reload, drag and drop, docks in the View menu, the
 // embedded demo, and search with next / previous through the shared selection.
-#include "benchpanel.h"
-#include "mainwindow.h"
-#include "panels/analysispanels.h"
-#include "session/sessionloader.h"
-#include "store/sessionwriter.h"
-#include "synth/synthgenerator.h"
-#include "timeline/eventsearch.h"
-#include "timeline/legendmodel.h"
-#include "timeline/timelineview.h"
+#include "core/store/sessionwriter.h"
+#include "core/synth/synthgenerator.h"
+#include "ui/benchpanel.h"
+#include "ui/mainwindow.h"
+#include "ui/panels/analysispanels.h"
+#include "ui/session/sessionloader.h"
+#include "ui/timeline/eventsearch.h"
+#include "ui/timeline/legendmodel.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QDockWidget>
 #include <QElapsedTimer>

@@ -4,15 +4,15 @@
 // file's meta). Process rows carry the rank, GPU rows stay "GPU n <name>", communication
 // (NCCL kernels, peer copies) gets its own colour family and the legend says so.
 #include "../core/commsession.h"
-#include "analysis/commkernels.h"
-#include "selectionmodel.h"
-#include "session/sessionsnapshot.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
-#include "timeline/colorscheme.h"
-#include "timeline/legendmodel.h"
-#include "timeline/timelinerowmodel.h"
-#include "timeline/timelineview.h"
+#include "core/analysis/commkernels.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
+#include "ui/session/selectionmodel.h"
+#include "ui/session/sessionsnapshot.h"
+#include "ui/style/colorscheme.h"
+#include "ui/timeline/legendmodel.h"
+#include "ui/timeline/timelinerowmodel.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -5,11 +5,11 @@
 // selection's signals observed by QSignalSpy. Also the docking of AnalysisPanels.
 #include "panelfixtures.h"
 
-#include "panels/analysispanels.h"
-#include "panels/kernelrankingpanel.h"
-#include "panels/launchpanel.h"
-#include "panels/panelexport.h"
-#include "panels/rooflinepanel.h"
+#include "ui/panels/analysispanels.h"
+#include "ui/panels/kernelrankingpanel.h"
+#include "ui/panels/launchpanel.h"
+#include "ui/panels/panelexport.h"
+#include "ui/panels/rooflinepanel.h"
 
 #include <QDockWidget>
 #include <QItemSelectionModel>

@@ -2,8 +2,8 @@
 // File > Record...: the arguments it gives warpscope-cli, validation, remembered settings, and
 // a real recording of a non-CUDA program (/bin/echo) through the real CLI, opened afterwards:
 // the host side is there and the session says why the GPU part is empty.
-#include "recorddialog.h"
-#include "session/sessionloader.h"
+#include "ui/recorddialog.h"
+#include "ui/session/sessionloader.h"
 
 #include <QFileInfo>
 #include <QSettings>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The shared selection/zoom object: every signal fires once per real change, never for a
 // no-op, and the zoom history walks back and forward.
-#include "selectionmodel.h"
+#include "ui/session/selectionmodel.h"
 
 #include <QSignalSpy>
 #include <QtTest>

@@ -2,12 +2,12 @@
 // Opening sessions from real SQLite files (written by the synthetic generator): the worker
 // delivers the same lanes TimelineModel::load gives, errors name the file, Cancel is honoured,
 // and the details worker reads rows by rowid and finds the launching API call.
-#include "session/eventdetails.h"
-#include "session/sessionloader.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
-#include "synth/synthgenerator.h"
-#include "timeline/lodfold.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
+#include "core/synth/synthgenerator.h"
+#include "core/timeline/lodfold.h"
+#include "ui/session/eventdetails.h"
+#include "ui/session/sessionloader.h"
 
 #include <sqlite3.h>
 #include <zlib.h>

@@ -6,10 +6,10 @@
 #include "../core/stallkernels.h"
 #include "panelfixtures.h"
 
-#include "panels/analysispanels.h"
-#include "panels/schedulerpanel.h"
-#include "panels/sourcepanel.h"
-#include "source/stallreasonname.h"
+#include "core/source/stallreasonname.h"
+#include "ui/panels/analysispanels.h"
+#include "ui/panels/schedulerpanel.h"
+#include "ui/panels/sourcepanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The timeline's row tree: structure built from the lanes, and every user choice (collapse,
 // hide, pin, reorder) reflected in the rows the timeline paints, under QAbstractItemModelTester.
-#include "timeline/timelinerowmodel.h"
+#include "ui/timeline/timelinerowmodel.h"
 #include "uifixtures.h"
 
 #include <QAbstractItemModelTester>

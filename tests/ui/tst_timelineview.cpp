@@ -2,10 +2,10 @@
 // TimelineView: hit testing, mouse and keyboard navigation through the shared selection
 // object (QSignalSpy), frames built off the GUI thread and replayed by paint, pixels where
 // events and idle gaps are, and the LOD's bound on rectangles for a million events.
-#include "selectionmodel.h"
-#include "timeline/colorscheme.h"
-#include "timeline/timelinerowmodel.h"
-#include "timeline/timelineview.h"
+#include "ui/session/selectionmodel.h"
+#include "ui/style/colorscheme.h"
+#include "ui/timeline/timelinerowmodel.h"
+#include "ui/timeline/timelineview.h"
 #include "uifixtures.h"
 
 #include <QApplication>

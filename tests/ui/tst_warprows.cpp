@@ -2,8 +2,8 @@
 // Warp-role rows of in-kernel traces on the timeline: lanes built from warp events (one per
 // warp and nesting depth, asynchronous rows, marks), the kernel group's block chooser switching
 // the rows to another block, under QAbstractItemModelTester.
-#include "iket/warplanes.h"
-#include "timeline/timelinerowmodel.h"
+#include "core/iket/warplanes.h"
+#include "ui/timeline/timelinerowmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

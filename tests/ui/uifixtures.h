@@ -4,8 +4,8 @@
 // Hand-made sessions for the ui tests: lanes with known events, so every expectation can be
 // computed from the numbers written here.
 
-#include "session/sessionsnapshot.h"
-#include "timeline/timelinemodel.h"
+#include "core/timeline/timelinemodel.h"
+#include "ui/session/sessionsnapshot.h"
 
 #include <memory>
 #include <random>

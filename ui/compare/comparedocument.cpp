@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "compare/comparedocument.h"
+#include "ui/compare/comparedocument.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "compare/comparekernelmodel.h"
+#include "ui/compare/comparekernelmodel.h"
 
-#include "panels/panelexport.h"
-#include "ranking/compactname.h"
+#include "core/ranking/compactname.h"
+#include "ui/panels/panelexport.h"
 
 #include <QBrush>
 #include <QColor>

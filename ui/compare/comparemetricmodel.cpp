@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "compare/comparemetricmodel.h"
+#include "ui/compare/comparemetricmodel.h"
 
-#include "panels/panelexport.h"
+#include "ui/panels/panelexport.h"
 
 #include <QBrush>
 #include <QColor>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "compare/compareplots.h"
+#include "ui/compare/compareplots.h"
 
-#include "diagnosis/kernelfacts.h"
-#include "panels/panelexport.h"
-#include "panels/panelformat.h"
-#include "panels/plotstyle.h"
-#include "ranking/compactname.h"
-#include "roofline/roofline.h"
+#include "core/metrics/kernelfacts.h"
+#include "core/ranking/compactname.h"
+#include "core/roofline/roofline.h"
+#include "ui/panels/panelexport.h"
+#include "ui/panels/panelformat.h"
+#include "ui/panels/plotstyle.h"
 
 #include <QVBoxLayout>
 #include <qcustomplot.h>

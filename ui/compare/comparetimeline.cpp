@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "compare/comparetimeline.h"
+#include "ui/compare/comparetimeline.h"
 
-#include "panels/panelformat.h"
-#include "ranking/compactname.h"
-#include "timeline/timeformat.h"
+#include "core/ranking/compactname.h"
+#include "ui/panels/panelformat.h"
+#include "ui/style/timeformat.h"
 
 #include <QMouseEvent>
 #include <QPainter>

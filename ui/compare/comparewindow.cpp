@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
-#include "compare/comparewindow.h"
+#include "ui/compare/comparewindow.h"
 
-#include "compare/comparedocument.h"
-#include "compare/comparekernelmodel.h"
-#include "compare/comparemetricmodel.h"
-#include "compare/compareplots.h"
-#include "compare/comparereport.h"
-#include "compare/comparetimeline.h"
-#include "compare/hypothesismodel.h"
-#include "panels/panelexport.h"
-#include "panels/reporttablemodel.h"
-#include "ranking/compactname.h"
+#include "core/compare/comparereport.h"
+#include "core/ranking/compactname.h"
+#include "ui/compare/comparedocument.h"
+#include "ui/compare/comparekernelmodel.h"
+#include "ui/compare/comparemetricmodel.h"
+#include "ui/compare/compareplots.h"
+#include "ui/compare/comparetimeline.h"
+#include "ui/compare/hypothesismodel.h"
+#include "ui/panels/panelexport.h"
+#include "ui/panels/reporttablemodel.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "compare/hypothesismodel.h"
+#include "ui/compare/hypothesismodel.h"
 
 #include <QBrush>
 #include <QColor>

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
-#include "panels/analysispanels.h"
+#include "ui/panels/analysispanels.h"
 
-#include "panels/diagnosispanel.h"
-#include "panels/kernelrankingpanel.h"
-#include "panels/launchpanel.h"
-#include "panels/memorypanel.h"
-#include "panels/rooflinepanel.h"
-#include "panels/schedulerpanel.h"
-#include "panels/sourcepanel.h"
-#include "panels/statspanel.h"
-#include "panels/throughputpanel.h"
-#include "session/sessionsnapshot.h"
+#include "ui/panels/diagnosispanel.h"
+#include "ui/panels/kernelrankingpanel.h"
+#include "ui/panels/launchpanel.h"
+#include "ui/panels/memorypanel.h"
+#include "ui/panels/rooflinepanel.h"
+#include "ui/panels/schedulerpanel.h"
+#include "ui/panels/sourcepanel.h"
+#include "ui/panels/statspanel.h"
+#include "ui/panels/throughputpanel.h"
+#include "ui/session/sessionsnapshot.h"
 
 #include <QDockWidget>
 #include <QMainWindow>

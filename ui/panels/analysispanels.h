@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "panels/diagnosispanel.h"
-#include "panels/kernelfocus.h"
-#include "panels/kernelrankingpanel.h"
-#include "panels/launchpanel.h"
-#include "panels/memorypanel.h"
-#include "panels/paneldata.h"
-#include "panels/rooflinepanel.h"
-#include "panels/schedulerpanel.h"
-#include "panels/sourcepanel.h"
-#include "panels/statspanel.h"
-#include "panels/throughputpanel.h"
-#include "session/sessionloader.h" // declares the snapshot pointer metatype used by the slots
+#include "ui/panels/diagnosispanel.h"
+#include "ui/panels/kernelfocus.h"
+#include "ui/panels/kernelrankingpanel.h"
+#include "ui/panels/launchpanel.h"
+#include "ui/panels/memorypanel.h"
+#include "ui/panels/paneldata.h"
+#include "ui/panels/rooflinepanel.h"
+#include "ui/panels/schedulerpanel.h"
+#include "ui/panels/sourcepanel.h"
+#include "ui/panels/statspanel.h"
+#include "ui/panels/throughputpanel.h"
+#include "ui/session/sessionloader.h" // declares the snapshot pointer metatype used by the slots
 
 #include <QObject>
 #include <QPointer>

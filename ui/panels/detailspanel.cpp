@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "panels/detailspanel.h"
+#include "ui/panels/detailspanel.h"
 
-#include "metrics/profiledescription.h"
+#include "core/metrics/profiledescription.h"
 
-#include "panels/panelexport.h"
-#include "panels/panelformat.h"
-#include "panels/plotstyle.h"
-#include "ranking/compactname.h"
-#include "timeline/timeformat.h"
+#include "core/ranking/compactname.h"
+#include "ui/panels/panelexport.h"
+#include "ui/panels/panelformat.h"
+#include "ui/panels/plotstyle.h"
+#include "ui/style/timeformat.h"
 
 #include <QGridLayout>
 #include <QHBoxLayout>

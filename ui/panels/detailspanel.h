@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "panels/kernelfocus.h"
-#include "panels/metrictablemodel.h"
+#include "ui/panels/kernelfocus.h"
+#include "ui/panels/metrictablemodel.h"
 
 #include <QList>
 #include <QWidget>

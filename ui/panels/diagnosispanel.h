@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "diagnosis/diagnosis.h"
-#include "panels/kernelfocus.h"
+#include "core/diagnosis/diagnosis.h"
+#include "ui/panels/kernelfocus.h"
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "panels/kernelfocus.h"
+#include "ui/panels/kernelfocus.h"
 
-#include "ranking/kernelranking.h"
-#include "session/sessionsnapshot.h"
+#include "core/ranking/kernelranking.h"
+#include "ui/session/sessionsnapshot.h"
 
 #include <algorithm>
 

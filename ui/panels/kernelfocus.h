@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "panels/paneldata.h"
-#include "selectionmodel.h"
+#include "ui/panels/paneldata.h"
+#include "ui/session/selectionmodel.h"
 
 #include <QList>
 #include <QObject>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "panels/kernelrankingmodel.h"
+#include "ui/panels/kernelrankingmodel.h"
 
-#include "panels/panelexport.h"
-#include "ranking/compactname.h"
-#include "timeline/timeformat.h"
+#include "core/ranking/compactname.h"
+#include "ui/panels/panelexport.h"
+#include "ui/style/timeformat.h"
 
 namespace ws {
 

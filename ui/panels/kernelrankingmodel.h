@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "panels/paneldata.h"
-#include "ranking/kernelranking.h"
+#include "core/ranking/kernelranking.h"
+#include "ui/panels/paneldata.h"
 
 #include <QAbstractTableModel>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "panels/kernelrankingpanel.h"
+#include "ui/panels/kernelrankingpanel.h"
 
-#include "panels/panelexport.h"
-#include "timeline/timeformat.h"
+#include "ui/panels/panelexport.h"
+#include "ui/style/timeformat.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "panels/kernelfocus.h"
-#include "panels/kernelrankingmodel.h"
+#include "ui/panels/kernelfocus.h"
+#include "ui/panels/kernelrankingmodel.h"
 
 #include <QWidget>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "panels/launchpanel.h"
+#include "ui/panels/launchpanel.h"
 
-#include "diagnosis/occupancycurves.h"
-#include "panels/panelformat.h"
-#include "panels/plotstyle.h"
+#include "core/diagnosis/occupancycurves.h"
+#include "ui/panels/panelformat.h"
+#include "ui/panels/plotstyle.h"
 
 #include <qcustomplot.h>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "panels/metrictablemodel.h"
+#include "ui/panels/metrictablemodel.h"
 
-#include "panels/panelexport.h"
-#include "panels/panelformat.h"
+#include "ui/panels/panelexport.h"
+#include "ui/panels/panelformat.h"
 
 #include <QFont>
 #include <QPixmap>

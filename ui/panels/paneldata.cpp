@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "panels/paneldata.h"
+#include "ui/panels/paneldata.h"
 
-#include "analysis/sessionfilesource.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
+#include "core/analysis/sessionfilesource.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
 
 #include <QThreadPool>
 #include <QtConcurrent>

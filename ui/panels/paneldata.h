@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/gpuidlegaps.h"
-#include "diagnosis/diagnosis.h"
-#include "diagnosis/kernelmetrics.h"
-#include "ranking/kernellaunchtable.h"
-#include "roofline/roofline.h"
-#include "util/cancellation.h"
+#include "core/analysis/gpuidlegaps.h"
+#include "core/diagnosis/diagnosis.h"
+#include "core/metrics/kernelmetrics.h"
+#include "core/ranking/kernellaunchtable.h"
+#include "core/roofline/roofline.h"
+#include "core/util/cancellation.h"
 
 #include <QFutureWatcher>
 #include <QObject>

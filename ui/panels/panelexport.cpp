@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "panels/panelexport.h"
+#include "ui/panels/panelexport.h"
 
-#include "report/reportformat.h"
-#include "report/textescape.h"
+#include "core/report/reportformat.h"
+#include "core/report/textescape.h"
 
 #include <QAbstractItemModel>
 #include <QFileDialog>

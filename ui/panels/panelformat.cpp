@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "panels/panelformat.h"
+#include "ui/panels/panelformat.h"
 
-#include "timeline/timeformat.h"
+#include "ui/style/timeformat.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "panels/plotstyle.h"
+#include "ui/panels/plotstyle.h"
 
 #include <qcustomplot.h>
 

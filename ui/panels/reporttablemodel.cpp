@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "panels/reporttablemodel.h"
+#include "ui/panels/reporttablemodel.h"
 
-#include "panels/panelexport.h"
-#include "report/reportformat.h"
+#include "core/report/reportformat.h"
+#include "ui/panels/panelexport.h"
 
 namespace ws {
 

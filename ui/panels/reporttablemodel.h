@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "report/reporttable.h"
+#include "core/report/reporttable.h"
 
 #include <QAbstractTableModel>
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "panels/rooflinepanel.h"
+#include "ui/panels/rooflinepanel.h"
 
-#include "panels/panelexport.h"
-#include "panels/panelformat.h"
-#include "panels/plotstyle.h"
-#include "ranking/compactname.h"
-#include "timeline/timeformat.h"
+#include "core/ranking/compactname.h"
+#include "ui/panels/panelexport.h"
+#include "ui/panels/panelformat.h"
+#include "ui/panels/plotstyle.h"
+#include "ui/style/timeformat.h"
 
 #include <QLabel>
 #include <QMouseEvent>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "panels/kernelfocus.h"
-#include "roofline/roofline.h"
+#include "core/roofline/roofline.h"
+#include "ui/panels/kernelfocus.h"
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "panels/schedulerpanel.h"
+#include "ui/panels/schedulerpanel.h"
 
-#include "panels/panelformat.h"
-#include "panels/plotstyle.h"
+#include "ui/panels/panelformat.h"
+#include "ui/panels/plotstyle.h"
 
 #include <qcustomplot.h>
 

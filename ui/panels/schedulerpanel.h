@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "panels/detailspanel.h"
+#include "ui/panels/detailspanel.h"
 
 namespace ws {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "panels/sourcemodels.h"
+#include "ui/panels/sourcemodels.h"
 
-#include "source/stallreasonname.h"
+#include "core/source/stallreasonname.h"
 
 #include <QBrush>
 #include <QFont>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "source/sourceview.h"
+#include "core/source/sourceview.h"
 
 #include <QAbstractTableModel>
 #include <QColor>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "panels/sourcepanel.h"
+#include "ui/panels/sourcepanel.h"
 
-#include "panels/stallbardelegate.h"
-#include "source/stallreasonname.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
+#include "core/source/stallreasonname.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "ui/panels/stallbardelegate.h"
 
 #include <QCheckBox>
 #include <QComboBox>

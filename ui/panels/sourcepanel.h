@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "panels/kernelfocus.h"
-#include "panels/sourcemodels.h"
-#include "source/sourcetables.h"
+#include "core/source/sourcetables.h"
+#include "ui/panels/kernelfocus.h"
+#include "ui/panels/sourcemodels.h"
 
 #include <QWidget>
 

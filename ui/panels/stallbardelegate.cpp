@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "panels/stallbardelegate.h"
+#include "ui/panels/stallbardelegate.h"
 
-#include "panels/sourcemodels.h"
+#include "ui/panels/sourcemodels.h"
 
 #include <QApplication>
 #include <QPainter>

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-#include "panels/statspanel.h"
+#include "ui/panels/statspanel.h"
 
-#include "analysis/gpuidlegaps.h"
-#include "analysis/nsysreports.h"
-#include "analysis/nvtxgpuprojection.h"
-#include "analysis/sessionfilesource.h"
-#include "panels/panelexport.h"
-#include "ranking/windowedsource.h"
-#include "store/sessionreader.h"
-#include "timeline/timeformat.h"
+#include "core/analysis/gpuidlegaps.h"
+#include "core/analysis/nsysreports.h"
+#include "core/analysis/nvtxgpuprojection.h"
+#include "core/analysis/sessionfilesource.h"
+#include "core/ranking/windowedsource.h"
+#include "core/store/sessionreader.h"
+#include "ui/panels/panelexport.h"
+#include "ui/style/timeformat.h"
 
 #include <QComboBox>
 #include <QFileDialog>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "panels/kernelfocus.h"
-#include "panels/reporttablemodel.h"
+#include "ui/panels/kernelfocus.h"
+#include "ui/panels/reporttablemodel.h"
 
 #include <QFutureWatcher>
 #include <QWidget>

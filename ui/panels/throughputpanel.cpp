@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "panels/throughputpanel.h"
+#include "ui/panels/throughputpanel.h"
 
-#include "metrics/profileingest.h"
-#include "panels/panelformat.h"
-#include "panels/plotstyle.h"
+#include "core/metrics/profileingest.h"
+#include "ui/panels/panelformat.h"
+#include "ui/panels/plotstyle.h"
 
 #include <qcustomplot.h>
 

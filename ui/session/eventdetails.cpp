@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "session/eventdetails.h"
+#include "ui/session/eventdetails.h"
 
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/sqlite.h"
-#include "timeline/timeformat.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sqlite.h"
+#include "ui/style/timeformat.h"
 
 #include <QMetaObject>
 #include <QThread>

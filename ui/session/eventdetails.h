@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "session/sessionsnapshot.h"
-#include "timeline/timelinemodel.h"
+#include "core/timeline/timelinemodel.h"
+#include "ui/session/sessionsnapshot.h"
 
 #include <QHash>
 #include <QList>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "session/sessionloader.h"
+#include "ui/session/sessionloader.h"
 
-#include "import/importer.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/sessionwriter.h"
+#include "core/import/importer.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
 
 #include <QCryptographicHash>
 #include <QDir>

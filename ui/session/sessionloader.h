@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "session/sessionsnapshot.h"
-#include "util/cancellation.h"
+#include "core/util/cancellation.h"
+#include "ui/session/sessionsnapshot.h"
 
 #include <QFutureWatcher>
 #include <QObject>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "session/sessionsnapshot.h"
+#include "ui/session/sessionsnapshot.h"
 
-#include "store/sessionreader.h"
-#include "store/sqlite.h"
-#include "timeline/colorscheme.h"
-#include "timeline/lodfold.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sqlite.h"
+#include "core/timeline/lodfold.h"
+#include "ui/style/colorscheme.h"
 
 #include <QSet>
 #include <QStringList>

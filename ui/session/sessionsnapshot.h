@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "timeline/lodcounter.h"
-#include "timeline/lodindex.h"
-#include "timeline/timelinemodel.h"
-#include "util/cancellation.h"
+#include "core/timeline/lodcounter.h"
+#include "core/timeline/lodindex.h"
+#include "core/timeline/timelinemodel.h"
+#include "core/util/cancellation.h"
 
 #include <QRgb>
 #include <QString>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "timeline/eventsearch.h"
+#include "ui/timeline/eventsearch.h"
 
 #include <QPointer>
 #include <QtConcurrent>

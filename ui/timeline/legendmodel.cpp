@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "timeline/legendmodel.h"
+#include "ui/timeline/legendmodel.h"
 
-#include "analysis/commkernels.h"
+#include "core/analysis/commkernels.h"
 
-#include "timeline/timeformat.h"
+#include "ui/style/timeformat.h"
 
 #include <QColor>
 #include <QtConcurrent>

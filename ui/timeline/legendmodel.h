@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "selectionmodel.h"
-#include "session/sessionsnapshot.h"
+#include "ui/session/selectionmodel.h"
+#include "ui/session/sessionsnapshot.h"
 
 #include <QAbstractTableModel>
 #include <QFutureWatcher>

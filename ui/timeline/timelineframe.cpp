@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "timeline/timelineframe.h"
+#include "ui/timeline/timelineframe.h"
 
-#include "timeline/colorscheme.h"
-#include "timeline/timeformat.h"
+#include "ui/style/colorscheme.h"
+#include "ui/style/timeformat.h"
 
 #include <QElapsedTimer>
 #include <QFontMetrics>

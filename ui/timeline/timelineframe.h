@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "session/sessionsnapshot.h"
-#include "timeline/lodcounter.h"
-#include "timeline/lodfold.h"
-#include "timeline/timelinecoordinates.h"
-#include "util/cancellation.h"
+#include "core/timeline/lodcounter.h"
+#include "core/timeline/lodfold.h"
+#include "core/timeline/timelinecoordinates.h"
+#include "core/util/cancellation.h"
+#include "ui/session/sessionsnapshot.h"
 
 #include <QFont>
 #include <QImage>

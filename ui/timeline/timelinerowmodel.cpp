@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "timeline/timelinerowmodel.h"
+#include "ui/timeline/timelinerowmodel.h"
 
-#include "analysis/commranks.h"
-#include "timeline/timeformat.h"
+#include "core/model/commranks.h"
+#include "ui/style/timeformat.h"
 
 #include <QBrush>
 #include <QColor>

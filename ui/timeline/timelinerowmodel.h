@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "session/sessionsnapshot.h"
+#include "ui/session/sessionsnapshot.h"
 
 #include <QAbstractItemModel>
 

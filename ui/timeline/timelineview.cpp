@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "timeline/timelineview.h"
+#include "ui/timeline/timelineview.h"
 
-#include "timeline/timeformat.h"
+#include "ui/style/timeformat.h"
 
 #include <QApplication>
 #include <QContextMenuEvent>

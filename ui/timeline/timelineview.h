@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "selectionmodel.h"
-#include "session/eventdetails.h"
-#include "session/sessionsnapshot.h"
-#include "timeline/colorscheme.h"
-#include "timeline/timelinecoordinates.h"
-#include "timeline/timelineframe.h"
-#include "timeline/timelinerowmodel.h"
+#include "core/timeline/timelinecoordinates.h"
+#include "ui/session/eventdetails.h"
+#include "ui/session/selectionmodel.h"
+#include "ui/session/sessionsnapshot.h"
+#include "ui/style/colorscheme.h"
+#include "ui/timeline/timelineframe.h"
+#include "ui/timeline/timelinerowmodel.h"
 
 #include <QFutureWatcher>
 #include <QHash>

@@ -8,7 +8,7 @@
 //
 // Exit status: 0 measured, 2 bad request or options, 3 correctness check failed, 4 no CUDA
 // device, 1 any other failure. On failure OUT.json holds {"format": "warpscope-bench-failure"}.
-#include "bench/benchjson.h"
+#include "core/bench/benchjson.h"
 #include "workloads.h"
 
 #include <cstdio>

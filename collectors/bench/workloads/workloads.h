@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "bench/benchworkload.h"
+#include "core/bench/benchworkload.h"
 #include "warpscope/bench.h"
 
 #include <cstdint>

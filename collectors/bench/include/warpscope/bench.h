@@ -11,8 +11,8 @@
 //   auto result = ws::bench::bench({mine}, ref, options, {"my-op", n, "fp32"});
 //   ws::bench::saveJson(result, "my-op.json");   // warpscope-cli bench --from-json my-op.json -o my-op.wscope
 
-#include "bench/benchoptions.h"
-#include "bench/benchresult.h"
+#include "core/bench/benchoptions.h"
+#include "core/bench/benchresult.h"
 
 #include <cuda_runtime_api.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "diagnosis/kernelfacts.h"
+#include "core/metrics/kernelfacts.h"
 
 #include <algorithm>
 #include <cctype>

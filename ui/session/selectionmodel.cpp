@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "selectionmodel.h"
+#include "ui/session/selectionmodel.h"
 
 namespace ws {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "diagnosis/kernelmetrics.h"
+#include "core/metrics/kernelmetrics.h"
 
 #include <optional>
 #include <string>

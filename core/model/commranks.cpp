@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/commranks.h"
+#include "core/model/commranks.h"
 
 #include <charconv>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "timeline/colorscheme.h"
+#include "ui/style/colorscheme.h"
 
-#include "analysis/commkernels.h"
+#include "core/analysis/commkernels.h"
 
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/launchindex.h"
+#include "core/model/launchindex.h"
 
 #include <algorithm>
 #include <tuple>

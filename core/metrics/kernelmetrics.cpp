@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "diagnosis/kernelmetrics.h"
+#include "core/metrics/kernelmetrics.h"
 
-#include "store/rowcodec.h"
-#include "store/sessionerror.h"
-#include "store/sessionreader.h"
-#include "store/sqlite.h"
+#include "core/store/rowcodec.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sqlite.h"
 
 #include <algorithm>
 #include <unordered_map>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "timeline/timeformat.h"
+#include "ui/style/timeformat.h"
 
 #include <QLocale>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/recordsource.h"
+#include "core/model/recordsource.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/records.h"
+#include "core/model/records.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/sessiondata.h"
+#include "core/model/sessiondata.h"
 
 #include <cstdint>
 #include <map>

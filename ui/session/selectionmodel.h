@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/records.h"
-#include "timeline/timelinemodel.h"
+#include "core/model/records.h"
+#include "core/timeline/timelinemodel.h"
 
 #include <QList>
 #include <QMetaType>
