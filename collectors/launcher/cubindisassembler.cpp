@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "cubindisassembler.h"
+#include "launcher/cubindisassembler.h"
 
 #include "core/source/sassdisassembly.h"
 
@@ -16,7 +16,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace ws::cli {
+namespace ws {
 
 namespace {
 
@@ -195,4 +195,4 @@ CubinDisassembler::Result CubinDisassembler::disassemble(const std::string& cubi
     return r;
 }
 
-} // namespace ws::cli
+} // namespace ws

@@ -38,14 +38,14 @@ struct RecordResult {
 };
 
 // One `warpscope-cli record`: validates the options, starts the program with the injection
-// library, waits for it (and so for every child that inherited the environment to write its
-// raw file), ingests the raw files and writes the session. Throws std::runtime_error with a
+// library through a TargetLauncher, waits for it (and so for every child that inherited the
+// environment to write its raw file), ingests the raw files and writes the session. Throws std::runtime_error with a
 // one-line reason when recording is impossible or failed (the program's own failure is not a
 // recording failure: it is reported in the result and stored in the session). `note` receives
 // progress lines for stderr.
-class Recording {
+class RecordPipeline {
 public:
-    explicit Recording(RecordOptions options);
+    explicit RecordPipeline(RecordOptions options);
     RecordResult run(const std::function<void(const std::string&)>& note = {});
 
 private:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "launcher/recording.h"
+#include "launcher/recordpipeline.h"
 
 #include "core/ingest/rawingest.h"
 #include "core/raw/pmsampling.h"
@@ -7,6 +7,7 @@
 #include "core/store/sessionerror.h"
 #include "core/store/sessionwriter.h"
 #include "launcher/gpuprobe.h"
+#include "launcher/targetlauncher.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -19,8 +20,6 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace ws {
 
@@ -43,25 +42,6 @@ std::string isoUtc(int64_t realtimeNs)
     char buf[64];
     std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &utc);
     return buf;
-}
-
-std::string joinCommand(const std::vector<std::string>& cmd)
-{
-    std::string out;
-    for (const auto& a : cmd) {
-        if (!out.empty())
-            out += ' ';
-        // Quote what a shell would split, so the stored line can be pasted back.
-        if (a.empty() || a.find_first_of(" \t\"'\\$") != std::string::npos) {
-            out += '\'';
-            for (const char c : a)
-                out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-            out += '\'';
-        } else {
-            out += a;
-        }
-    }
-    return out;
 }
 
 std::string joinList(const std::vector<std::string>& v)
@@ -93,6 +73,8 @@ std::string variableName(std::string_view entry)
 {
     return std::string(entry.substr(0, entry.find('=')));
 }
+
+constexpr const char* kInjectionLibrary = "libwarpscope-inject.so";
 
 } // namespace
 
@@ -138,12 +120,12 @@ void validateNvtxTimingNames(const std::vector<std::string>& names)
     }
 }
 
-Recording::Recording(RecordOptions options)
+RecordPipeline::RecordPipeline(RecordOptions options)
     : m_options(std::move(options))
 {
 }
 
-RecordResult Recording::run(const std::function<void(const std::string&)>& note)
+RecordResult RecordPipeline::run(const std::function<void(const std::string&)>& note)
 {
     const auto say = [&](const std::string& line) {
         if (note)
@@ -174,11 +156,11 @@ RecordResult Recording::run(const std::function<void(const std::string&)>& note)
         throw std::runtime_error(
             output.string() + ": cannot write to " + outDir.string() + ": " + std::strerror(errno));
 
-    const std::string program = TargetProcess::resolve(o.command.front());
+    TargetLauncher target(o.command);
 
     RecordResult result;
     std::string searched;
-    const std::string injection = findInjectionLibrary(&searched);
+    const std::string injection = findCollectorLibrary(kInjectionLibrary, "WS_INJECT_LIB", &searched);
     const GpuProbe probe = GpuProbe::run(injection);
     // Without a usable driver the program still runs and its host side is recorded: process,
     // exit status, environment, and NVTX ranges when the injection library loads (it needs
@@ -203,36 +185,33 @@ RecordResult Recording::run(const std::function<void(const std::string&)>& note)
         throw std::runtime_error(
             output.string() + ": cannot write next to it (" + rawDir.string() + "): " + std::strerror(errno));
 
-    std::vector<std::string> env;
-    for (char** e = environ; e && *e; ++e)
-        if (!launcherOwned(variableName(*e)))
-            env.emplace_back(*e);
+    target.removeVariables(launcherOwned);
     const bool nvtx = std::find(o.trace.begin(), o.trace.end(), "nvtx") != o.trace.end()
         || o.captureRange.rfind("nvtx:", 0) == 0 || !o.nvtxTiming.empty();
     if (inject) {
-        env.push_back("CUDA_INJECTION64_PATH=" + injection);
+        target.setVariable("CUDA_INJECTION64_PATH", injection);
         // NVTX goes to our library too, not to libcupti (see collectors/inject/nvtxinjection.cpp).
         if (nvtx)
-            env.push_back("NVTX_INJECTION64_PATH=" + injection);
-        env.push_back(std::string(raw::kEnvRawDir) + "=" + rawDir.string());
-        env.push_back(std::string(raw::kEnvTrace) + "=" + joinList(o.trace));
+            target.setVariable("NVTX_INJECTION64_PATH", injection);
+        target.setVariable(raw::kEnvRawDir, rawDir.string());
+        target.setVariable(raw::kEnvTrace, joinList(o.trace));
         if (o.allApi)
-            env.push_back(std::string(raw::kEnvAllApi) + "=1");
+            target.setVariable(raw::kEnvAllApi, "1");
         if (!o.captureRange.empty() && o.captureRange != "none")
-            env.push_back(std::string(raw::kEnvCaptureRange) + "=" + o.captureRange);
+            target.setVariable(raw::kEnvCaptureRange, o.captureRange);
         if (o.durationS > 0) {
             std::ostringstream d;
             d << o.durationS;
-            env.push_back(std::string(raw::kEnvDuration) + "=" + d.str());
+            target.setVariable(raw::kEnvDuration, d.str());
         }
         if (o.gpuMetrics)
-            env.push_back(std::string(raw::kEnvGpuMetrics) + "="
-                + std::to_string(static_cast<long long>(std::llround(o.gpuMetricsPeriodUs * 1e3))));
+            target.setVariable(
+                raw::kEnvGpuMetrics, std::to_string(static_cast<long long>(std::llround(o.gpuMetricsPeriodUs * 1e3))));
         if (!o.nvtxTiming.empty()) {
             std::string names;
             for (const auto& n : o.nvtxTiming)
                 names += (names.empty() ? "" : "\n") + n;
-            env.push_back(std::string(raw::kEnvNvtxTiming) + "=" + names);
+            target.setVariable(raw::kEnvNvtxTiming, names);
         }
     }
     if (result.hostOnly && (o.gpuMetrics || !o.nvtxTiming.empty()))
@@ -241,15 +220,13 @@ RecordResult Recording::run(const std::function<void(const std::string&)>& note)
 
     RawIngest::LaunchedProcess root;
     root.parentPid = ::getpid();
-    root.name = fs::path(program).filename().string();
-    root.commandLine = joinCommand(o.command);
+    root.name = fs::path(target.program()).filename().string();
+    root.commandLine = target.commandLine();
     root.anchorMonotonicNs = clockNs(CLOCK_MONOTONIC);
     root.anchorRealtimeNs = clockNs(CLOCK_REALTIME);
 
-    TargetProcess target;
-    std::vector<std::string> argv = o.command;
     try {
-        target.start(program, argv, env);
+        target.start();
     } catch (...) {
         fs::remove_all(rawDir, ec);
         throw;
@@ -274,7 +251,7 @@ RecordResult Recording::run(const std::function<void(const std::string&)>& note)
     data.environment["command_line"] = root.commandLine;
     data.environment["start_time"] = isoUtc(root.anchorRealtimeNs);
     data.environment["start_time_unix_ns"] = std::to_string(root.anchorRealtimeNs);
-    for (const auto& e : env) {
+    for (const auto& e : target.environment()) {
         const std::string name = variableName(e);
         if (relevantVariable(name))
             data.environment["env." + name] = e.substr(name.size() + 1);

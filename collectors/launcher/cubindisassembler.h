@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace ws::cli {
+namespace ws {
 
 // Disassembles a captured cubin at record time with the CUDA toolkit of the recording machine,
 // so the session carries SASS and the line table and the viewer needs no toolkit.
@@ -31,4 +31,4 @@ private:
     static bool run(const std::vector<std::string>& argv, const std::string& outPath, std::string& error);
 };
 
-} // namespace ws::cli
+} // namespace ws
