@@ -433,7 +433,7 @@ bool KernelProfiler::setUp(ContextState& state)
         if (cuCtxGetDevice(&dev) != CUDA_SUCCESS)
             cuDeviceGet(&dev, static_cast<int>(state.deviceId));
         // An experiment, not an option: WS_PROFILE_EVICTION=program|off. The default is what the H200
-        // comparison chose (scripts/h200/metrics-compare.sh, docs/kernel-metrics.md): eviction from a
+        // comparison chose (scripts/device/metrics-compare.sh, docs/kernel-metrics.md): eviction from a
         // context of its own agreed with ncu on 23 metrics more of the four kernels than from the
         // program's.
         const char* mode = std::getenv("WS_PROFILE_EVICTION");

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Copies what scripts/h200/pcsampling-device.sh brought back into tests/fixtures/source/:
+# Copies what scripts/device/jobs/pcsampling.sh brought back into tests/fixtures/source/:
 # the session, the raw results (pcsamp/profile text, the captured cubin and its nvdisasm listing)
-# and the golden disassembler outputs. Usage: scripts/h200/pcsampling-fixture.sh RESULTS_DIR
+# and the golden disassembler outputs. Usage: scripts/device/pcsampling-fixture.sh RESULTS_DIR
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 R=$1

@@ -3,9 +3,8 @@
 # Issue 12 on nvidia-h200-x2 (two H200 of one host): a 2-process PyTorch DDP training step
 # recorded through torchrun into one session, then comm_overlap. Usage, from the repository
 # root on the 2-GPU machine:
-#   bash scripts/h200/ddp-2gpu.sh [H200_DIR [OUTDIR]]
-# H200_DIR (default build/h200) must hold common/bin/warpscope-cli and
-# common/lib/libwarpscope-inject.so (the lead's scripts/h200 staging, stripped release build);
+#   bash scripts/device.sh run ddp-2gpu   (this script gets OUTDIR)
+# Needs $WS_DEVICE_BIN/warpscope-cli and $WS_DEVICE_LIB/libwarpscope-inject.so (scripts/device.sh stage ddp-2gpu);
 # examples/python/ddp_step.py comes with the working tree. Writes into OUTDIR (default
 # /tmp/ddp-2gpu): ddp-2gpu.wscope (the fixture to commit), baseline and record logs,
 # comm_overlap (table and csv), cuda_gpu_kern_sum csv, summary.json. About 60-90 s; never fails

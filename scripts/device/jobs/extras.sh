@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 # On the H200: `record --nvtx-timing` against the program's own CUDA events, and
 # `record --gpu-metrics` (PM sampling) on GEMM+ReLU. Usage (from the repository root):
-#   bash scripts/h200/extras-device.sh build/h200 OUTDIR
-# Needs build/h200/common/{bin/warpscope-cli,lib/libwarpscope-inject.so} and
-# build/h200/extras/bin/{ws-example-nvtx-timing,ws-example-gemm-relu}. About 30 s; never fails.
+#   bash scripts/device.sh run extras   (this script gets OUTDIR)
+# Needs $WS_DEVICE_BIN/warpscope-cli and $WS_DEVICE_LIB/libwarpscope-inject.so (scripts/device.sh stage extras)
+# and $WS_DEVICE_BIN/{ws-example-nvtx-timing,ws-example-gemm-relu}. About 30 s; never fails.
 set -u
 O=${1:-/tmp/extras}
 mkdir -p "$O"

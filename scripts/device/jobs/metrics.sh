@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # On the H200: the issue-5 comparison with ncu in both cache controls (metrics-compare.sh with
-# CACHE=all, then CACHE=none), from the programs scripts/h200/all-stage.sh metrics staged into
-# build/h200/metrics. Usage (repository root): bash scripts/h200/metrics-device.sh build/h200 OUTDIR
+# CACHE=all, then CACHE=none), from the programs `scripts/device.sh stage metrics` staged into
+# $WS_DEVICE_BIN and $WS_DEVICE_LIB. Usage (repository root): bash scripts/device.sh run metrics
 # About 6 minutes; each half stops starting workloads after METRICS_DEADLINE seconds. METRICS_VARIANTS
 # adds runs of the profiler's replay experiments to the `all` half (see metrics-compare.sh);
 # METRICS_CACHE=all runs only that half, ONLY="copy chase" only those workloads.

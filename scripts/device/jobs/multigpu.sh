@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Issue 12 on ONE H200 (the 2-GPU run is scripts/h200/ddp-2gpu.sh): `record` following a
+# Issue 12 on ONE H200 (the 2-GPU run is scripts/device/jobs/ddp-2gpu.sh): `record` following a
 # torchrun launch of 2 worker processes on a real GPU. NCCL refuses two ranks on one GPU, so
 # the ranks use the gloo backend with both on GPU 0 (DDP all-reduce through the host: no NCCL
 # kernels here); what this checks is the multi-process recording itself: torchrun's agent and
 # both workers in one session, each worker's kernels on GPU 0 under its own pid, RANK /
 # LOCAL_RANK / WORLD_SIZE per process, per-process clock anchors. Usage (repository root):
-#   bash scripts/h200/multigpu-device.sh build/h200 OUTDIR
-# Needs build/h200/common/{bin/warpscope-cli,lib/libwarpscope-inject.so} and
-# build/h200/multigpu/ddp_step.py (scripts/h200/multigpu-stage.sh). About 30 s; stays under 60 s;
-# never fails the call.
+#   bash scripts/device.sh run multigpu   (this script gets OUTDIR)
+# Needs $WS_DEVICE_BIN/warpscope-cli and $WS_DEVICE_LIB/libwarpscope-inject.so (scripts/device.sh stage multigpu);
+# examples/python/ddp_step.py comes with the working tree. About 30 s; stays under 60 s; never
+# fails the call.
 set -u
 O=${1:-/tmp/multigpu}
 mkdir -p "$O"

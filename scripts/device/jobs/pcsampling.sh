@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# On the H200, from the repo root:  bash scripts/h200/pcsampling-device.sh build/h200 $OUT/pcsampling
+# On the H200, from the repo root:  bash scripts/device.sh run pcsampling   (this script gets OUTDIR)
 # PC sampling (profile --section SourceCounters) of the three stall kernels of
 # collectors/profiler/workloads/stalls.cu, with the cubins disassembled there; the raw results
 # (cubins, disassembly, pcsamp-<pid>.txt) are kept for fixtures and the parser's golden files.
