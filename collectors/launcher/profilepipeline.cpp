@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "launcher/profilepipeline.h"
 
+#include "core/metrics/metricnames.h"
 #include "core/metrics/profileconfig.h"
 #include "core/metrics/profileingest.h"
 #include "core/metrics/profileresult.h"
+#include "core/metrics/sessionmeta.h"
 #include "core/source/pcsamplingresult.h"
 #include "core/source/sourceingest.h"
 #include "core/store/sessionwriter.h"
@@ -31,8 +33,6 @@ using Note = std::function<void(const std::string&)>;
 
 constexpr const char* kProfilerLibrary = "libwarpscope-profiler.so";
 constexpr const char* kSourceCountersSection = "SourceCounters";
-// Kernel rows take their duration from it: there is no activity trace in a profile run.
-constexpr const char* kDurationMetric = "gpu__time_duration.sum";
 // Variables the profile launcher owns: a value inherited from the user's shell is replaced.
 constexpr std::string_view kInjectionVariable = "CUDA_INJECTION64_PATH";
 constexpr std::string_view kConfigVariable = "WS_PROFILE_CONFIG";
@@ -147,9 +147,9 @@ void addSourceCounters(SessionData& data, const fs::path& dir, const std::vector
             disassemblies[c.crc] = {d.tool, SassDisassembly::parse(d.text)};
         }
     }
-    data.meta["profile_replay_mode"] = "none: PC sampling, one run per kernel launch (kernel-serialized)";
-    data.meta["kernel_time_source"] = "PC sampling run without activity tracing: start = host CLOCK_MONOTONIC at "
-                                      "the launch call, no duration";
+    data.meta[metakey::kProfileReplayMode] = "none: PC sampling, one run per kernel launch (kernel-serialized)";
+    data.meta[metakey::kKernelTimeSource] = "PC sampling run without activity tracing: start = host CLOCK_MONOTONIC at "
+                                            "the launch call, no duration";
     const auto sum = SourceIngest::add(data, results, samples, disassemblies,
         [&](const std::string& path) { return readSourceFile(path, o.sourceFolders); });
     say("source counters: " + std::to_string(sum.samples) + " samples (" + std::to_string(sum.droppedSamples)
@@ -171,11 +171,11 @@ SessionData writeSession(const fs::path& output, const SectionCatalog& catalog, 
     SessionData data = ingest.build(results, root);
     if (sourceCounters)
         addSourceCounters(data, resultDir, results, a, say);
-    data.environment["command_line"] = root.commandLine;
-    data.environment["tool"] = std::string("warpscope-cli ") + WS_VERSION + " profile";
-    data.environment["profile.kernel_filter"] = a.kernelName;
-    data.environment["profile.launch_skip"] = std::to_string(a.launchSkip);
-    data.environment["profile.launch_count"] = std::to_string(a.launchCount);
+    data.environment[envkey::kCommandLine] = root.commandLine;
+    data.environment[envkey::kTool] = std::string("warpscope-cli ") + WS_VERSION + " profile";
+    data.environment[envkey::kProfileKernelFilter] = a.kernelName;
+    data.environment[envkey::kProfileLaunchSkip] = std::to_string(a.launchSkip);
+    data.environment[envkey::kProfileLaunchCount] = std::to_string(a.launchCount);
     SessionWriter writer(output.string());
     writer.write(data);
     writer.commit();
@@ -188,9 +188,11 @@ void summarise(ProfileRunResult& r, const SessionData& data)
     r.metricDefs = data.metricDefs.size();
     r.passes = r.sourceCounters
         ? std::string("PC sampling, no replay")
-        : (data.meta.count("profile_passes") ? data.meta.at("profile_passes") : "?") + " pass(es) per kernel"
-            + (data.meta.count("profile_cache_control") ? ", cache control " + data.meta.at("profile_cache_control")
-                                                        : std::string());
+        : (data.meta.count(metakey::kProfilePasses) ? data.meta.at(metakey::kProfilePasses) : "?")
+            + " pass(es) per kernel"
+            + (data.meta.count(metakey::kProfileCacheControl)
+                    ? ", cache control " + data.meta.at(metakey::kProfileCacheControl)
+                    : std::string());
 }
 
 } // namespace
@@ -248,8 +250,9 @@ ProfilePipeline::ProfilePipeline(ProfileOptions options, SectionCatalog catalog)
                 + std::to_string(others.size()) + " requested, e.g. " + others.front() + ")");
         m_request.counters.clear();
     } else if (std::none_of(m_request.counters.begin(), m_request.counters.end(),
-                   [](const auto& c) { return !c.breakdown && c.name == kDurationMetric; })) {
-        m_request.counters.push_back({kDurationMetric, {}, false});
+                   [](const auto& c) { return !c.breakdown && c.name == metric::kDuration; })) {
+        // Kernel rows take their duration from it: there is no activity trace in a profile run.
+        m_request.counters.push_back({metric::kDuration, {}, false});
     }
 }
 

@@ -2,6 +2,7 @@
 #include "launcher/recordpipeline.h"
 
 #include "core/ingest/rawingest.h"
+#include "core/metrics/sessionmeta.h"
 #include "core/raw/pmsampling.h"
 #include "core/raw/rawformat.h"
 #include "core/store/sessionerror.h"
@@ -246,39 +247,40 @@ RecordResult RecordPipeline::run(const std::function<void(const std::string&)>& 
     ::uname(&un);
     char host[256] = {};
     ::gethostname(host, sizeof(host) - 1);
-    data.environment["host"] = host;
-    data.environment["os"] = std::string(un.sysname) + " " + un.release + " " + un.machine;
-    data.environment["command_line"] = root.commandLine;
-    data.environment["start_time"] = isoUtc(root.anchorRealtimeNs);
-    data.environment["start_time_unix_ns"] = std::to_string(root.anchorRealtimeNs);
+    data.environment[envkey::kHost] = host;
+    data.environment[envkey::kOs] = std::string(un.sysname) + " " + un.release + " " + un.machine;
+    data.environment[envkey::kCommandLine] = root.commandLine;
+    data.environment[envkey::kStartTime] = isoUtc(root.anchorRealtimeNs);
+    data.environment[envkey::kStartTimeUnixNs] = std::to_string(root.anchorRealtimeNs);
     for (const auto& e : target.environment()) {
         const std::string name = variableName(e);
         if (relevantVariable(name))
-            data.environment["env." + name] = e.substr(name.size() + 1);
+            data.environment[envkey::kVariablePrefix + name] = e.substr(name.size() + 1);
     }
-    data.meta["recorder"] = "warpscope-cli record";
-    data.meta["record.trace"] = joinList(o.trace);
-    data.meta["record.capture_range"] = o.captureRange.empty() ? "none" : o.captureRange;
-    data.meta["record.duration_s"] = std::to_string(o.durationS);
-    data.meta["record.all_api"] = o.allApi ? "1" : "0";
+    data.meta[metakey::kRecorder] = "warpscope-cli record";
+    data.meta[metakey::kRecordTrace] = joinList(o.trace);
+    data.meta[metakey::kRecordCaptureRange] = o.captureRange.empty() ? "none" : o.captureRange;
+    data.meta[metakey::kRecordDurationS] = std::to_string(o.durationS);
+    data.meta[metakey::kRecordAllApi] = o.allApi ? "1" : "0";
     std::ostringstream period;
     period << o.gpuMetricsPeriodUs << " us";
-    data.meta["record.gpu_metrics"] = o.gpuMetrics ? period.str() : std::string("off");
+    data.meta[metakey::kRecordGpuMetrics] = o.gpuMetrics ? period.str() : std::string("off");
     if (!o.nvtxTiming.empty()) {
         std::string names;
         for (const auto& n : o.nvtxTiming)
             names += (names.empty() ? "" : ", ") + n;
-        data.meta["record.nvtx_timing"] = names;
+        data.meta[metakey::kRecordNvtxTiming] = names;
     }
     if (o.gpuMetrics && data.counterSamples.empty() && !result.hostOnly)
         result.warnings.push_back("--gpu-metrics: no GPU metric samples were recorded (see the messages above)");
-    data.meta["record.injection_library"] = inject ? injection : std::string("not used: ") + probe.injectionStatus;
-    data.meta["gpu_status"] = probe.driverStatus;
-    data.meta["host_only"] = result.hostOnly ? "1" : "0";
-    data.meta["target_exit"] = result.target.describe();
+    data.meta[metakey::kRecordInjectionLibrary]
+        = inject ? injection : std::string("not used: ") + probe.injectionStatus;
+    data.meta[metakey::kGpuStatus] = probe.driverStatus;
+    data.meta[metakey::kHostOnly] = result.hostOnly ? "1" : "0";
+    data.meta[metakey::kTargetExit] = result.target.describe();
     if (inject && files == 0) {
         const std::string why = "the program never initialised CUDA or NVTX: no process wrote a raw record file";
-        data.meta["cuda_status"] = why;
+        data.meta[metakey::kCudaStatus] = why;
         result.warnings.push_back(why);
     }
 
@@ -304,7 +306,7 @@ RecordResult RecordPipeline::run(const std::function<void(const std::string&)>& 
         if (smp.call == -1)
             ++result.nvtxTimedInstances;
     result.processes = data.processes.size();
-    result.droppedRecords = std::stoull(data.meta["dropped_records"]);
+    result.droppedRecords = std::stoull(data.meta[metakey::kDroppedRecords]);
     return result;
 }
 
