@@ -124,7 +124,7 @@ std::string findWorkloadsExe(const std::string& given)
     std::error_code ec;
     const auto self = fs::read_symlink("/proc/self/exe", ec);
     const auto dir = ec ? fs::path(".") : self.parent_path();
-    const auto candidate = (dir / "warpscope-bench-workloads").string();
+    auto candidate = (dir / "warpscope-bench-workloads").string();
     if (access(candidate.c_str(), X_OK) != 0)
         throw std::runtime_error("warpscope-bench-workloads was not found next to warpscope-cli (in " + dir.string()
             + "); it is built only with the CUDA toolkit (nvcc): build it, or pass "

@@ -91,6 +91,7 @@ bool CubinDisassembler::run(const std::vector<std::string>& argv, const std::str
     const std::string errPath = outPath + ".stderr";
     const int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const auto& a : argv)
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);

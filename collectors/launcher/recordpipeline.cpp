@@ -272,7 +272,7 @@ RecordResult RecordPipeline::run(const std::function<void(const std::string&)>& 
         data.meta[metakey::kRecordNvtxTiming] = names;
     }
     if (o.gpuMetrics && data.counterSamples.empty() && !result.hostOnly)
-        result.warnings.push_back("--gpu-metrics: no GPU metric samples were recorded (see the messages above)");
+        result.warnings.emplace_back("--gpu-metrics: no GPU metric samples were recorded (see the messages above)");
     data.meta[metakey::kRecordInjectionLibrary]
         = inject ? injection : std::string("not used: ") + probe.injectionStatus;
     data.meta[metakey::kGpuStatus] = probe.driverStatus;
