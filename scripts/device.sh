@@ -3,10 +3,10 @@
 # GPU verification, one script for every job that needs a GPU machine (scripts/device/jobs.manifest
 # lists them: build, gpu-tests, metrics, recordings, ...). Three steps:
 #
-#   scripts/device.sh stage [JOB...]    here (the build machine): builds what the jobs run into
-#                                       build/gpu/{bin,lib} and stages the rest (gpu test programs,
-#                                       the Qt libraries they load, cubins) into build/gpu/device.
-#                                       Carry build/gpu/bin, build/gpu/lib and build/gpu/device.
+#   scripts/device.sh stage [JOB...]    here (the build machine): builds what the jobs run in
+#                                       build/gpu and copies it, stripped, into build/gpu/device
+#                                       (bin/, lib/, the gpu test programs, the Qt libraries they
+#                                       load, cubins). Carry build/gpu/device, nothing else.
 #   scripts/device.sh run JOB...        on the GPU machine, from the repository root: runs
 #                                       scripts/device/jobs/JOB.sh OUTDIR for each job within its
 #                                       time limit; writes $OUT/device.log (GPU, timings, exit
@@ -18,7 +18,7 @@
 #
 # Example (the gpu-labelled test suites on the lent H200):
 #   scripts/device.sh stage gpu-tests
-#   device run, cwd = repository root, carry [build/gpu/bin, build/gpu/lib, build/gpu/device]:
+#   device run, cwd = repository root, carry [build/gpu/device]:
 #     bash scripts/device.sh run gpu-tests
 #   scripts/device.sh collect <files_at>
 set -euo pipefail
@@ -86,10 +86,11 @@ cmd_stage() {
       cubin:stalls) cubin=1 ;;
       gpu-tests)
         # The suites and everything they start: the CLI, both injection libraries, the
-        # benchmark and metrics workloads, the stall kernels and every example program.
+        # benchmark and metrics workloads, the stall kernels and every example program (not
+        # the occupancy grid, which only the metrics job runs).
         tests=1
         wanted+=(warpscope-cli $(gpu_test_names))
-        wanted+=($(echo "$available" | grep -E '^(warpscope-inject|warpscope-profiler|warpscope-bench-workloads|warpscope-metricsworkload|warpscope-stalls|warpscope-occupancygrid|ws-example-[a-z0-9-]+)$' || true))
+        wanted+=($(echo "$available" | grep -E '^(warpscope-inject|warpscope-profiler|warpscope-bench-workloads|warpscope-metricsworkload|warpscope-stalls|ws-example-[a-z0-9-]+)$' || true))
         ;;
       *) wanted+=("$t") ;;
       esac
@@ -102,15 +103,23 @@ cmd_stage() {
   [ ${#missing[@]} -eq 0 ] || die "no such target in $B (CUDA toolkit missing here?): ${missing[*]}"
   cmake --build "$B" -j "${JOBS:-2}" --target "${build[@]}"
 
+  # Only what the jobs run travels, stripped: the device call carries 64 MiB with the working tree.
   rm -rf "$STAGE"
-  mkdir -p "$STAGE"
+  mkdir -p "$STAGE/bin" "$STAGE/lib"
+  for t in "${build[@]}"; do
+    if [ -f "$B/bin/$t" ]; then
+      strip --strip-all -o "$STAGE/bin/$t" "$B/bin/$t"
+    elif [ -f "$B/lib/lib$t.so" ]; then
+      strip --strip-unneeded -o "$STAGE/lib/lib$t.so" "$B/lib/lib$t.so"
+    fi
+  done
   if [ "$tests" = 1 ]; then
     # The ctest list itself, so that `run gpu-tests` runs exactly what `ctest -L gpu` would,
     # with the environment each test is given there.
     mkdir -p "$STAGE/tests"
     ctest --test-dir "$B" -L gpu --show-only=json-v1 >"$STAGE/ctest.json"
     python3 - "$STAGE" <<'PY'
-import json, os, shutil, sys
+import json, os, subprocess, sys
 stage = sys.argv[1]
 doc = json.load(open(os.path.join(stage, "ctest.json")))
 with open(os.path.join(stage, "gpu-tests.tsv"), "w") as out:
@@ -119,7 +128,7 @@ with open(os.path.join(stage, "gpu-tests.tsv"), "w") as out:
         props = {p["name"]: p["value"] for p in t.get("properties", [])}
         env = props.get("ENVIRONMENT", [])
         timeout = int(float(props.get("TIMEOUT", 600)))
-        shutil.copy2(exe, os.path.join(stage, "tests", os.path.basename(exe)))
+        subprocess.run(["strip", "--strip-all", "-o", os.path.join(stage, "tests", os.path.basename(exe)), exe], check=True)
         # Unit separators, not tabs: `read` would merge the tabs around an empty field.
         out.write("\x1f".join([t["name"], os.path.basename(exe), str(timeout), " ".join(t["command"][1:]), ";".join(env)]) + "\n")
 print(f"{sum(1 for _ in open(os.path.join(stage, 'gpu-tests.tsv')))} gpu-labelled tests staged")
@@ -132,19 +141,22 @@ PY
       xargs -r -I{} cp -L {} "$STAGE/qtlibs/"
     tar cJf "$STAGE/qtlibs.tar.xz" -C "$STAGE" qtlibs
     rm -rf "$STAGE/qtlibs"
-    strip --strip-debug "$STAGE"/tests/* 2>/dev/null || true
   fi
   if [ "$cubin" = 1 ]; then
     "${NVCC:-/usr/local/cuda/bin/nvcc}" -cubin -gencode=arch=compute_90a,code=sm_90a -lineinfo \
       -o "$STAGE/stalls.sm_90a.cubin" collectors/profiler/workloads/stalls.cu
   fi
-  strip --strip-debug "$B"/bin/* "$B"/lib/*.so 2>/dev/null || true
-  # The test programs carry absolute paths of this checkout (fixtures, the CLI, the build tree):
-  # `run` makes this path point at the checkout on the GPU machine.
+  # The programs carry absolute paths of this checkout and build tree (fixtures, the CLI,
+  # build/gpu/bin): `run` makes them point at the checkout on the GPU machine and at the stage.
   echo "$ROOT" >"$STAGE/source-dir"
   printf '%s\n' "$@" >"$STAGE/jobs"
-  du -sh "$B/bin" "$B/lib" "$STAGE"
-  echo "carry: $B/bin $B/lib $STAGE   then on the GPU machine: bash scripts/device.sh run $*"
+  local stage_bytes tree_bytes
+  stage_bytes=$(du -sb "$STAGE" | cut -f1)
+  tree_bytes=$( (git ls-files -z --cached --others --exclude-standard | xargs -0 stat -c %s 2>/dev/null || true) |
+    awk '{ s += $1 } END { print s + 0 }')
+  echo "stage $((stage_bytes / 1048576)) MiB + working tree $((tree_bytes / 1048576)) MiB travel (the device takes 64 MiB)"
+  [ $((stage_bytes + tree_bytes)) -lt $((64 * 1048576)) ] || echo "warning: over 64 MiB: stage fewer jobs per call"
+  echo "carry: $STAGE   then on the GPU machine: bash scripts/device.sh run $*"
 }
 
 # ---------------------------------------------------------------------------------------------------
@@ -169,7 +181,22 @@ cmd_run() {
       echo "warning: $src exists and is not this checkout: staged tests read fixtures from there" >>"$summary"
     fi
   fi
-  chmod -R u+x "$B/bin" "$B/lib" 2>/dev/null || true
+  # The staged programs stand where they were built (build/gpu/bin, build/gpu/lib): the test
+  # programs have those paths compiled in.
+  [ -d "$STAGE/bin" ] || die "nothing staged in $STAGE: run scripts/device.sh stage here first and carry $STAGE"
+  local d
+  for d in bin lib; do
+    if [ ! -L "$B/$d" ]; then
+      # A build of its own on that machine is kept aside, not deleted.
+      if [ -e "$B/$d" ]; then
+        rm -rf "${B:?}/$d.before-device-run"
+        mv "$B/$d" "$B/$d.before-device-run"
+        echo "moved $B/$d aside to $B/$d.before-device-run" >>"$summary"
+      fi
+      ln -s "device/$d" "$B/$d"
+    fi
+  done
+  chmod -R u+x "$STAGE/bin" "$STAGE/lib" 2>/dev/null || true
   [ -d "$STAGE/tests" ] && chmod u+x "$STAGE"/tests/* 2>/dev/null
   export WS_DEVICE_BIN=$ROOT/$B/bin WS_DEVICE_LIB=$ROOT/$B/lib WS_DEVICE_STAGE=$ROOT/$STAGE
   export PYTHONUNBUFFERED=1

@@ -9,8 +9,8 @@
 # that tests/fixtures/metrics/occupancy-h200.txt holds, and checks that CUDA graph launches are
 # skipped rather than crashing the target.
 #
-# Here (build machine): scripts/device.sh stage metrics (builds and stages build/gpu; carry
-# build/gpu/bin, build/gpu/lib, build/gpu/device). On the device: bash scripts/device.sh run metrics,
+# Here (build machine): scripts/device.sh stage metrics (builds build/gpu and stages it; carry
+# build/gpu/device). On the device: bash scripts/device.sh run metrics,
 # which runs scripts/device/jobs/metrics.sh (this script with CACHE=all, then CACHE=none).
 # Everything lands in $OUT (default /tmp/metrics-compare): one tarball plus the table.
 set -uo pipefail

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Everything the recorder must show on a GPU machine, in one go (made for the lent H200, where
-# nothing is built: scripts/device.sh stage recordings prepares build/gpu/{bin,lib} here first):
+# nothing is built: scripts/device.sh stage recordings prepares build/gpu/device here first):
 #   - environment facts: GPU, torch, how torch calls NVTX, which libcupti files a PyTorch
 #     process maps (the cause of torch NVTX ranges missing under CUPTI's own NVTX support);
 #   - sessions: (a) the GEMM+ReLU example, (b) the PyTorch NVTX program, (c) CUDA graphs,
