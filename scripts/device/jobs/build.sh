@@ -7,7 +7,7 @@
 set -uo pipefail
 O=${1:?usage: build.sh OUTDIR}
 mkdir -p "$O"
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../../.." || exit 2
 B=build/device-release
 { nvcc --version; c++ --version; cmake --version; } 2>&1 | tee "$O/toolchain.txt"
 cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWS_BUILD_GUI=OFF -DWS_BUILD_TESTS=OFF \

@@ -10,7 +10,7 @@
 set -uo pipefail
 O=${1:?usage: gpu-tests.sh OUTDIR}
 mkdir -p "$O"
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../../.." || exit 2
 S=${WS_DEVICE_STAGE:-$PWD/build/gpu/device}
 LOG=$O/gpu-tests.log
 exec > >(tee -a "$LOG") 2>&1
