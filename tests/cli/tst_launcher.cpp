@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // collectors/launcher without a GPU: the one shell quoting of stored command lines (every case
 // read back by a real /bin/sh), the TargetLauncher every collector starts its program with
-// (environment ownership, exit codes, signals, refused programs) and the collector-library
-// search shared by record and profile.
+// (environment ownership, exit codes, signals, refused programs), the collector-library
+// search shared by record and profile, and what a ProfilePipeline asks of the profiler.
+#include "core/metrics/metricnames.h"
 #include "launcher/commandline.h"
+#include "launcher/profilepipeline.h"
 #include "launcher/targetlauncher.h"
 
 #include <QtTest>
@@ -178,6 +180,104 @@ private slots:
         qunsetenv("WS_TEST_LIB");
 
         QCOMPARE(QString::fromStdString(executablePath()), QCoreApplication::applicationFilePath());
+    }
+
+    void kernelNameRegex_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<QString>("regex");
+        QTest::newRow("none") << QString() << QString();
+        QTest::newRow("base name") << "gemm"
+                                   << "^gemm$";
+        QTest::newRow("regex") << "regex:gemm|relu"
+                               << "gemm|relu";
+        QTest::newRow("escaped") << "a.b(c)*"
+                                 << "^a\\.b\\(c\\)\\*$";
+    }
+
+    void kernelNameRegex()
+    {
+        QFETCH(QString, spec);
+        QFETCH(QString, regex);
+        QCOMPARE(QString::fromStdString(ws::kernelNameRegex(spec.toStdString())), regex);
+    }
+
+    void profileRequest()
+    {
+        const auto catalog = SectionCatalog::loadDirectory(std::string(WS_RESOURCES_DIR) + "/sections");
+        auto has = [](const MetricRequest& r, const char* name) {
+            return std::any_of(
+                r.counters.begin(), r.counters.end(), [&](const auto& c) { return !c.breakdown && c.name == name; });
+        };
+        // ncu's default, the basic set; kernel durations come from gpu__time_duration.sum.
+        ProfileOptions basic;
+        const ProfilePipeline byDefault(basic, catalog);
+        QVERIFY(!byDefault.sourceCounters());
+        QVERIFY(has(byDefault.request(), metric::kDuration));
+        QVERIFY(std::find(byDefault.request().sectionIds.begin(), byDefault.request().sectionIds.end(), "SpeedOfLight")
+            != byDefault.request().sectionIds.end());
+        // A section without it still gets it.
+        ProfileOptions scheduler;
+        scheduler.sections = {"SchedulerStats"};
+        const ProfilePipeline one(scheduler, catalog);
+        QVERIFY(has(one.request(), metric::kSchedulerEligibleWarps));
+        QVERIFY(has(one.request(), metric::kDuration));
+        // --pc-sampling alone: SourceCounters, and no range-profiler counter at all.
+        ProfileOptions sampling;
+        sampling.pcSampling = true;
+        const ProfilePipeline pc(sampling, catalog);
+        QVERIFY(pc.sourceCounters());
+        QVERIFY(pc.request().counters.empty());
+    }
+
+    void profileOptionsRefused_data()
+    {
+        QTest::addColumn<QStringList>("sections");
+        QTest::addColumn<bool>("pcSampling");
+        QTest::addColumn<int>("interval");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("sampling with other metrics")
+            << QStringList {"SpeedOfLight"} << true << 0 << "runs without the range profiler";
+        QTest::newRow("interval without sampling") << QStringList {} << false << 9 << "apply only to";
+        QTest::newRow("unknown section") << QStringList {"NoSuchSection"} << false << 0 << "NoSuchSection";
+    }
+
+    void profileOptionsRefused()
+    {
+        QFETCH(QStringList, sections);
+        QFETCH(bool, pcSampling);
+        QFETCH(int, interval);
+        QFETCH(QString, reason);
+        const auto catalog = SectionCatalog::loadDirectory(std::string(WS_RESOURCES_DIR) + "/sections");
+        ProfileOptions o;
+        for (const auto& s : sections)
+            o.sections.push_back(s.toStdString());
+        o.pcSampling = pcSampling;
+        o.pcSamplingInterval = interval;
+        try {
+            ProfilePipeline p(o, catalog);
+            QFAIL("accepted");
+        } catch (const std::exception& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(reason), e.what());
+        }
+    }
+
+    // Nothing to profile is refused before anything is started.
+    void profileRunRefusedWithoutOutputOrProgram()
+    {
+        const auto catalog = SectionCatalog::loadDirectory(std::string(WS_RESOURCES_DIR) + "/sections");
+        ProfileOptions o;
+        ProfilePipeline noOutput(o, catalog);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, noOutput.run());
+        o.output = QDir::temp().filePath(QStringLiteral("ws-never-written.wscope")).toStdString();
+        ProfilePipeline noProgram(o, catalog);
+        try {
+            noProgram.run();
+            QFAIL("ran");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains("no program to profile"), e.what());
+        }
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(o.output)));
     }
 };
 
