@@ -183,9 +183,10 @@ cmd_run() {
   fi
   # The staged programs stand where they were built (build/gpu/bin, build/gpu/lib): the test
   # programs have those paths compiled in.
-  [ -d "$STAGE/bin" ] || die "nothing staged in $STAGE: run scripts/device.sh stage here first and carry $STAGE"
   local d
+  [ -d "$STAGE/bin" ] || echo "nothing staged in $STAGE: only jobs that build for themselves (build, gpu-tests where Qt is installed) can run" >>"$summary"
   for d in bin lib; do
+    [ -d "$STAGE/$d" ] || continue
     if [ ! -L "$B/$d" ]; then
       # A build of its own on that machine is kept aside, not deleted.
       if [ -e "$B/$d" ]; then
