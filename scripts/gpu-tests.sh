@@ -4,8 +4,8 @@
 # benchmark harness) on a machine with an NVIDIA GPU, the CUDA toolkit and Qt 6 (the tests are
 # Qt Test programs). They skip, saying why, where no GPU is usable.
 #
-# The lent H200 of this project's workplace has no Qt, so there the same checks run as
-# scripts/h200/record-all.sh over binaries staged by scripts/h200/stage.sh.
+# The lent H200 of this project's workplace has no Qt: there the same suites run from test programs
+# staged here, `scripts/device.sh stage gpu-tests` then `scripts/device.sh run gpu-tests`.
 # Usage: scripts/gpu-tests.sh [build-dir]   (default build/gpu)
 set -euo pipefail
 cd "$(dirname "$0")/.."

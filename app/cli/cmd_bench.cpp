@@ -9,10 +9,9 @@
 #include "core/bench/benchreport.h"
 #include "core/bench/benchworkload.h"
 #include "core/store/sessionwriter.h"
+#include "launcher/targetlauncher.h"
 
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -27,8 +26,6 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-extern char** environ;
 
 namespace {
 
@@ -127,7 +124,7 @@ std::string findWorkloadsExe(const std::string& given)
     std::error_code ec;
     const auto self = fs::read_symlink("/proc/self/exe", ec);
     const auto dir = ec ? fs::path(".") : self.parent_path();
-    const auto candidate = (dir / "warpscope-bench-workloads").string();
+    auto candidate = (dir / "warpscope-bench-workloads").string();
     if (access(candidate.c_str(), X_OK) != 0)
         throw std::runtime_error("warpscope-bench-workloads was not found next to warpscope-cli (in " + dir.string()
             + "); it is built only with the CUDA toolkit (nvcc): build it, or pass "
@@ -135,26 +132,23 @@ std::string findWorkloadsExe(const std::string& given)
     return candidate;
 }
 
-// Runs the workloads program and returns its exit status (or 128 + signal).
+// Runs the workloads program like every collector runs its target (TargetLauncher: our
+// environment, shared stdio, signals forwarded) and returns its exit status (or 128 + signal).
 int runWorkloads(const std::string& exe, const std::string& request, const std::string& result)
 {
-    std::vector<std::string> args = {exe, "--request", request, "--output", result};
-    std::vector<char*> argv;
-    for (auto& a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    const int rc = posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv.data(), environ);
-    if (rc != 0)
-        throw std::runtime_error(exe + ": cannot start: " + std::strerror(rc));
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR)
-            throw std::runtime_error(exe + ": waitpid failed: " + std::strerror(errno));
+    // A bare name given with --workloads-exe is a file in the current directory, not a PATH search.
+    const std::string path = exe.find('/') == std::string::npos ? "./" + exe : exe;
+    std::optional<ws::TargetLauncher> workloads;
+    try {
+        workloads.emplace(std::vector<std::string> {path, "--request", request, "--output", result});
+        workloads->start();
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(exe + ": cannot start: " + e.what());
     }
-    if (WIFSIGNALED(status))
-        return 128 + WTERMSIG(status);
-    return WEXITSTATUS(status);
+    const ws::ExitStatus status = workloads->wait();
+    if (status.exitSignal != 0)
+        return 128 + status.exitSignal;
+    return status.exitCode;
 }
 
 ws::bench::BenchOptions optionsFrom(const BenchArgs& a, const Given& g, const ws::bench::WorkloadConfig& config)

@@ -6,7 +6,7 @@
 // when recording failed.
 #include "command.h"
 
-#include "launcher/recording.h"
+#include "launcher/recordpipeline.h"
 
 #include <cstdio>
 #include <memory>
@@ -31,7 +31,7 @@ int runRecord(RecordArgs& args, const std::vector<std::string>& remaining)
     if (!args.trace.empty())
         o.trace = args.trace;
     o.command = remaining;
-    ws::Recording recording(o);
+    ws::RecordPipeline recording(o);
     const ws::RecordResult r = recording.run(&note);
     for (const auto& w : r.warnings)
         note("warning: " + w);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cuptisession.h"
 
+#include "collectors/device/deviceattributes.h"
+
 #include "pmsampler.h"
 #include "recorder.h"
 
@@ -205,16 +207,6 @@ void enableApis()
             cuptiActivityEnableDriverApi(cbid, 0);
 }
 
-std::string formatUuid(const CUuuid& u)
-{
-    // nvidia-smi's form, which NVML's GetHandleByUUID accepts: GPU-8-4-4-4-12 hex digits.
-    char out[64];
-    const auto* b = reinterpret_cast<const unsigned char*>(u.bytes);
-    std::snprintf(out, sizeof(out), "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
-        b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-    return out;
-}
-
 void recordEnvironment(const std::string& key, const std::string& value)
 {
     auto& w = g_recorder->writer();
@@ -278,44 +270,37 @@ void recordDevice(CUcontext ctx)
     CUdevice dev = 0;
     if (cu.deviceGet(&dev, static_cast<int>(ordinal)) != CUDA_SUCCESS)
         return;
-    const auto attr = [&cu, dev](CUdevice_attribute a) {
-        int v = 0;
-        return cu.getAttribute(&v, a, dev) == CUDA_SUCCESS ? v : 0;
-    };
-    char name[256] = {};
-    if (cu.getName)
-        cu.getName(name, sizeof(name) - 1, dev);
-    CUuuid uuid {};
-    std::string uuidText;
-    if (cu.getUuid && cu.getUuid(&uuid, dev) == CUDA_SUCCESS)
-        uuidText = formatUuid(uuid);
-    size_t totalMem = 0;
-    if (cu.totalMem)
-        cu.totalMem(&totalMem, dev);
+    DeviceQueryCalls calls;
+    calls.getAttribute = cu.getAttribute;
+    calls.getName = cu.getName;
+    calls.getUuid = cu.getUuid;
+    calls.totalMem = cu.totalMem;
+    const DeviceAttributes a = queryDeviceAttributes(calls, dev);
+    const std::string& uuidText = a.uuid;
 
     auto& w = g_recorder->writer();
     raw::DeviceRecord d {};
     d.id = ordinal;
-    d.name = w.intern(name);
+    d.name = w.intern(a.name);
     d.uuid = w.intern(uuidText);
-    d.ccMajor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-    d.ccMinor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-    d.smCount = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-    d.clockKhz = attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
-    d.memClockKhz = attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
-    d.memBusWidthBits = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
-    d.l2Bytes = attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
-    d.globalMemBytes = static_cast<int64_t>(totalMem);
-    d.regsPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
-    d.regsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
-    d.smemPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
-    d.smemPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
-    d.smemPerBlockOptin = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-    d.smemReservedPerBlock = attr(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
-    d.maxThreadsPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
-    d.maxBlocksPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
-    d.maxThreadsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-    d.warpSize = attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+    d.ccMajor = a.ccMajor;
+    d.ccMinor = a.ccMinor;
+    d.smCount = a.smCount;
+    d.clockKhz = a.clockKhz;
+    d.memClockKhz = a.memClockKhz;
+    d.memBusWidthBits = a.memBusWidthBits;
+    d.l2Bytes = a.l2Bytes;
+    d.globalMemBytes = a.globalMemBytes;
+    d.regsPerSm = a.regsPerSm;
+    d.regsPerBlock = a.regsPerBlock;
+    d.smemPerSm = a.smemPerSm;
+    d.smemPerBlock = a.smemPerBlock;
+    d.smemPerBlockOptin = a.smemPerBlockOptin;
+    d.smemReservedPerBlock = a.smemReservedPerBlock;
+    d.maxThreadsPerSm = a.maxThreadsPerSm;
+    d.maxBlocksPerSm = a.maxBlocksPerSm;
+    d.maxThreadsPerBlock = a.maxThreadsPerBlock;
+    d.warpSize = a.warpSize;
     w.add(raw::RecordType::Device, d);
 
     int driverVersion = 0;

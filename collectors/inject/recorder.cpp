@@ -5,6 +5,8 @@
 #include "nvtxtiming.h"
 #include "pmsampler.h"
 
+#include "collectors/launcher/commandline.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include <ctime>
 #include <pthread.h>
 #include <unistd.h>
+#include <vector>
 
 namespace ws::inject {
 
@@ -111,18 +114,23 @@ bool Recorder::start()
         message(raw::MessageLevel::Error, e);
 
     // The process itself: command line and executable.
+    // Quoted as the launcher quotes the root's argv (joinCommand), so that the same program
+    // has the same command line in every run of it, traced or profiled.
     std::string cmdline;
     if (FILE* f = std::fopen("/proc/self/cmdline", "rb")) {
+        std::string all;
         char buf[4096];
         size_t n = 0;
         while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0)
-            cmdline.append(buf, n);
+            all.append(buf, n);
         std::fclose(f);
-        while (!cmdline.empty() && cmdline.back() == '\0')
-            cmdline.pop_back();
-        for (auto& ch : cmdline)
-            if (ch == '\0')
-                ch = ' ';
+        std::vector<std::string> argv;
+        for (size_t pos = 0; pos < all.size();) {
+            const size_t end = std::min(all.find('\0', pos), all.size());
+            argv.emplace_back(all, pos, end - pos);
+            pos = end + 1;
+        }
+        cmdline = joinCommand(argv);
     }
     char exe[4096] = {};
     const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);

@@ -26,7 +26,7 @@ struct RecorderConfig {
     double durationS = 0; // 0: until exit
     size_t cuptiBufferBytes = 4u << 20;
     // CUPTI settings (see raw/rawformat.h for the variables). Each costs host time per
-    // intercepted API call; scripts/h200/compare-and-overhead.py --tune measures them.
+    // intercepted API call; scripts/device/compare-and-overhead.py --tune measures them.
     bool systemThreadIds = true;     // CUPTI reports gettid(); else pthread_self(), mapped by ingest
     bool monotonicTimestamps = true; // CUPTI calls our CLOCK_MONOTONIC callback; else CLOCK_REALTIME, shifted by ingest
     bool selectApis = true;          // enable only the kept API cbids; else enable all, then disable the rest

@@ -114,29 +114,4 @@ GpuProbe GpuProbe::run(const std::string& injectionLibrary)
     return p;
 }
 
-std::string findInjectionLibrary(std::string* searched)
-{
-    namespace fs = std::filesystem;
-    constexpr const char* kName = "libwarpscope-inject.so";
-    std::vector<fs::path> candidates;
-    if (const char* env = std::getenv("WS_INJECT_LIB"); env && *env)
-        candidates.emplace_back(env);
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        candidates.push_back(exe.parent_path().parent_path() / "lib" / kName);
-        candidates.push_back(exe.parent_path() / "lib" / kName);
-        candidates.push_back(exe.parent_path() / kName);
-    }
-    std::string list;
-    for (const auto& c : candidates) {
-        list += (list.empty() ? "" : ", ") + c.string();
-        if (fs::is_regular_file(c, ec))
-            return fs::absolute(c, ec).lexically_normal().string();
-    }
-    if (searched)
-        *searched = list;
-    return {};
-}
-
 } // namespace ws

@@ -18,10 +18,4 @@ struct GpuProbe {
     static GpuProbe run(const std::string& injectionLibrary);
 };
 
-// Where libwarpscope-inject.so is: $WS_INJECT_LIB if set, else next to the running
-// executable in ../lib (installed and build trees alike: build/<dir>/bin/warpscope-cli and
-// build/<dir>/lib/libwarpscope-inject.so), else in the executable's own directory. Empty when
-// none of them exists; `searched` lists where it looked.
-std::string findInjectionLibrary(std::string* searched = nullptr);
-
 } // namespace ws

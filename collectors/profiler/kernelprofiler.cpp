@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "kernelprofiler.h"
 
+#include "core/metrics/metricnames.h"
 #include "core/util/demangle.h"
 #include "cuptistatus.h"
 
@@ -185,9 +186,9 @@ void KernelProfiler::defineSamplingMetrics()
         m_writer.metric(m_metricCount, m);
         m_samplingMetric[name] = m_metricCount++;
     };
-    define("smsp__pcsamp_sample_count", "samples", "PC samples in the launch (CUPTI totalSamples)");
-    define("pcsamp__dropped_samples", "samples", "PC samples dropped by the hardware");
-    define("pcsamp__interval_cycles", "cycles", "PC sampling interval");
+    define(metric::kPcSampleCount, "samples", "PC samples in the launch (CUPTI totalSamples)");
+    define(metric::kPcDroppedSamples, "samples", "PC samples dropped by the hardware");
+    define(metric::kPcIntervalCycles, "cycles", "PC sampling interval");
     // The not-issued variants are a subset of their reason's samples; per kernel only the
     // all-samples view becomes a metric (the per-PC rows keep both).
     for (const auto& [index, name] : m_sampler.stallReasons()) {
@@ -243,9 +244,9 @@ void KernelProfiler::samplingLaunchDone(CUcontext ctx, int64_t launchIndex, uint
         if (auto m = m_samplingMetric.find(name); m != m_samplingMetric.end())
             values[m->second] = v;
     };
-    put("smsp__pcsamp_sample_count", static_cast<double>(range.totalSamples));
-    put("pcsamp__dropped_samples", static_cast<double>(range.droppedSamples));
-    put("pcsamp__interval_cycles", static_cast<double>(uint64_t(1) << std::min<uint32_t>(range.period, 62)));
+    put(metric::kPcSampleCount, static_cast<double>(range.totalSamples));
+    put(metric::kPcDroppedSamples, static_cast<double>(range.droppedSamples));
+    put(metric::kPcIntervalCycles, static_cast<double>(uint64_t(1) << std::min<uint32_t>(range.period, 62)));
     for (const auto& [name, n] : totals)
         put(name, static_cast<double>(n));
     m_writer.values(launchIndex, values);
@@ -433,7 +434,7 @@ bool KernelProfiler::setUp(ContextState& state)
         if (cuCtxGetDevice(&dev) != CUDA_SUCCESS)
             cuDeviceGet(&dev, static_cast<int>(state.deviceId));
         // An experiment, not an option: WS_PROFILE_EVICTION=program|off. The default is what the H200
-        // comparison chose (scripts/h200/metrics-compare.sh, docs/kernel-metrics.md): eviction from a
+        // comparison chose (scripts/device/metrics-compare.sh, docs/kernel-metrics.md): eviction from a
         // context of its own agreed with ncu on 23 metrics more of the four kernels than from the
         // program's.
         const char* mode = std::getenv("WS_PROFILE_EVICTION");

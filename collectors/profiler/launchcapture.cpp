@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "launchcapture.h"
 
+#include "collectors/device/deviceattributes.h"
+
 #include <cupti.h>
 
 #include <algorithm>
@@ -211,50 +213,35 @@ bool isCapturing(CUstream stream)
 
 DeviceInfo queryDevice(CUdevice device, uint32_t id)
 {
+    DeviceQueryCalls calls;
+    calls.getAttribute = &cuDeviceGetAttribute;
+    calls.getName = &cuDeviceGetName;
+    calls.getUuid = &cuDeviceGetUuid;
+    calls.totalMem = &cuDeviceTotalMem;
+    const DeviceAttributes a = queryDeviceAttributes(calls, device);
     DeviceInfo d;
     d.id = id;
-    auto attr = [&](CUdevice_attribute a) {
-        int v = 0;
-        cuDeviceGetAttribute(&v, a, device);
-        return v;
-    };
-    char name[256] = {};
-    if (cuDeviceGetName(name, sizeof(name) - 1, device) == CUDA_SUCCESS)
-        d.name = name;
-    CUuuid uuid {};
-    if (cuDeviceGetUuid(&uuid, device) == CUDA_SUCCESS) {
-        static const char* hex = "0123456789abcdef";
-        std::string s = "GPU-";
-        for (int i = 0; i < 16; ++i) {
-            const auto b = static_cast<unsigned char>(uuid.bytes[i]);
-            s += hex[b >> 4];
-            s += hex[b & 15];
-            if (i == 3 || i == 5 || i == 7 || i == 9)
-                s += '-';
-        }
-        d.uuid = s;
-    }
-    size_t total = 0;
-    if (cuDeviceTotalMem(&total, device) == CUDA_SUCCESS)
-        d.globalMemBytes = static_cast<int64_t>(total);
-    d.ccMajor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-    d.ccMinor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-    d.smCount = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-    d.smClockKhz = attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+    d.name = a.name;
+    d.uuid = a.uuid;
+    d.globalMemBytes = a.globalMemBytes;
+    d.ccMajor = a.ccMajor;
+    d.ccMinor = a.ccMinor;
+    d.smCount = a.smCount;
+    d.smClockKhz = a.clockKhz;
     d.smClockMaxKhz = d.smClockKhz;
-    d.memClockKhz = attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
-    d.memBusWidthBits = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
-    d.l2Bytes = attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
-    d.regsPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
-    d.regsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
-    d.smemPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
-    d.smemPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
-    d.smemPerBlockOptin = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-    d.smemReservedPerBlock = attr(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
-    d.warpSize = attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
-    d.maxWarpsPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR) / (d.warpSize > 0 ? d.warpSize : 32);
-    d.maxBlocksPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
-    d.maxThreadsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    d.memClockKhz = a.memClockKhz;
+    d.memBusWidthBits = a.memBusWidthBits;
+    d.l2Bytes = a.l2Bytes;
+    d.regsPerSm = a.regsPerSm;
+    d.regsPerBlock = a.regsPerBlock;
+    d.smemPerSm = a.smemPerSm;
+    d.smemPerBlock = a.smemPerBlock;
+    d.smemPerBlockOptin = a.smemPerBlockOptin;
+    d.smemReservedPerBlock = a.smemReservedPerBlock;
+    d.warpSize = a.warpSize;
+    d.maxWarpsPerSm = a.maxThreadsPerSm / (d.warpSize > 0 ? d.warpSize : 32);
+    d.maxBlocksPerSm = a.maxBlocksPerSm;
+    d.maxThreadsPerBlock = a.maxThreadsPerBlock;
     // Double data rate: two transfers per memory clock.
     d.dramBandwidthBytesPerS = 2.0 * static_cast<double>(d.memClockKhz) * 1000.0 * d.memBusWidthBits / 8.0;
     return d;

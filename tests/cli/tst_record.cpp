@@ -171,6 +171,20 @@ private slots:
         QCOMPARE(s.meta.at("processes_without_end_record"), std::string());
     }
 
+    // The injection library stores the process's command line (from /proc/self/cmdline) quoted
+    // exactly as the launcher stores the program's: one line per program in every run of it.
+    void processCommandLineIsQuotedAsTheLaunchers()
+    {
+        if (!nvtxRecordable())
+            QSKIP("the injection library or ws-example-nvtx-threads was not built (no CUDA toolkit)");
+        const SessionData s = record(QStringLiteral("quoted.wscope"), {},
+            {nvtxExample(), QStringLiteral("--label"), QStringLiteral("two words"), QStringLiteral("it's;$x")});
+        const std::string expected = nvtxExample().toStdString() + " --label 'two words' 'it'\\''s;$x'";
+        QCOMPARE(s.environment.at("command_line"), expected);
+        QCOMPARE(s.processes.size(), size_t(1));
+        QCOMPARE(s.processes[0].commandLine, expected);
+    }
+
     void childProcessesAreRecorded()
     {
         if (!nvtxRecordable())

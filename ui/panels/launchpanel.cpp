@@ -2,6 +2,7 @@
 #include "ui/panels/launchpanel.h"
 
 #include "core/diagnosis/occupancycurves.h"
+#include "core/metrics/metricnames.h"
 #include "ui/panels/panelformat.h"
 #include "ui/panels/plotstyle.h"
 
@@ -139,7 +140,7 @@ void LaunchPanel::rebuild()
     for (int i = 0; i < m_shown.size(); ++i)
         index[m_shown[i].kernelId] = static_cast<size_t>(i);
     auto o = [&](const ShownKernel& k) -> const KernelOccupancy& { return occ[index.at(k.kernelId)]; };
-    auto metric = [](const ShownKernel& k, const char* name) -> std::optional<double> {
+    auto metricOf = [](const ShownKernel& k, const char* name) -> std::optional<double> {
         return k.profiled ? k.profiled->metrics.get(name) : std::nullopt;
     };
 
@@ -187,7 +188,7 @@ void LaunchPanel::rebuild()
         tr("Grid size / (blocks per SM x SMs): how many times the grid fills the GPU. Collected value "
            "(launch__waves_per_multiprocessor) when profiled, else computed from the theoretical blocks per SM."),
         [&](const ShownKernel& k) -> std::optional<double> {
-            if (auto v = metric(k, "launch__waves_per_multiprocessor"))
+            if (auto v = metricOf(k, metric::kWavesPerSm))
                 return v;
             if (!o(k).valid || o(k).curves.current.blocksPerSm <= 0)
                 return std::nullopt;
@@ -200,18 +201,18 @@ void LaunchPanel::rebuild()
                         const QString& tip) {
         return row(label, tr("blocks/SM"), tip + QStringLiteral(" (") + QLatin1String(metricName) + QLatin1Char(')'),
             [&, metricName, member](const ShownKernel& k) -> std::optional<double> {
-                if (auto v = metric(k, metricName))
+                if (auto v = metricOf(k, metricName))
                     return v;
                 return o(k).valid ? limitValue(o(k).curves.current.*member) : std::nullopt;
             });
     };
-    rows.push_back(limitRow(tr("Block limit registers"), "launch__occupancy_limit_registers",
+    rows.push_back(limitRow(tr("Block limit registers"), metric::kOccupancyLimitRegisters,
         &OccupancyResult::limitRegisters, tr("Blocks that fit the register file")));
-    rows.push_back(limitRow(tr("Block limit shared memory"), "launch__occupancy_limit_shared_mem",
+    rows.push_back(limitRow(tr("Block limit shared memory"), metric::kOccupancyLimitSharedMem,
         &OccupancyResult::limitSharedMem, tr("Blocks that fit the shared-memory carveout")));
-    rows.push_back(limitRow(tr("Block limit warps"), "launch__occupancy_limit_warps", &OccupancyResult::limitWarps,
+    rows.push_back(limitRow(tr("Block limit warps"), metric::kOccupancyLimitWarps, &OccupancyResult::limitWarps,
         tr("Blocks that fit the SM's warp slots")));
-    rows.push_back(limitRow(tr("Block limit SM"), "launch__occupancy_limit_blocks", &OccupancyResult::limitBlocks,
+    rows.push_back(limitRow(tr("Block limit SM"), metric::kOccupancyLimitBlocks, &OccupancyResult::limitBlocks,
         tr("The SM's maximum resident blocks")));
     MetricRow limiter = row(tr("Limited by"), QString(), tr("The resource with the smallest block limit"),
         [](const ShownKernel&) { return std::nullopt; });
@@ -222,27 +223,26 @@ void LaunchPanel::rebuild()
         tr("Theoretical occupancy"), tr("%"),
         tr("Resident warps the limits allow / the SM's maximum (sm__maximum_warps_per_active_cycle_pct)"),
         [&](const ShownKernel& k) -> std::optional<double> {
-            if (auto v = metric(k, "sm__maximum_warps_per_active_cycle_pct"))
+            if (auto v = metricOf(k, metric::kTheoreticalOccupancy))
                 return v;
             return o(k).valid ? std::optional<double>(o(k).curves.current.occupancyPct) : std::nullopt;
         },
         3));
     rows.push_back(row(tr("Theoretical active warps per SM"), tr("warps"), tr("sm__maximum_warps_avg_per_active_cycle"),
         [&](const ShownKernel& k) -> std::optional<double> {
-            if (auto v = metric(k, "sm__maximum_warps_avg_per_active_cycle"))
+            if (auto v = metricOf(k, metric::kTheoreticalWarpsPerSm))
                 return v;
             return o(k).valid ? std::optional<double>(o(k).curves.current.activeWarpsPerSm) : std::nullopt;
         }));
-    rows.push_back(metricRow(
-        QStringLiteral("sm__warps_active.avg.pct_of_peak_sustained_active"), tr("Achieved occupancy"), tr("%"), 3));
+    rows.push_back(metricRow(QString::fromLatin1(metric::kAchievedOccupancy), tr("Achieved occupancy"), tr("%"), 3));
     rows.back().tip = tr("Average active warps per active cycle / the SM's maximum, measured "
                          "(sm__warps_active.avg.pct_of_peak_sustained_active); n/c without metrics");
     rows.push_back(metricRow(
-        QStringLiteral("sm__warps_active.avg.per_cycle_active"), tr("Achieved active warps per SM"), tr("warps"), 3));
+        QString::fromLatin1(metric::kAchievedWarpsPerSm), tr("Achieved active warps per SM"), tr("warps"), 3));
     rows.push_back(row(tr("Shared memory configuration"), tr("bytes"),
         tr("The carveout the driver configures (launch__shared_mem_config_size)"),
         [&](const ShownKernel& k) -> std::optional<double> {
-            if (auto v = metric(k, "launch__shared_mem_config_size"))
+            if (auto v = metricOf(k, metric::kSharedMemConfigSize))
                 return v;
             return o(k).valid ? std::optional<double>(static_cast<double>(o(k).curves.current.smemConfigBytes))
                               : std::nullopt;
@@ -285,9 +285,9 @@ void LaunchPanel::rebuild()
     QList<plotstyle::BarSeries> series;
     for (const ShownKernel& k : m_shown) {
         const double theo = o(k).valid ? o(k).curves.current.occupancyPct : std::nan("");
-        const auto ach = metric(k, "sm__warps_active.avg.pct_of_peak_sustained_active");
+        const auto ach = metricOf(k, metric::kAchievedOccupancy);
         series.append({k.title, k.color,
-            {metric(k, "sm__maximum_warps_per_active_cycle_pct").value_or(theo), ach.value_or(std::nan(""))}});
+            {metricOf(k, metric::kTheoreticalOccupancy).value_or(theo), ach.value_or(std::nan(""))}});
     }
     plotstyle::BarChart chart;
     chart.categories = {tr("Theoretical"), tr("Achieved")};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/memorypanel.h"
 
+#include "core/metrics/metricnames.h"
 #include "ui/panels/panelformat.h"
 #include "ui/panels/plotstyle.h"
 
@@ -61,12 +62,9 @@ void MemoryPanel::rebuild()
     rows.push_back(row(tr("L1/TEX"), tr("GB/s"), tr("l1tex__t_bytes.sum / duration"), rate(&KernelFacts::l1Bytes)));
     rows.push_back(row(tr("L2"), tr("GB/s"), tr("lts__t_bytes.sum / duration"), rate(&KernelFacts::l2Bytes)));
     rows.push_back(row(tr("DRAM"), tr("GB/s"), tr("dram__bytes.sum / duration"), rate(&KernelFacts::dramBytes)));
-    rows.push_back(metricRow(QStringLiteral("gpu__compute_memory_access_throughput.avg.pct_of_peak_sustained_elapsed"),
-        tr("Mem busy"), tr("%"), 3));
-    rows.push_back(metricRow(QStringLiteral("gpu__compute_memory_request_throughput.avg.pct_of_peak_sustained_elapsed"),
-        tr("Max bandwidth"), tr("%"), 3));
-    rows.push_back(metricRow(
-        QStringLiteral("sm__memory_throughput.avg.pct_of_peak_sustained_elapsed"), tr("Mem pipes busy"), tr("%"), 3));
+    rows.push_back(metricRow(QString::fromLatin1(metric::kMemBusy), tr("Mem busy"), tr("%"), 3));
+    rows.push_back(metricRow(QString::fromLatin1(metric::kMaxBandwidth), tr("Max bandwidth"), tr("%"), 3));
+    rows.push_back(metricRow(QString::fromLatin1(metric::kMemPipesBusy), tr("Mem pipes busy"), tr("%"), 3));
     rows.push_back(heading(tr("Caches and access pattern")));
     rows.push_back(row(
         tr("L1/TEX hit rate"), tr("%"), tr("l1tex__t_sector_hit_rate.pct"),
@@ -83,10 +81,10 @@ void MemoryPanel::rebuild()
         tr("Global store sectors per request"), tr("sectors"),
         tr("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / ..._requests_..."),
         [](const ShownKernel& k) { return k.facts.globalStoreSectorsPerRequest(); }, 3));
-    rows.push_back(metricRow(QStringLiteral("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
-        tr("Shared load bank conflicts"), tr("conflicts")));
-    rows.push_back(metricRow(QStringLiteral("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
-        tr("Shared store bank conflicts"), tr("conflicts")));
+    rows.push_back(metricRow(
+        QString::fromLatin1(metric::kSharedLoadBankConflicts), tr("Shared load bank conflicts"), tr("conflicts")));
+    rows.push_back(metricRow(
+        QString::fromLatin1(metric::kSharedStoreBankConflicts), tr("Shared store bank conflicts"), tr("conflicts")));
     table()->set(kernelColumns(), rows);
 
     const bool any = anyProfiled();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/schedulerpanel.h"
 
+#include "core/metrics/metricnames.h"
 #include "ui/panels/panelformat.h"
 #include "ui/panels/plotstyle.h"
 
@@ -69,16 +70,16 @@ void SchedulerPanel::rebuild()
 {
     std::vector<MetricRow> rows;
     rows.push_back(heading(tr("Warps per scheduler (average per active cycle)")));
+    rows.push_back(
+        metricRow(QString::fromLatin1(metric::kSchedulerMaxWarps), tr("GPU maximum warps"), tr("warps/scheduler"), 3));
     rows.push_back(metricRow(
-        QStringLiteral("smsp__warps_active.avg.peak_sustained"), tr("GPU maximum warps"), tr("warps/scheduler"), 3));
+        QString::fromLatin1(metric::kSchedulerTheoreticalWarps), tr("Theoretical warps"), tr("warps/scheduler"), 3));
+    rows.push_back(
+        metricRow(QString::fromLatin1(metric::kSchedulerActiveWarps), tr("Active warps"), tr("warps/scheduler"), 3));
     rows.push_back(metricRow(
-        QStringLiteral("smsp__maximum_warps_avg_per_active_cycle"), tr("Theoretical warps"), tr("warps/scheduler"), 3));
+        QString::fromLatin1(metric::kSchedulerEligibleWarps), tr("Eligible warps"), tr("warps/scheduler"), 3));
     rows.push_back(metricRow(
-        QStringLiteral("smsp__warps_active.avg.per_cycle_active"), tr("Active warps"), tr("warps/scheduler"), 3));
-    rows.push_back(metricRow(
-        QStringLiteral("smsp__warps_eligible.avg.per_cycle_active"), tr("Eligible warps"), tr("warps/scheduler"), 3));
-    rows.push_back(metricRow(
-        QStringLiteral("smsp__issue_active.avg.per_cycle_active"), tr("Issued warps"), tr("warps/scheduler/cycle"), 3));
+        QString::fromLatin1(metric::kSchedulerIssuedWarps), tr("Issued warps"), tr("warps/scheduler/cycle"), 3));
     rows.push_back(row(
         tr("No eligible"), tr("% of active cycles"),
         tr("smsp__issue_inst0.avg.pct_of_peak_sustained_active: active cycles in which no warp could issue"),
@@ -87,11 +88,11 @@ void SchedulerPanel::rebuild()
         tr("One or more eligible"), tr("% of active cycles"), tr("smsp__issue_active.avg.pct_of_peak_sustained_active"),
         [](const ShownKernel& k) { return k.facts.issueActivePct; }, 3));
     rows.push_back(heading(tr("Warp states")));
-    rows.push_back(metricRow(QStringLiteral("smsp__average_warp_latency_per_inst_issued.ratio"),
+    rows.push_back(metricRow(QString::fromLatin1(metric::kWarpCyclesPerIssued),
         tr("Warp cycles per issued instruction"), tr("warp-cycles/inst"), 4));
-    rows.push_back(metricRow(QStringLiteral("smsp__thread_inst_executed_per_inst_executed.ratio"),
-        tr("Avg. active threads per warp"), tr("threads"), 3));
-    rows.push_back(metricRow(QStringLiteral("smsp__thread_inst_executed_pred_on_per_inst_executed.ratio"),
+    rows.push_back(metricRow(
+        QString::fromLatin1(metric::kActiveThreadsPerWarp), tr("Avg. active threads per warp"), tr("threads"), 3));
+    rows.push_back(metricRow(QString::fromLatin1(metric::kNotPredicatedOffThreadsPerWarp),
         tr("Avg. not predicated off threads per warp"), tr("threads"), 3));
     const std::vector<std::string> order = stallOrder();
     if (!order.empty())
@@ -133,11 +134,11 @@ void SchedulerPanel::rebuild()
     {
         plotstyle::BarChart chart;
         static const char* const kWarps[][2] = {
-            {"smsp__warps_active.avg.peak_sustained", QT_TR_NOOP("GPU maximum")},
-            {"smsp__maximum_warps_avg_per_active_cycle", QT_TR_NOOP("Theoretical")},
-            {"smsp__warps_active.avg.per_cycle_active", QT_TR_NOOP("Active")},
-            {"smsp__warps_eligible.avg.per_cycle_active", QT_TR_NOOP("Eligible")},
-            {"smsp__issue_active.avg.per_cycle_active", QT_TR_NOOP("Issued")},
+            {metric::kSchedulerMaxWarps, QT_TR_NOOP("GPU maximum")},
+            {metric::kSchedulerTheoreticalWarps, QT_TR_NOOP("Theoretical")},
+            {metric::kSchedulerActiveWarps, QT_TR_NOOP("Active")},
+            {metric::kSchedulerEligibleWarps, QT_TR_NOOP("Eligible")},
+            {metric::kSchedulerIssuedWarps, QT_TR_NOOP("Issued")},
         };
         for (const auto& w : kWarps)
             chart.categories << tr(w[1]);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/throughputpanel.h"
 
+#include "core/metrics/metricnames.h"
 #include "core/metrics/profileingest.h"
 #include "ui/panels/panelformat.h"
 #include "ui/panels/plotstyle.h"
@@ -15,33 +16,34 @@ namespace ws {
 
 namespace {
 
-constexpr std::string_view kElapsedPct = ".avg.pct_of_peak_sustained_elapsed";
+constexpr std::string_view kElapsedPct = metric::kElapsedPctSuffix;
 
 // Speed-of-light header metrics: shown as the SOL bars, never again as breakdown rows.
 const std::set<std::string>& headerMetrics()
 {
     static const std::set<std::string> names = {
-        "sm__throughput.avg.pct_of_peak_sustained_elapsed",
-        "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
-        "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
-        "l1tex__throughput.avg.pct_of_peak_sustained_elapsed",
-        "lts__throughput.avg.pct_of_peak_sustained_elapsed",
-        "gpu__compute_memory_access_throughput.avg.pct_of_peak_sustained_elapsed",
-        "gpu__compute_memory_request_throughput.avg.pct_of_peak_sustained_elapsed",
-        "sm__memory_throughput.avg.pct_of_peak_sustained_elapsed",
-        "sm__instruction_throughput.avg.pct_of_peak_sustained_elapsed",
-        "sm__inst_issued.avg.pct_of_peak_sustained_elapsed",
+        metric::kSmThroughput,
+        metric::kMemoryThroughput,
+        metric::kDramThroughput,
+        metric::kL1Throughput,
+        metric::kL2Throughput,
+        metric::kMemBusy,
+        metric::kMaxBandwidth,
+        metric::kMemPipesBusy,
+        metric::kSmBusy,
+        metric::kIssueSlotsBusy,
     };
     return names;
 }
 
 // "sm__pipe_alu_cycles_active..." -> "alu"; "sm__inst_executed_pipe_lsu..." -> "lsu".
-std::string pipeKey(const std::string& metric, ThroughputPanel::Family family)
+std::string pipeKey(const std::string& name, ThroughputPanel::Family family)
 {
-    const std::string prefix = family == ThroughputPanel::Family::PipeCycles ? "sm__pipe_" : "sm__inst_executed_pipe_";
-    const std::string rest = metric.substr(prefix.size());
+    const std::string prefix
+        = family == ThroughputPanel::Family::PipeCycles ? metric::kPipeCyclesPrefix : metric::kPipeInstructionsPrefix;
+    const std::string rest = name.substr(prefix.size());
     if (family == ThroughputPanel::Family::PipeCycles)
-        return rest.substr(0, rest.find("_cycles_active"));
+        return rest.substr(0, rest.find(metric::kPipeCyclesInfix));
     return rest.substr(0, rest.find('.'));
 }
 
@@ -61,9 +63,10 @@ bool ThroughputPanel::inFamily(const std::string& m, Family family, const std::s
     const bool elapsed = m.size() > kElapsedPct.size() && m.ends_with(kElapsedPct);
     switch (family) {
     case Family::PipeCycles:
-        return elapsed && m.starts_with("sm__pipe_") && m.find("_cycles_active") != std::string::npos;
+        return elapsed && m.starts_with(metric::kPipeCyclesPrefix)
+            && m.find(metric::kPipeCyclesInfix) != std::string::npos;
     case Family::PipeInstructions:
-        return elapsed && m.starts_with("sm__inst_executed_pipe_");
+        return elapsed && m.starts_with(metric::kPipeInstructionsPrefix);
     case Family::ComputeBreakdown:
         if (!elapsed || headerMetrics().count(m) || inFamily(m, Family::PipeCycles)
             || inFamily(m, Family::PipeInstructions))
@@ -102,40 +105,33 @@ void ThroughputPanel::rebuild()
         [](const ShownKernel& k) -> std::optional<double> {
             return k.facts.durationNs ? std::optional<double>(*k.facts.durationNs / 1e3) : std::nullopt;
         }));
-    rows.push_back(metricRow(
-        QStringLiteral("sm__throughput.avg.pct_of_peak_sustained_elapsed"), tr("Compute (SM) throughput"), tr("%"), 3));
-    rows.push_back(metricRow(QStringLiteral("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"),
-        tr("Memory throughput"), tr("%"), 3));
-    rows.push_back(metricRow(
-        QStringLiteral("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"), tr("DRAM throughput"), tr("%"), 3));
-    rows.push_back(metricRow(QStringLiteral("l1tex__throughput.avg.pct_of_peak_sustained_active"),
-        tr("L1/TEX cache throughput"), tr("%"), 3));
-    rows.push_back(metricRow(
-        QStringLiteral("lts__throughput.avg.pct_of_peak_sustained_elapsed"), tr("L2 cache throughput"), tr("%"), 3));
-    rows.push_back(metricRow(QStringLiteral("gpc__cycles_elapsed.max"), tr("Elapsed cycles"), tr("cycles")));
-    rows.push_back(metricRow(QStringLiteral("sm__cycles_active.avg"), tr("SM active cycles"), tr("cycles")));
+    rows.push_back(metricRow(QString::fromLatin1(metric::kSmThroughput), tr("Compute (SM) throughput"), tr("%"), 3));
+    rows.push_back(metricRow(QString::fromLatin1(metric::kMemoryThroughput), tr("Memory throughput"), tr("%"), 3));
+    rows.push_back(metricRow(QString::fromLatin1(metric::kDramThroughput), tr("DRAM throughput"), tr("%"), 3));
+    rows.push_back(
+        metricRow(QString::fromLatin1(metric::kL1ThroughputActive), tr("L1/TEX cache throughput"), tr("%"), 3));
+    rows.push_back(metricRow(QString::fromLatin1(metric::kL2Throughput), tr("L2 cache throughput"), tr("%"), 3));
+    rows.push_back(metricRow(QString::fromLatin1(metric::kElapsedCycles), tr("Elapsed cycles"), tr("cycles")));
+    rows.push_back(metricRow(QString::fromLatin1(metric::kSmActiveCycles), tr("SM active cycles"), tr("cycles")));
     rows.push_back(row(
         tr("SM frequency"), tr("GHz"), tr("gpc__cycles_elapsed.avg.per_second"),
         [](const ShownKernel& k) -> std::optional<double> {
             if (!k.profiled)
                 return std::nullopt;
             const auto& m = k.profiled->metrics;
-            const auto v = m.get("gpc__cycles_elapsed.avg.per_second");
-            return v ? std::optional<double>(toBaseUnit(*v, m.unit("gpc__cycles_elapsed.avg.per_second")) / 1e9)
-                     : std::nullopt;
+            const auto v = m.get(metric::kSmFrequency);
+            return v ? std::optional<double>(toBaseUnit(*v, m.unit(metric::kSmFrequency)) / 1e9) : std::nullopt;
         },
         3));
     rows.push_back(heading(tr("Compute workload")));
-    rows.push_back(metricRow(
-        QStringLiteral("sm__instruction_throughput.avg.pct_of_peak_sustained_elapsed"), tr("SM busy"), tr("%"), 3));
-    rows.push_back(metricRow(
-        QStringLiteral("sm__inst_issued.avg.pct_of_peak_sustained_elapsed"), tr("Issue slots busy"), tr("%"), 3));
-    rows.push_back(metricRow(
-        QStringLiteral("sm__inst_executed.avg.per_cycle_elapsed"), tr("Executed IPC elapsed"), tr("inst/cycle"), 3));
-    rows.push_back(metricRow(
-        QStringLiteral("sm__inst_executed.avg.per_cycle_active"), tr("Executed IPC active"), tr("inst/cycle"), 3));
-    rows.push_back(metricRow(
-        QStringLiteral("sm__inst_issued.avg.per_cycle_active"), tr("Issued IPC active"), tr("inst/cycle"), 3));
+    rows.push_back(metricRow(QString::fromLatin1(metric::kSmBusy), tr("SM busy"), tr("%"), 3));
+    rows.push_back(metricRow(QString::fromLatin1(metric::kIssueSlotsBusy), tr("Issue slots busy"), tr("%"), 3));
+    rows.push_back(
+        metricRow(QString::fromLatin1(metric::kExecutedIpcElapsed), tr("Executed IPC elapsed"), tr("inst/cycle"), 3));
+    rows.push_back(
+        metricRow(QString::fromLatin1(metric::kExecutedIpcActive), tr("Executed IPC active"), tr("inst/cycle"), 3));
+    rows.push_back(
+        metricRow(QString::fromLatin1(metric::kIssuedIpcActive), tr("Issued IPC active"), tr("inst/cycle"), 3));
 
     // Every figure of the families, for the table and the charts.
     auto collect = [&](Family family) {
@@ -169,17 +165,17 @@ void ThroughputPanel::rebuild()
         }
         return out;
     };
-    auto labelOf = [&](const std::string& metric, Family family) {
+    auto labelOf = [&](const std::string& name, Family family) {
         if (family == Family::PipeCycles || family == Family::PipeInstructions) {
             if (session)
                 // A profile session labels pipes as its section does ("Tensor (FP, incl. HGMMA)").
-                if (const MetricDef* d = session->metrics.definition(metric);
+                if (const MetricDef* d = session->metrics.definition(name);
                     d && !d->description.empty() && d->description.size() < 40)
                     return QString::fromStdString(d->description);
-            QString key = QString::fromStdString(pipeKey(metric, family)).toUpper();
+            QString key = QString::fromStdString(pipeKey(name, family)).toUpper();
             return key.replace(QLatin1Char('_'), QLatin1Char(' '));
         }
-        return QString::fromStdString(ProfileIngest::breakdownLabel(metric));
+        return QString::fromStdString(ProfileIngest::breakdownLabel(name));
     };
 
     const auto compute = collect(Family::ComputeBreakdown);
@@ -214,11 +210,11 @@ void ThroughputPanel::rebuild()
         plotstyle::showMessage(m_sol, none);
     } else {
         static const char* const kSol[][2] = {
-            {"sm__throughput.avg.pct_of_peak_sustained_elapsed", QT_TR_NOOP("Compute (SM)")},
-            {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", QT_TR_NOOP("Memory")},
-            {"gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", QT_TR_NOOP("DRAM")},
-            {"l1tex__throughput.avg.pct_of_peak_sustained_active", QT_TR_NOOP("L1/TEX (active cycles)")},
-            {"lts__throughput.avg.pct_of_peak_sustained_elapsed", QT_TR_NOOP("L2")},
+            {metric::kSmThroughput, QT_TR_NOOP("Compute (SM)")},
+            {metric::kMemoryThroughput, QT_TR_NOOP("Memory")},
+            {metric::kDramThroughput, QT_TR_NOOP("DRAM")},
+            {metric::kL1ThroughputActive, QT_TR_NOOP("L1/TEX (active cycles)")},
+            {metric::kL2Throughput, QT_TR_NOOP("L2")},
         };
         plotstyle::BarChart chart;
         for (const auto& s : kSol)

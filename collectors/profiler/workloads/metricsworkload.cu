@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Workloads for checking `warpscope-cli profile` against ncu on a GPU (scripts/h200/metrics-*):
+// Workloads for checking `warpscope-cli profile` against ncu on a GPU (scripts/device/metrics-*):
 //   gemm_relu  cuBLAS bf16 GEMM (4096^3) followed by an in-place ReLU of its output
 //   copy       memory-bound float4 copy, 128 MiB each way
 //   chase      latency-bound pointer chase: one warp per SM following random chains

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: MIT
+#include "launcher/profilepipeline.h"
+
+#include "core/metrics/metricnames.h"
+#include "core/metrics/profileconfig.h"
+#include "core/metrics/profileingest.h"
+#include "core/metrics/profileresult.h"
+#include "core/metrics/sessionmeta.h"
+#include "core/source/pcsamplingresult.h"
+#include "core/source/sourceingest.h"
+#include "core/store/sessionwriter.h"
+#include "launcher/cubindisassembler.h"
+#include "launcher/targetlauncher.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace ws {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using Note = std::function<void(const std::string&)>;
+
+constexpr const char* kProfilerLibrary = "libwarpscope-profiler.so";
+constexpr const char* kSourceCountersSection = "SourceCounters";
+// Variables the profile launcher owns: a value inherited from the user's shell is replaced.
+constexpr std::string_view kInjectionVariable = "CUDA_INJECTION64_PATH";
+constexpr std::string_view kConfigVariable = "WS_PROFILE_CONFIG";
+
+std::vector<std::string> splitList(const std::string& s)
+{
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        item.erase(0, item.find_first_not_of(" \t"));
+        item.erase(item.find_last_not_of(" \t") + 1);
+        if (!item.empty())
+            out.push_back(item);
+    }
+    return out;
+}
+
+std::vector<ProfileResult> readResults(const fs::path& dir)
+{
+    std::vector<ProfileResult> results;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        const auto name = e.path().filename().string();
+        if (name.rfind("profile-", 0) == 0 && e.path().extension() == ".txt")
+            results.push_back(ProfileResultReader::read(e.path().string()));
+    }
+    if (ec)
+        throw std::runtime_error(dir.string() + ": " + ec.message());
+    std::sort(results.begin(), results.end(), [](const auto& x, const auto& y) { return x.pid < y.pid; });
+    return results;
+}
+
+std::vector<PcSamplingResult> readSamplingResults(const fs::path& dir)
+{
+    std::vector<PcSamplingResult> results;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        const auto name = e.path().filename().string();
+        if (name.rfind("pcsamp-", 0) == 0 && e.path().extension() == ".txt")
+            results.push_back(PcSamplingResultReader::read(e.path().string()));
+    }
+    if (ec)
+        throw std::runtime_error(dir.string() + ": " + ec.message());
+    std::sort(results.begin(), results.end(), [](const auto& x, const auto& y) { return x.pid < y.pid; });
+    return results;
+}
+
+// A source file named by the line table: the path itself (the usual case on the machine that
+// built the program), else its trailing components under each --source-folders directory.
+std::optional<std::string> readSourceFile(const std::string& path, const std::vector<std::string>& folders)
+{
+    auto load = [](const fs::path& p) -> std::optional<std::string> {
+        std::error_code ec;
+        if (!fs::is_regular_file(p, ec))
+            return std::nullopt;
+        std::ifstream in(p, std::ios::binary);
+        if (!in)
+            return std::nullopt;
+        std::stringstream buf;
+        buf << in.rdbuf();
+        return buf.str();
+    };
+    if (auto text = load(path))
+        return text;
+    std::vector<fs::path> parts;
+    for (const auto& part : fs::path(path).relative_path())
+        parts.push_back(part);
+    for (const auto& folder : folders) {
+        for (size_t first = 0; first < parts.size(); ++first) {
+            fs::path candidate = folder;
+            for (size_t i = first; i < parts.size(); ++i)
+                candidate /= parts[i];
+            if (auto text = load(candidate))
+                return text;
+        }
+    }
+    return std::nullopt;
+}
+
+// Adds SASS, line table, samples and source text from the PC sampling results in `dir`: the
+// cubins are disassembled here, on the recording machine, so the viewer needs no toolkit.
+void addSourceCounters(SessionData& data, const fs::path& dir, const std::vector<ProfileResult>& results,
+    const ProfileOptions& o, const Note& say)
+{
+    const auto samples = readSamplingResults(dir);
+    std::set<uint64_t> sampledCubins;
+    for (const auto& r : samples) {
+        for (const auto& s : r.samples)
+            sampledCubins.insert(s.cubinCrc);
+        for (const auto& e : r.errors)
+            say("PC sampling (process " + std::to_string(r.pid) + "): " + e);
+    }
+    // A sampled CRC that no captured cubin has (CUPTI answered 0 for the module): all of them.
+    bool all = false;
+    for (uint64_t crc : sampledCubins) {
+        all = all || std::none_of(samples.begin(), samples.end(), [&](const auto& r) { return r.cubin(crc); });
+    }
+    std::map<uint64_t, CubinDisassembly> disassemblies;
+    std::string warned;
+    for (const auto& r : samples) {
+        for (const auto& c : r.cubins) {
+            if ((!all && !sampledCubins.count(c.crc)) || disassemblies.count(c.crc) || c.file.empty())
+                continue;
+            const auto d = CubinDisassembler::disassemble((dir / c.file).string());
+            if (!d.ok) {
+                if (warned != d.error)
+                    say("warning: " + d.error);
+                warned = d.error;
+                continue;
+            }
+            disassemblies[c.crc] = {d.tool, SassDisassembly::parse(d.text)};
+        }
+    }
+    data.meta[metakey::kProfileReplayMode] = "none: PC sampling, one run per kernel launch (kernel-serialized)";
+    data.meta[metakey::kKernelTimeSource] = "PC sampling run without activity tracing: start = host CLOCK_MONOTONIC at "
+                                            "the launch call, no duration";
+    const auto sum = SourceIngest::add(data, results, samples, disassemblies,
+        [&](const std::string& path) { return readSourceFile(path, o.sourceFolders); });
+    say("source counters: " + std::to_string(sum.samples) + " samples (" + std::to_string(sum.droppedSamples)
+        + " dropped) in " + std::to_string(sum.functions) + " function(s), " + std::to_string(sum.instructions)
+        + " SASS instruction(s) from " + std::to_string(disassemblies.size()) + " disassembled cubin(s), "
+        + std::to_string(sum.sourceFiles) + " source file(s)"
+        + (sum.missingSourceFiles ? " (" + std::to_string(sum.missingSourceFiles) + " not found: use --source-folders)"
+                                  : std::string()));
+    if (sum.unmatchedSamples)
+        say("warning: " + std::to_string(sum.unmatchedSamples) + " PC record(s) belong to no profiled launch");
+}
+
+// Builds the session from the result files and writes it atomically; returns it for the summary.
+SessionData writeSession(const fs::path& output, const SectionCatalog& catalog, const MetricRequest& request,
+    const std::vector<ProfileResult>& results, const ProfileIngest::ProcessExit& root, const ProfileOptions& a,
+    const fs::path& resultDir, bool sourceCounters, const Note& say)
+{
+    ProfileIngest ingest(catalog, request);
+    SessionData data = ingest.build(results, root);
+    if (sourceCounters)
+        addSourceCounters(data, resultDir, results, a, say);
+    data.environment[envkey::kCommandLine] = root.commandLine;
+    data.environment[envkey::kTool] = std::string("warpscope-cli ") + WS_VERSION + " profile";
+    data.environment[envkey::kProfileKernelFilter] = a.kernelName;
+    data.environment[envkey::kProfileLaunchSkip] = std::to_string(a.launchSkip);
+    data.environment[envkey::kProfileLaunchCount] = std::to_string(a.launchCount);
+    SessionWriter writer(output.string());
+    writer.write(data);
+    writer.commit();
+    return data;
+}
+
+void summarise(ProfileRunResult& r, const SessionData& data)
+{
+    r.kernels = data.kernels.size();
+    r.metricDefs = data.metricDefs.size();
+    r.passes = r.sourceCounters
+        ? std::string("PC sampling, no replay")
+        : (data.meta.count(metakey::kProfilePasses) ? data.meta.at(metakey::kProfilePasses) : "?")
+            + " pass(es) per kernel"
+            + (data.meta.count(metakey::kProfileCacheControl)
+                    ? ", cache control " + data.meta.at(metakey::kProfileCacheControl)
+                    : std::string());
+}
+
+} // namespace
+
+std::string kernelNameRegex(const std::string& spec)
+{
+    if (spec.empty())
+        return {};
+    if (spec.rfind("regex:", 0) == 0)
+        return spec.substr(6);
+    std::string escaped = "^";
+    for (char c : spec) {
+        if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos)
+            escaped += '\\';
+        escaped += c;
+    }
+    return escaped + "$";
+}
+
+ProfilePipeline::ProfilePipeline(ProfileOptions options, SectionCatalog catalog)
+    : m_options(std::move(options))
+    , m_catalog(std::move(catalog))
+{
+    const ProfileOptions& a = m_options;
+    std::vector<std::string> sets;
+    if (!a.set.empty())
+        sets.push_back(a.set);
+    const auto extra = splitList(a.metrics);
+    std::vector<std::string> sections = a.sections;
+    // --pc-sampling alone means the SourceCounters section alone.
+    if (a.pcSampling && sections.empty() && sets.empty() && extra.empty())
+        sections.emplace_back(kSourceCountersSection);
+    m_sourceCounters
+        = a.pcSampling || std::find(sections.begin(), sections.end(), kSourceCountersSection) != sections.end();
+    if (!m_sourceCounters && (a.pcSamplingInterval != 0 || a.pcSamplingNoStartStop || !a.sourceFolders.empty()))
+        throw std::runtime_error("--pc-sampling-interval, --pc-sampling-no-start-stop and --source-folders apply "
+                                 "only to --section SourceCounters (or --pc-sampling)");
+    // ncu's default: the basic set, unless sections or metrics were named.
+    if (sets.empty() && sections.empty() && extra.empty())
+        sets.emplace_back("basic");
+    const auto selected = m_catalog.select(sections, sets);
+    m_request = m_catalog.request(selected, extra);
+    if (m_sourceCounters) {
+        // PC sampling collects the SourceCounters metrics; the range profiler cannot run beside
+        // it (both program the same hardware), so nothing else may be asked of this run.
+        std::vector<std::string> others;
+        for (const auto& c : m_request.counters) {
+            const auto p = m_catalog.placement(c.name);
+            if (c.breakdown || !p || p->section->id != kSourceCountersSection)
+                others.push_back(c.name);
+        }
+        if (!others.empty())
+            throw std::runtime_error("SourceCounters (PC sampling) runs without the range profiler: profile the "
+                                     "other metrics in a separate run ("
+                + std::to_string(others.size()) + " requested, e.g. " + others.front() + ")");
+        m_request.counters.clear();
+    } else if (std::none_of(m_request.counters.begin(), m_request.counters.end(),
+                   [](const auto& c) { return !c.breakdown && c.name == metric::kDuration; })) {
+        // Kernel rows take their duration from it: there is no activity trace in a profile run.
+        m_request.counters.push_back({metric::kDuration, {}, false});
+    }
+}
+
+ProfileRunResult ProfilePipeline::run(const Note& note)
+{
+    const auto say = [&](const std::string& line) {
+        if (note)
+            note(line);
+    };
+    const ProfileOptions& a = m_options;
+    ProfileRunResult result;
+    result.sourceCounters = m_sourceCounters;
+    if (a.output.empty())
+        throw std::runtime_error("no output file: use -o FILE");
+    std::error_code ec;
+    if (!a.fromRaw.empty()) {
+        // Result files kept with --keep-raw, ingested again (after a change to the section
+        // files or the occupancy calculator) without running the program.
+        const auto results = readResults(a.fromRaw);
+        if (results.empty())
+            throw std::runtime_error(a.fromRaw + ": no profile-<pid>.txt result files");
+        ProfileIngest::ProcessExit root;
+        root.pid = results.front().pid;
+        const auto data = writeSession(fs::absolute(a.output), m_catalog, m_request, results, root, a, a.fromRaw,
+            m_sourceCounters || !readSamplingResults(a.fromRaw).empty(), say);
+        result.sessionPath = a.output;
+        summarise(result, data);
+        return result;
+    }
+    if (a.command.empty())
+        throw std::runtime_error("no program to profile: warpscope-cli profile -o FILE [options] -- program args...");
+    const fs::path output = fs::absolute(a.output, ec);
+    if (fs::is_directory(output, ec))
+        throw std::runtime_error(output.string() + ": is a directory, not a session file");
+    if (!fs::is_directory(output.parent_path(), ec))
+        throw std::runtime_error(output.string() + ": directory " + output.parent_path().string() + " does not exist");
+
+    std::string searched;
+    const std::string library = findCollectorLibrary(kProfilerLibrary, "WS_PROFILER_LIB", &searched);
+    if (library.empty())
+        throw std::runtime_error("the profiler library libwarpscope-profiler.so was not found (looked at " + searched
+            + "; set WS_PROFILER_LIB to its path)");
+    TargetLauncher target(a.command);
+
+    const fs::path work = output.string() + ".profile-" + std::to_string(::getpid());
+    fs::remove_all(work, ec);
+    if (!fs::create_directory(work, ec))
+        throw std::runtime_error(
+            output.string() + ": cannot create the work directory " + work.string() + ": " + ec.message());
+
+    ProfileConfig cfg;
+    cfg.outputDir = work.string();
+    cfg.kernelRegex = kernelNameRegex(a.kernelName);
+    cfg.launchSkip = a.launchSkip;
+    cfg.launchCount = a.launchCount;
+    cfg.counters = m_request.counters;
+    cfg.verbose = a.verbose;
+    cfg.cacheControl = a.cacheControl == "none" ? ProfileConfig::CacheControl::None : ProfileConfig::CacheControl::All;
+    cfg.pcSampling = m_sourceCounters;
+    cfg.pcSamplingPeriod = a.pcSamplingInterval;
+    cfg.pcSamplingStartStop = !a.pcSamplingNoStartStop;
+    const std::string cfgPath = (work / "config.txt").string();
+    cfg.writeFile(cfgPath);
+
+    target.setVariable(kInjectionVariable, library);
+    target.setVariable(kConfigVariable, cfgPath);
+
+    std::string sectionList;
+    for (const auto& id : m_request.sectionIds)
+        sectionList += (sectionList.empty() ? "" : ",") + id;
+    say("sections " + (sectionList.empty() ? std::string("(none)") : sectionList) + "; "
+        + std::to_string(m_request.counters.size()) + " counter request(s), "
+        + std::to_string(m_request.launchMetrics.size()) + " launch metric(s), "
+        + std::to_string(m_request.derivedMetrics.size()) + " derived");
+
+    const auto t0 = std::chrono::steady_clock::now();
+    target.start();
+    result.target = target.wait();
+    result.targetSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const ExitStatus& status = result.target;
+
+    const std::vector<ProfileResult> results = readResults(work);
+
+    size_t launches = 0;
+    std::string errors;
+    for (const auto& r : results) {
+        launches += r.launches.size();
+        if (auto it = r.info.find("error"); it != r.info.end())
+            errors += (errors.empty() ? "" : "; ") + it->second;
+        if (!r.complete)
+            say("warning: process " + std::to_string(r.pid)
+                + " ended before the profiler's exit handler ran (crash or _exit): only kernels decoded before that "
+                  "are kept");
+    }
+    if (status.exitCode != 0)
+        say("warning: the program " + status.describe());
+
+    if (launches == 0) {
+        if (!a.keepRaw)
+            fs::remove_all(work, ec);
+        if (!errors.empty())
+            throw std::runtime_error(errors);
+        if (results.empty())
+            throw std::runtime_error("the program made no CUDA call that loaded the profiler (it " + status.describe()
+                + "); is it a CUDA program, and is a GPU usable here?");
+        throw std::runtime_error("no kernel was profiled (the program " + status.describe() + "; "
+            + (a.kernelName.empty() ? std::string("it launched no kernel")
+                                    : "no launch matched --kernel-name " + a.kernelName)
+            + ")");
+    }
+
+    ProfileIngest::ProcessExit root;
+    root.pid = target.pid();
+    root.commandLine = target.commandLine();
+    root.exitCode = status.exitCode;
+    root.exitSignal = status.exitSignal;
+    const SessionData data = writeSession(output, m_catalog, m_request, results, root, a, work, m_sourceCounters, say);
+    if (!a.keepRaw)
+        fs::remove_all(work, ec);
+    else
+        say("raw results kept in " + work.string());
+
+    result.sessionPath = output.string();
+    summarise(result, data);
+    if (!errors.empty())
+        result.warnings.push_back(errors);
+    return result;
+}
+
+} // namespace ws

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/metrics/sectioncatalog.h"
+#include "launcher/targetprocess.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+struct ProfileOptions {
+    std::string output;     // session file to write
+    std::string kernelName; // ncu's --kernel-name: NAME or regex:R
+    int64_t launchSkip = 0;
+    int64_t launchCount = -1;
+    std::vector<std::string> sections;
+    std::string set;
+    std::string metrics; // extra metric names, comma-separated
+    std::string fromRaw; // result directory kept with --keep-raw: ingest it instead of running
+    bool keepRaw = false;
+    bool verbose = false;
+    std::string cacheControl = "all"; // all | none
+    bool pcSampling = false;
+    int pcSamplingInterval = 0;
+    bool pcSamplingNoStartStop = false;
+    std::vector<std::string> sourceFolders;
+    std::vector<std::string> command; // program and its arguments
+};
+
+struct ProfileRunResult {
+    std::string sessionPath;
+    ExitStatus target;        // not set for --from-raw
+    double targetSeconds = 0; // wall time of the profiled program
+    size_t kernels = 0;
+    size_t metricDefs = 0;
+    bool sourceCounters = false;
+    std::string passes;                // "3 pass(es) per kernel, cache control all" or "PC sampling, no replay"
+    std::vector<std::string> warnings; // errors the profiler reported beside the kernels it profiled
+};
+
+// One `warpscope-cli profile`: resolves what the options select from the section catalog,
+// starts the program with libwarpscope-profiler.so through a TargetLauncher (or reads result
+// files kept earlier), ingests the per-process results and writes the session. Throws
+// std::runtime_error with a one-line reason when profiling is impossible or collected nothing;
+// `note` receives progress and warning lines for stderr.
+class ProfilePipeline {
+public:
+    // Throws std::runtime_error (conflicting options) or std::invalid_argument (unknown section
+    // or set) when the options select nothing sensible.
+    ProfilePipeline(ProfileOptions options, SectionCatalog catalog);
+
+    // What the run collects (for --list-metrics). With SourceCounters the counter list is empty:
+    // PC sampling runs without the range profiler.
+    const MetricRequest& request() const { return m_request; }
+    bool sourceCounters() const { return m_sourceCounters; }
+
+    ProfileRunResult run(const std::function<void(const std::string&)>& note = {});
+
+private:
+    ProfileOptions m_options;
+    SectionCatalog m_catalog;
+    MetricRequest m_request;
+    bool m_sourceCounters = false;
+};
+
+// ncu's --kernel-name as the profiler's regular expression: "regex:<R>" is R, anything else must
+// equal the function's base name.
+std::string kernelNameRegex(const std::string& spec);
+
+} // namespace ws

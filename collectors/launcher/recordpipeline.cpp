@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: MIT
+#include "launcher/recordpipeline.h"
+
+#include "core/ingest/rawingest.h"
+#include "core/metrics/sessionmeta.h"
+#include "core/raw/pmsampling.h"
+#include "core/raw/rawformat.h"
+#include "core/store/sessionerror.h"
+#include "core/store/sessionwriter.h"
+#include "launcher/gpuprobe.h"
+#include "launcher/targetlauncher.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+namespace ws {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int64_t clockNs(clockid_t clock)
+{
+    timespec ts {};
+    clock_gettime(clock, &ts);
+    return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+std::string isoUtc(int64_t realtimeNs)
+{
+    const time_t secs = static_cast<time_t>(realtimeNs / 1000000000);
+    tm utc {};
+    gmtime_r(&secs, &utc);
+    char buf[64];
+    std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return buf;
+}
+
+std::string joinList(const std::vector<std::string>& v)
+{
+    std::string out;
+    for (const auto& s : v)
+        out += (out.empty() ? "" : ",") + s;
+    return out;
+}
+
+// Environment variables that change how CUDA programs behave, kept in the session.
+bool relevantVariable(std::string_view name)
+{
+    static constexpr std::string_view prefixes[] = {"CUDA_", "NVIDIA_", "NVTX_", "CUPTI", "CUBLAS", "CUDNN_", "NCCL_",
+        "TORCH_", "PYTORCH_", "WS_", "OMP_NUM_THREADS", "LD_LIBRARY_PATH"};
+    return std::any_of(
+        std::begin(prefixes), std::end(prefixes), [&](std::string_view p) { return name.starts_with(p); });
+}
+
+// Variables the launcher owns: whatever the caller's environment had for them is replaced.
+bool launcherOwned(std::string_view name)
+{
+    return name == "CUDA_INJECTION64_PATH" || name == "NVTX_INJECTION64_PATH" || name.starts_with("WS_RAW_DIR")
+        || name.starts_with("WS_TRACE") || name.starts_with("WS_ALL_API") || name.starts_with("WS_CAPTURE_RANGE")
+        || name.starts_with("WS_DURATION_S") || name == raw::kEnvGpuMetrics || name == raw::kEnvNvtxTiming;
+}
+
+std::string variableName(std::string_view entry)
+{
+    return std::string(entry.substr(0, entry.find('=')));
+}
+
+constexpr const char* kInjectionLibrary = "libwarpscope-inject.so";
+
+} // namespace
+
+void validateTraceList(const std::vector<std::string>& trace)
+{
+    if (trace.empty())
+        throw std::invalid_argument("--trace needs at least one of: cuda, nvtx");
+    for (const auto& t : trace)
+        if (t != "cuda" && t != "nvtx")
+            throw std::invalid_argument("--trace: unknown kind '" + t + "' (known: cuda, nvtx)");
+}
+
+void validateCaptureRange(const std::string& range)
+{
+    if (range.empty() || range == "none" || range == "cudaProfilerApi")
+        return;
+    if (range.rfind("nvtx:", 0) == 0 && range.size() > 5)
+        return;
+    throw std::invalid_argument("--capture-range: '" + range + "' is not cudaProfilerApi or nvtx:NAME");
+}
+
+void validateGpuMetricsPeriod(double periodUs)
+{
+    const double ns = periodUs * 1e3;
+    if (!(ns >= static_cast<double>(raw::kPmMinPeriodNs) && ns <= static_cast<double>(raw::kPmMaxPeriodNs))) {
+        std::ostringstream v;
+        v << periodUs;
+        throw std::invalid_argument(
+            "--gpu-metrics-period: " + v.str() + " us is outside 1 .. 100000 us (1 us to 100 ms)");
+    }
+}
+
+void validateNvtxTimingNames(const std::vector<std::string>& names)
+{
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (names[i].empty())
+            throw std::invalid_argument("--nvtx-timing: the range name is empty");
+        if (names[i].find('\n') != std::string::npos)
+            throw std::invalid_argument("--nvtx-timing: a range name cannot contain a newline");
+        for (size_t j = 0; j < i; ++j)
+            if (names[j] == names[i])
+                throw std::invalid_argument("--nvtx-timing: '" + names[i] + "' is given twice");
+    }
+}
+
+RecordPipeline::RecordPipeline(RecordOptions options)
+    : m_options(std::move(options))
+{
+}
+
+RecordResult RecordPipeline::run(const std::function<void(const std::string&)>& note)
+{
+    const auto say = [&](const std::string& line) {
+        if (note)
+            note(line);
+    };
+    const RecordOptions& o = m_options;
+    if (o.output.empty())
+        throw std::runtime_error("no output file given (-o FILE)");
+    if (o.command.empty())
+        throw std::runtime_error("no program given: warpscope-cli record -o FILE -- program [args...]");
+    validateTraceList(o.trace);
+    validateCaptureRange(o.captureRange);
+    if (o.durationS < 0)
+        throw std::runtime_error("--duration must not be negative");
+    if (o.gpuMetrics)
+        validateGpuMetricsPeriod(o.gpuMetricsPeriodUs);
+    validateNvtxTimingNames(o.nvtxTiming);
+
+    // Output: its directory must exist and be writable, and it must not be a directory.
+    std::error_code ec;
+    const fs::path output = fs::absolute(o.output, ec).lexically_normal();
+    const fs::path outDir = output.parent_path();
+    if (fs::is_directory(output, ec))
+        throw std::runtime_error(output.string() + ": is a directory, not a session file");
+    if (!fs::is_directory(outDir, ec))
+        throw std::runtime_error(output.string() + ": cannot write: directory " + outDir.string() + " does not exist");
+    if (::access(outDir.c_str(), W_OK | X_OK) != 0)
+        throw std::runtime_error(
+            output.string() + ": cannot write to " + outDir.string() + ": " + std::strerror(errno));
+
+    TargetLauncher target(o.command);
+
+    RecordResult result;
+    std::string searched;
+    const std::string injection = findCollectorLibrary(kInjectionLibrary, "WS_INJECT_LIB", &searched);
+    const GpuProbe probe = GpuProbe::run(injection);
+    // Without a usable driver the program still runs and its host side is recorded: process,
+    // exit status, environment, and NVTX ranges when the injection library loads (it needs
+    // libcupti, not the driver).
+    const bool inject = probe.injectionLoadable;
+    if (!probe.driverUsable) {
+        result.hostOnly = true;
+        say("no CUDA driver/GPU (" + probe.driverStatus + "): recording the host side only"
+            + (inject ? std::string(" (NVTX included)") : std::string()));
+    } else if (injection.empty()) {
+        throw std::runtime_error(
+            "cannot record CUDA: the injection library libwarpscope-inject.so was not found (looked at " + searched
+            + "; set WS_INJECT_LIB to its path)");
+    } else if (!inject) {
+        throw std::runtime_error("cannot record CUDA: CUPTI unavailable: " + probe.injectionStatus);
+    }
+
+    // Raw record files go into a private directory beside the session.
+    const fs::path rawDir = output.string() + ".raw-" + std::to_string(::getpid());
+    fs::remove_all(rawDir, ec);
+    if (::mkdir(rawDir.c_str(), 0700) != 0)
+        throw std::runtime_error(
+            output.string() + ": cannot write next to it (" + rawDir.string() + "): " + std::strerror(errno));
+
+    target.removeVariables(launcherOwned);
+    const bool nvtx = std::find(o.trace.begin(), o.trace.end(), "nvtx") != o.trace.end()
+        || o.captureRange.rfind("nvtx:", 0) == 0 || !o.nvtxTiming.empty();
+    if (inject) {
+        target.setVariable("CUDA_INJECTION64_PATH", injection);
+        // NVTX goes to our library too, not to libcupti (see collectors/inject/nvtxinjection.cpp).
+        if (nvtx)
+            target.setVariable("NVTX_INJECTION64_PATH", injection);
+        target.setVariable(raw::kEnvRawDir, rawDir.string());
+        target.setVariable(raw::kEnvTrace, joinList(o.trace));
+        if (o.allApi)
+            target.setVariable(raw::kEnvAllApi, "1");
+        if (!o.captureRange.empty() && o.captureRange != "none")
+            target.setVariable(raw::kEnvCaptureRange, o.captureRange);
+        if (o.durationS > 0) {
+            std::ostringstream d;
+            d << o.durationS;
+            target.setVariable(raw::kEnvDuration, d.str());
+        }
+        if (o.gpuMetrics)
+            target.setVariable(
+                raw::kEnvGpuMetrics, std::to_string(static_cast<long long>(std::llround(o.gpuMetricsPeriodUs * 1e3))));
+        if (!o.nvtxTiming.empty()) {
+            std::string names;
+            for (const auto& n : o.nvtxTiming)
+                names += (names.empty() ? "" : "\n") + n;
+            target.setVariable(raw::kEnvNvtxTiming, names);
+        }
+    }
+    if (result.hostOnly && (o.gpuMetrics || !o.nvtxTiming.empty()))
+        say(std::string(o.gpuMetrics ? "--gpu-metrics" : "--nvtx-timing")
+            + " needs a CUDA driver and GPU: not collected in this host-side-only recording");
+
+    RawIngest::LaunchedProcess root;
+    root.parentPid = ::getpid();
+    root.name = fs::path(target.program()).filename().string();
+    root.commandLine = target.commandLine();
+    root.anchorMonotonicNs = clockNs(CLOCK_MONOTONIC);
+    root.anchorRealtimeNs = clockNs(CLOCK_REALTIME);
+
+    try {
+        target.start();
+    } catch (...) {
+        fs::remove_all(rawDir, ec);
+        throw;
+    }
+    root.pid = target.pid();
+    result.target = target.wait();
+    root.exitCode = result.target.exitCode;
+    root.exitSignal = result.target.exitSignal;
+
+    RawIngest ingest;
+    const size_t files = ingest.addDirectory(rawDir.string());
+    ingest.addLaunchedProcess(root);
+    SessionData data = ingest.finish();
+    result.warnings = ingest.warnings();
+
+    utsname un {};
+    ::uname(&un);
+    char host[256] = {};
+    ::gethostname(host, sizeof(host) - 1);
+    data.environment[envkey::kHost] = host;
+    data.environment[envkey::kOs] = std::string(un.sysname) + " " + un.release + " " + un.machine;
+    data.environment[envkey::kCommandLine] = root.commandLine;
+    data.environment[envkey::kStartTime] = isoUtc(root.anchorRealtimeNs);
+    data.environment[envkey::kStartTimeUnixNs] = std::to_string(root.anchorRealtimeNs);
+    for (const auto& e : target.environment()) {
+        const std::string name = variableName(e);
+        if (relevantVariable(name))
+            data.environment[envkey::kVariablePrefix + name] = e.substr(name.size() + 1);
+    }
+    data.meta[metakey::kRecorder] = "warpscope-cli record";
+    data.meta[metakey::kRecordTrace] = joinList(o.trace);
+    data.meta[metakey::kRecordCaptureRange] = o.captureRange.empty() ? "none" : o.captureRange;
+    data.meta[metakey::kRecordDurationS] = std::to_string(o.durationS);
+    data.meta[metakey::kRecordAllApi] = o.allApi ? "1" : "0";
+    std::ostringstream period;
+    period << o.gpuMetricsPeriodUs << " us";
+    data.meta[metakey::kRecordGpuMetrics] = o.gpuMetrics ? period.str() : std::string("off");
+    if (!o.nvtxTiming.empty()) {
+        std::string names;
+        for (const auto& n : o.nvtxTiming)
+            names += (names.empty() ? "" : ", ") + n;
+        data.meta[metakey::kRecordNvtxTiming] = names;
+    }
+    if (o.gpuMetrics && data.counterSamples.empty() && !result.hostOnly)
+        result.warnings.emplace_back("--gpu-metrics: no GPU metric samples were recorded (see the messages above)");
+    data.meta[metakey::kRecordInjectionLibrary]
+        = inject ? injection : std::string("not used: ") + probe.injectionStatus;
+    data.meta[metakey::kGpuStatus] = probe.driverStatus;
+    data.meta[metakey::kHostOnly] = result.hostOnly ? "1" : "0";
+    data.meta[metakey::kTargetExit] = result.target.describe();
+    if (inject && files == 0) {
+        const std::string why = "the program never initialised CUDA or NVTX: no process wrote a raw record file";
+        data.meta[metakey::kCudaStatus] = why;
+        result.warnings.push_back(why);
+    }
+
+    try {
+        SessionWriter writer(output.string());
+        writer.write(data);
+        writer.commit();
+    } catch (const SessionError& e) {
+        throw std::runtime_error(std::string(e.what()) + " (raw records kept in " + rawDir.string() + ")");
+    }
+    if (!o.keepRaw)
+        fs::remove_all(rawDir, ec);
+
+    result.sessionPath = output.string();
+    result.kernels = data.kernels.size();
+    result.apiCalls = data.apiCalls.size();
+    result.nvtxRanges = data.nvtxRanges.size();
+    result.counterSamples = data.counterSamples.size();
+    for (const auto& r : data.benchRuns)
+        if (r.implementation.rfind("nvtx-timing", 0) == 0)
+            ++result.nvtxTimingRuns;
+    for (const auto& smp : data.benchSamples)
+        if (smp.call == -1)
+            ++result.nvtxTimedInstances;
+    result.processes = data.processes.size();
+    result.droppedRecords = std::stoull(data.meta[metakey::kDroppedRecords]);
+    return result;
+}
+
+} // namespace ws

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "launcher/targetprocess.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+struct RecordOptions {
+    std::string output;               // session file to write
+    std::vector<std::string> command; // program and its arguments
+    std::vector<std::string> trace {"cuda", "nvtx"};
+    std::string captureRange;            // "", "cudaProfilerApi" or "nvtx:NAME"
+    double durationS = 0;                // stop collecting after this many seconds (0: until exit)
+    bool allApi = false;                 // keep every runtime/driver API call, not only the timeline's
+    bool keepRaw = false;                // keep the raw record directory after ingest
+    bool gpuMetrics = false;             // PM sampling counter tracks (tensor pipe, DRAM, warps active)
+    double gpuMetricsPeriodUs = 20;      // PM sampling period
+    std::vector<std::string> nvtxTiming; // NVTX ranges whose GPU-stream time is measured per instance
+};
+
+struct RecordResult {
+    ExitStatus target;
+    std::string sessionPath;
+    bool hostOnly = false; // no usable CUDA driver/GPU: only the host side was recorded
+    std::vector<std::string> warnings;
+    size_t kernels = 0;
+    size_t apiCalls = 0;
+    size_t nvtxRanges = 0;
+    size_t counterSamples = 0; // --gpu-metrics samples (all tracks)
+    size_t nvtxTimingRuns = 0; // --nvtx-timing: timed range names with at least one instance
+    size_t nvtxTimedInstances = 0;
+    size_t processes = 0;
+    uint64_t droppedRecords = 0;
+};
+
+// One `warpscope-cli record`: validates the options, starts the program with the injection
+// library through a TargetLauncher, waits for it (and so for every child that inherited the
+// environment to write its raw file), ingests the raw files and writes the session. Throws std::runtime_error with a
+// one-line reason when recording is impossible or failed (the program's own failure is not a
+// recording failure: it is reported in the result and stored in the session). `note` receives
+// progress lines for stderr.
+class RecordPipeline {
+public:
+    explicit RecordPipeline(RecordOptions options);
+    RecordResult run(const std::function<void(const std::string&)>& note = {});
+
+private:
+    RecordOptions m_options;
+};
+
+// Validates a --trace list and a --capture-range value; throws std::invalid_argument.
+void validateTraceList(const std::vector<std::string>& trace);
+void validateCaptureRange(const std::string& range);
+// Validates --gpu-metrics-period (1 us .. 100 ms) and the --nvtx-timing names (non-empty, no
+// newline, no duplicates); throws std::invalid_argument with a one-line reason.
+void validateGpuMetricsPeriod(double periodUs);
+void validateNvtxTimingNames(const std::vector<std::string>& names);
+
+} // namespace ws

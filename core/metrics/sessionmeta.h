@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Keys of the session's meta and environment tables that collectors write and readers look up.
+// Written once here so that a collector and the code reading its sessions cannot drift apart
+// (docs/session-format.md describes the values).
+namespace ws::metakey {
+
+inline constexpr const char kRecorder[] = "recorder";        // which command wrote the session
+inline constexpr const char kSessionKind[] = "session_kind"; // "profile" for warpscope-cli profile
+inline constexpr const char kHostOnly[] = "host_only";       // "1": no usable CUDA driver/GPU, host side only
+inline constexpr const char kGpuStatus[] = "gpu_status";
+inline constexpr const char kCudaStatus[] = "cuda_status";
+inline constexpr const char kTargetExit[] = "target_exit";
+inline constexpr const char kDroppedRecords[] = "dropped_records";
+inline constexpr const char kRecordTrace[] = "record.trace";
+inline constexpr const char kRecordCaptureRange[] = "record.capture_range";
+inline constexpr const char kRecordDurationS[] = "record.duration_s";
+inline constexpr const char kRecordAllApi[] = "record.all_api";
+inline constexpr const char kRecordGpuMetrics[] = "record.gpu_metrics";
+inline constexpr const char kRecordNvtxTiming[] = "record.nvtx_timing";
+inline constexpr const char kRecordInjectionLibrary[] = "record.injection_library";
+inline constexpr const char kProfilePasses[] = "profile_passes";
+inline constexpr const char kProfileCacheControl[] = "profile_cache_control";
+inline constexpr const char kProfileReplayMode[] = "profile_replay_mode";
+inline constexpr const char kKernelTimeSource[] = "kernel_time_source";
+
+} // namespace ws::metakey
+
+namespace ws::envkey {
+
+inline constexpr const char kCommandLine[] = "command_line"; // joinCommand() of the program's argv
+inline constexpr const char kTool[] = "tool";
+inline constexpr const char kHost[] = "host";
+inline constexpr const char kOs[] = "os";
+inline constexpr const char kStartTime[] = "start_time";
+inline constexpr const char kStartTimeUnixNs[] = "start_time_unix_ns";
+inline constexpr const char kVariablePrefix[] = "env."; // env.<NAME>: the target's relevant variables
+inline constexpr const char kProfileKernelFilter[] = "profile.kernel_filter";
+inline constexpr const char kProfileLaunchSkip[] = "profile.launch_skip";
+inline constexpr const char kProfileLaunchCount[] = "profile.launch_count";
+
+} // namespace ws::envkey
