@@ -2,7 +2,7 @@
 #include "ui/session/sessionsnapshot.h"
 
 #include "core/store/sessionreader.h"
-#include "core/store/sqlite.h"
+#include "core/store/eventqueries.h"
 #include "core/timeline/lodfold.h"
 #include "ui/style/colorscheme.h"
 
@@ -170,36 +170,23 @@ std::shared_ptr<SessionSnapshot> SessionSnapshot::build(std::shared_ptr<const Ti
 std::vector<CounterSeries> loadCounterSeries(const SessionReader& reader, const CancellationToken& cancel)
 {
     std::vector<CounterSeries> out;
-    sqlite3* db = reader.handle();
-    if (!db)
-        return out;
-    sqlite::Statement tracks(db, "SELECT id, pid, device_id, name, unit FROM counter_track ORDER BY id", false);
-    std::vector<CounterSeries> series;
-    while (tracks.step()) {
-        CounterSeries c;
-        c.trackId = static_cast<uint32_t>(tracks.columnInt64(0));
-        c.pid = tracks.columnInt64(1);
-        c.deviceId = static_cast<uint32_t>(tracks.columnInt64(2));
-        c.name = std::string(tracks.columnText(3));
-        c.unit = std::string(tracks.columnText(4));
-        series.push_back(std::move(c));
-    }
-    // One pass over the samples (the table has no index: a query per track would scan it
-    // once per track), bucketed by track, sorted only when the file did not keep order.
+    std::vector<CounterTrack> tracks = readCounterTracks(reader);
+    // One pass over the samples, bucketed by track, sorted only when the file did not keep order.
     std::map<uint32_t, size_t> slot;
-    for (size_t i = 0; i < series.size(); ++i)
-        slot[series[i].trackId] = i;
-    std::vector<std::vector<std::pair<TimeNs, double>>> buckets(series.size());
-    sqlite::Statement samples(db, "SELECT track_id, ts, value FROM counter_sample", false);
-    size_t rows = 0;
-    while (samples.step()) {
-        if ((++rows & 0xFFFF) == 0 && cancel.isCancelled())
-            return {};
-        const auto it = slot.find(static_cast<uint32_t>(samples.columnInt64(0)));
-        if (it != slot.end())
-            buckets[it->second].emplace_back(samples.columnInt64(1), samples.columnDouble(2));
-    }
-    for (size_t i = 0; i < series.size(); ++i) {
+    for (size_t i = 0; i < tracks.size(); ++i)
+        slot[tracks[i].id] = i;
+    std::vector<std::vector<std::pair<TimeNs, double>>> buckets(tracks.size());
+    const bool complete = forEachCounterSample(
+        reader,
+        [&](const CounterSample& sample) {
+            const auto it = slot.find(sample.trackId);
+            if (it != slot.end())
+                buckets[it->second].emplace_back(sample.ts, sample.value);
+        },
+        cancel);
+    if (!complete)
+        return {};
+    for (size_t i = 0; i < tracks.size(); ++i) {
         auto& b = buckets[i];
         if (!std::is_sorted(b.begin(), b.end(), [](const auto& x, const auto& y) { return x.first < y.first; }))
             std::stable_sort(b.begin(), b.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
@@ -211,11 +198,11 @@ std::vector<CounterSeries> loadCounterSeries(const SessionReader& reader, const 
         }
         std::vector<std::pair<TimeNs, double>>().swap(b);
         CounterSeries filled(std::move(ts), std::move(vs));
-        filled.trackId = series[i].trackId;
-        filled.pid = series[i].pid;
-        filled.deviceId = series[i].deviceId;
-        filled.name = std::move(series[i].name);
-        filled.unit = std::move(series[i].unit);
+        filled.trackId = tracks[i].id;
+        filled.pid = tracks[i].pid;
+        filled.deviceId = tracks[i].deviceId;
+        filled.name = std::move(tracks[i].name);
+        filled.unit = std::move(tracks[i].unit);
         out.push_back(std::move(filled));
     }
     return out;
