@@ -337,7 +337,8 @@ QString MainWindow::statusText() const
 void MainWindow::updateStatus()
 {
     if (!m_snapshot) {
-        m_pathLabel->setText(m_document->isLoading() ? tr("opening %1").arg(m_document->currentPath()) : tr("no session"));
+        m_pathLabel->setText(
+            m_document->isLoading() ? tr("opening %1").arg(m_document->currentPath()) : tr("no session"));
         m_deviceLabel->clear();
         m_eventsLabel->clear();
         m_frameLabel->clear();

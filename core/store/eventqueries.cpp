@@ -40,12 +40,14 @@ template <class R> std::optional<R> readRowById(const SessionReader& reader, int
 }
 
 template <class R>
-std::vector<int64_t> idsWithCorrelation(const SessionReader& reader, uint32_t correlationId, std::span<const int64_t> ids)
+std::vector<int64_t> idsWithCorrelation(
+    const SessionReader& reader, uint32_t correlationId, std::span<const int64_t> ids)
 {
     if (ids.empty())
         return {};
     return guarded(reader, "finding correlated rows", [&] {
-        std::string sql = "SELECT id FROM " + std::string(store::Codec<R>::table) + " WHERE correlation_id = ?1 AND id IN (";
+        std::string sql
+            = "SELECT id FROM " + std::string(store::Codec<R>::table) + " WHERE correlation_id = ?1 AND id IN (";
         for (size_t i = 0; i < ids.size(); ++i)
             sql += (i ? ",?" : "?") + std::to_string(i + 2);
         sql += ") ORDER BY id";

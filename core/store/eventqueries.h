@@ -26,7 +26,8 @@ template <class R> std::optional<R> readRowById(const SessionReader& reader, int
 // Of `ids` (rows of Codec<R>::table), those whose correlation_id is `correlationId`, in
 // ascending id order. Defined for KernelRecord, MemcpyRecord, MemsetRecord and ApiCallRecord.
 template <class R>
-std::vector<int64_t> idsWithCorrelation(const SessionReader& reader, uint32_t correlationId, std::span<const int64_t> ids);
+std::vector<int64_t> idsWithCorrelation(
+    const SessionReader& reader, uint32_t correlationId, std::span<const int64_t> ids);
 
 // The counter tracks in id order.
 std::vector<CounterTrack> readCounterTracks(const SessionReader& reader);

@@ -7,7 +7,7 @@
 #include "ui/benchpanel.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/analysispanels.h"
-#include "ui/session/sessionloader.h"
+#include "ui/session/sessiondocument.h"
 #include "ui/timeline/eventsearch.h"
 #include "ui/timeline/legendmodel.h"
 #include "ui/timeline/timelineview.h"
@@ -67,7 +67,7 @@ private slots:
         w.show();
         QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
         w.openFile(m_session);
-        QVERIFY(w.loader()->isLoading());
+        QVERIFY(w.document()->isLoading());
         QVERIFY(loaded.wait(30000));
         QVERIFY(w.snapshot());
         QVERIFY(w.statusText().contains(m_session));
@@ -162,7 +162,7 @@ private slots:
         QVERIFY(cancel->isVisible());
         QTest::qWait(30);
         QTest::mouseClick(cancel, Qt::LeftButton);
-        QVERIFY(waitFor([&] { return !w.loader()->isLoading(); }));
+        QVERIFY(waitFor([&] { return !w.document()->isLoading(); }));
         if (loaded.count() == 1)
             QSKIP("the load finished before Cancel reached it");
         QVERIFY(!w.snapshot());
@@ -206,7 +206,7 @@ private slots:
         if (!QFile::exists(MainWindow::demoResourcePath())) {
             // Not compiled in: says so in the window instead of faking one.
             QVERIFY(!w.openDemo());
-            QVERIFY(!w.loader()->isLoading());
+            QVERIFY(!w.document()->isLoading());
             QSKIP("resources/demo/h200-gemm-relu.wscope is not in this build yet");
         }
         QSignalSpy loaded(&w, &MainWindow::sessionLoaded);

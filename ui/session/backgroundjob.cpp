@@ -95,7 +95,8 @@ void BackgroundJob::run(std::function<void()> task)
     });
 }
 
-void BackgroundJob::post(const std::shared_ptr<BackgroundJobShared>& shared, quint64 generation, std::function<void()> fn)
+void BackgroundJob::post(
+    const std::shared_ptr<BackgroundJobShared>& shared, quint64 generation, std::function<void()> fn)
 {
     const std::lock_guard lock(shared->mutex);
     if (!shared->owner || shared->generation.load() != generation)

@@ -36,7 +36,8 @@ QString copyKindName(int k)
 }
 
 // Of `ids` (rows of `table`), those whose correlation id is `correlationId`.
-std::vector<int64_t> correlated(const SessionReader& r, EventTable table, uint32_t correlationId, std::span<const int64_t> ids)
+std::vector<int64_t> correlated(
+    const SessionReader& r, EventTable table, uint32_t correlationId, std::span<const int64_t> ids)
 {
     switch (table) {
     case EventTable::Kernel:
@@ -61,8 +62,8 @@ struct Candidate {
 // Walks the events of `lanes` in time order from `from` (backwards or forwards) and returns
 // the first whose row has `correlationId`, checking rowids in batches with one query per
 // batch and table. Correlation ids are per process; callers pass only that process' lanes.
-bool findCorrelated(const SessionReader& db, const SessionSnapshot& s, const std::vector<int>& lanes, TimeNs from, bool backwards,
-    uint32_t correlationId, Candidate* found)
+bool findCorrelated(const SessionReader& db, const SessionSnapshot& s, const std::vector<int>& lanes, TimeNs from,
+    bool backwards, uint32_t correlationId, Candidate* found)
 {
     const auto& L = s.model->lanes;
     struct Cursor {
@@ -327,7 +328,8 @@ EventDetailsSource::EventDetailsSource(QObject* parent)
 
 EventDetailsSource::~EventDetailsSource() = default;
 
-void EventDetailsSource::setSession(std::shared_ptr<const SessionSnapshot> snapshot, std::shared_ptr<const SessionFile> file)
+void EventDetailsSource::setSession(
+    std::shared_ptr<const SessionSnapshot> snapshot, std::shared_ptr<const SessionFile> file)
 {
     m_snapshot = std::move(snapshot);
     m_file = std::move(file);

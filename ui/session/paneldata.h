@@ -49,7 +49,8 @@ public:
 
     // Reads everything above through the calling thread's connection to `file`. Throws
     // SessionError naming the file.
-    static std::shared_ptr<PanelData> load(std::shared_ptr<const SessionFile> file, const CancellationToken& cancel = {});
+    static std::shared_ptr<PanelData> load(
+        std::shared_ptr<const SessionFile> file, const CancellationToken& cancel = {});
     // The same from a session in memory (tests, imported sessions not yet saved).
     static std::shared_ptr<PanelData> fromSession(std::shared_ptr<const SessionData> data);
 

@@ -41,8 +41,8 @@ QThreadPool* panelPool()
 // The snapshot stage, on a worker: copy (resources), open or import, lanes, counters, LOD
 // indices. Phases share the progress bar: lanes 85%, counters 5%, LOD indices 10% (an import
 // takes the first half).
-SessionLoad loadSnapshot(const QString& copyFrom, const QString& path, const QString& shown,
-    const BackgroundJob::Context& job)
+SessionLoad loadSnapshot(
+    const QString& copyFrom, const QString& path, const QString& shown, const BackgroundJob::Context& job)
 {
     double base = 0.0;
     double weight = 0.85;
@@ -188,7 +188,8 @@ void SessionDocument::openCopy(const QString& source, const QString& path, const
     m_bench->discard();
     m_path = path;
     const QString shown = displayName.isEmpty() ? path : displayName;
-    m_load->start([source, path, shown](const BackgroundJob::Context& job) { return loadSnapshot(source, path, shown, job); },
+    m_load->start(
+        [source, path, shown](const BackgroundJob::Context& job) { return loadSnapshot(source, path, shown, job); },
         [this](SessionLoad result) { onLoaded(std::move(result)); });
     emit started(path);
 }
@@ -227,8 +228,8 @@ void SessionDocument::readPanelsAndBench()
             else
                 emit panelDataFailed(path, r.error);
         });
-    const std::string name = snapshot->displayName.isEmpty() ? file->path().toStdString()
-                                                             : snapshot->displayName.toStdString();
+    const std::string name
+        = snapshot->displayName.isEmpty() ? file->path().toStdString() : snapshot->displayName.toStdString();
     m_bench->start([file, name](const BackgroundJob::Context&) { return readBench(*file, name); },
         [this](BenchOutcome outcome) { emit benchReady(outcome); });
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/session/sessionsnapshot.h"
 
-#include "core/store/sessionreader.h"
 #include "core/store/eventqueries.h"
+#include "core/store/sessionreader.h"
 #include "core/timeline/lodfold.h"
 #include "ui/style/colorscheme.h"
 
