@@ -8,11 +8,10 @@
 
 #include <QSet>
 #include <QStringList>
-#include <QThread>
-#include <QtConcurrent>
 
 #include <algorithm>
 #include <atomic>
+#include <thread>
 
 namespace ws {
 
@@ -118,7 +117,8 @@ std::shared_ptr<SessionSnapshot> SessionSnapshot::build(std::shared_ptr<const Ti
     for (size_t i = 0; i < m.strings.size(); ++i)
         s->nameColor[i] = ColorScheme::forName(m.strings.at(static_cast<StringId>(i)));
 
-    // One index per long lane, lanes spread over the cores (the loader thread and the pool).
+    // One index per long lane, lanes spread over the cores: this (loader) thread and helpers
+    // take the next lane until none is left.
     int64_t total = 0;
     for (const auto& l : m.lanes)
         total += static_cast<int64_t>(l.size());
@@ -129,17 +129,24 @@ std::shared_ptr<SessionSnapshot> SessionSnapshot::build(std::shared_ptr<const Ti
             todo.push_back(i);
     }
     s->lod.resize(m.lanes.size());
-    const QThread* caller = QThread::currentThread();
-    QtConcurrent::blockingMap(todo, [&](size_t i) {
-        const TimelineLane& lane = m.lanes[i];
-        if (cancel.isCancelled())
-            return;
-        s->lod[i] = LodIndex::build(lane.start, lane.end, cancel);
-        const int64_t now = done.fetch_add(static_cast<int64_t>(lane.size())) + static_cast<int64_t>(lane.size());
-        // ProgressCallback is called from one thread only: the caller's.
-        if (progress && total > 0 && QThread::currentThread() == caller)
-            progress(static_cast<double>(now) / static_cast<double>(total), "building level-of-detail index");
-    });
+    std::atomic<size_t> next {0};
+    const auto work = [&](bool reports) {
+        for (size_t t = next.fetch_add(1); t < todo.size() && !cancel.isCancelled(); t = next.fetch_add(1)) {
+            const TimelineLane& lane = m.lanes[todo[t]];
+            s->lod[todo[t]] = LodIndex::build(lane.start, lane.end, cancel);
+            const int64_t now = done.fetch_add(static_cast<int64_t>(lane.size())) + static_cast<int64_t>(lane.size());
+            // ProgressCallback is called from one thread only: the caller's.
+            if (reports && progress && total > 0)
+                progress(static_cast<double>(now) / static_cast<double>(total), "building level-of-detail index");
+        }
+    };
+    const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::thread> helpers;
+    for (size_t h = 1; h < std::min(cores, todo.size()); ++h)
+        helpers.emplace_back(work, false);
+    work(true);
+    for (auto& h : helpers)
+        h.join();
     if (cancel.isCancelled())
         return nullptr;
 
