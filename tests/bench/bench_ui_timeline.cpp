@@ -280,6 +280,7 @@ OpenResult openAndDraw(const QString& path, TimelineView& view, TimelineRowModel
 {
     OpenResult r;
     SessionDocument loader;
+    loader.setReadsPanels(false); // the timeline alone, as measured before the document
     std::shared_ptr<const SessionSnapshot> got;
     QString error;
     QObject::connect(&loader, &SessionDocument::loaded, [&](std::shared_ptr<const SessionSnapshot> s) {
@@ -329,6 +330,7 @@ std::vector<double> measureCancel(const QString& path)
     std::vector<double> out;
     for (const int after : {50, 200, 500, 1000}) {
         SessionDocument loader;
+        loader.setReadsPanels(false);
         bool done = false;
         bool cancelled = false;
         QObject::connect(&loader, &SessionDocument::failed, [&](const QString&, const QString&, bool c) {

@@ -205,7 +205,8 @@ void SessionDocument::onLoaded(SessionLoad result)
     m_panelData.reset();
     m_details->setSession(m_snapshot, m_file);
     emit loaded(m_snapshot);
-    readPanelsAndBench();
+    if (m_readsPanels)
+        readPanelsAndBench();
 }
 
 void SessionDocument::readPanelsAndBench()

@@ -54,6 +54,11 @@ public:
     // panelDataReady()).
     std::shared_ptr<const SessionSnapshot> snapshot() const { return m_snapshot; }
     std::shared_ptr<const PanelData> panelData() const { return m_panelData; }
+    // Whether the panel data and bench tables are read after each snapshot (default on). Off,
+    // an open ends with loaded(): bench_ui_timeline measures open-to-drawn for the timeline
+    // alone, as it did before the document read the rest.
+    void setReadsPanels(bool on) { m_readsPanels = on; }
+
     // Details of single events of the loaded session (hover and selection).
     EventDetailsSource* details() const { return m_details; }
 
@@ -85,6 +90,7 @@ private:
     std::shared_ptr<const SessionFile> m_file;
     std::shared_ptr<const SessionSnapshot> m_snapshot;
     std::shared_ptr<const PanelData> m_panelData;
+    bool m_readsPanels = true;
 };
 
 } // namespace ws
