@@ -7,6 +7,7 @@
 #include <QThreadPool>
 
 #include <map>
+#include <mutex>
 #include <string>
 
 namespace ws {

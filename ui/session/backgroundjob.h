@@ -9,7 +9,6 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <type_traits>
 #include <utility>
 
@@ -51,7 +50,7 @@ public:
     static QThreadPool* pool(const char* name, int threads);
 
     // Runs `work(const Context&) -> R` on the pool, then `deliver(R)` on this object's thread
-    // unless cancel() or another start() came first. Returns the run's generation. `work`
+    // unless discard() or another start() came first. Returns the run's generation. `work`
     // reports failures in R (an exception escaping it is logged and the run delivers nothing).
     template <class Work, class Deliver> quint64 start(Work work, Deliver deliver)
     {
