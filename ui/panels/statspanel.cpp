@@ -4,12 +4,9 @@
 #include "core/analysis/gpuidlegaps.h"
 #include "core/analysis/nsysreports.h"
 #include "core/analysis/nvtxgpuprojection.h"
-#include "core/analysis/sessionfilesource.h"
 #include "core/ranking/windowedsource.h"
-#include "core/store/sessionreader.h"
 #include "ui/panels/panelexport.h"
 #include "ui/session/backgroundjob.h"
-#include "ui/session/sessionfile.h"
 #include "ui/style/timeformat.h"
 
 #include <QComboBox>
@@ -173,17 +170,8 @@ void StatsPanel::recompute()
     m_job->start(
         [session, id, window](const BackgroundJob::Context&) -> Result {
             try {
-                if (session->memory) {
-                    const MemoryRecordSource source(*session->memory);
-                    const WindowedSource windowed(source, window);
-                    return {std::make_shared<const ReportTable>(compute(id, windowed)), {}};
-                }
-                if (!session->file)
-                    return {nullptr, tr("the session has no file")};
-                // The document's connection for this worker thread.
-                const SessionFileSource source(session->file->reader());
-                const WindowedSource windowed(source, window);
-                return {std::make_shared<const ReportTable>(compute(id, windowed)), {}};
+                // Through the document's file (this worker's connection) or the memory session.
+                return {std::make_shared<const ReportTable>(session->report(id, window)), {}};
             } catch (const std::exception& e) {
                 return {nullptr, QString::fromUtf8(e.what())};
             }

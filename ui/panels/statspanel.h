@@ -22,9 +22,9 @@ class RecordSource;
 // The stats reports as tables, computed by the same core code as `warpscope-cli stats`
 // (cuda_gpu_kern_sum, cuda_kern_exec_trace, cuda_api_sum, nvtx_sum) plus nvtx_gpu_proj_sum and
 // gpu_idle_gaps, over the timeline's range selection (events overlapping it) or the whole
-// session. Computed on a worker thread through the session document's file (PanelData::file),
-// never opening it; sortable, filterable, and
-// exported as CSV byte for byte as the CLI writes it.
+// session. Computed on a worker thread by PanelData::report (through the session document's
+// file; the panel never opens it); sortable, filterable, and exported as CSV byte for byte as
+// the CLI writes it.
 class StatsPanel : public QWidget {
     Q_OBJECT
 public:

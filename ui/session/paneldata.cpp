@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/session/paneldata.h"
 
+#include "core/analysis/nsysreports.h"
 #include "core/analysis/sessionfilesource.h"
+#include "core/ranking/windowedsource.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "ui/session/sessionfile.h"
@@ -124,6 +126,18 @@ QString PanelData::shortName(int64_t kernelId) const
 {
     const KernelLaunchTable::Launch* l = launches.find(kernelId);
     return l ? QString::fromStdString(launches.groups()[l->group].shortName) : QString();
+}
+
+ReportTable PanelData::report(const QString& id, TimeWindow window) const
+{
+    if (memory) {
+        const MemoryRecordSource source(*memory);
+        return computeReport(id.toStdString(), WindowedSource(source, window));
+    }
+    if (!file)
+        throw SessionError(SessionError::Kind::NotFound, path.toStdString(), "the session has no file");
+    const SessionFileSource source(file->reader());
+    return computeReport(id.toStdString(), WindowedSource(source, window));
 }
 
 SessionFacts PanelData::sessionFacts(double tinyKernelNs) const

@@ -5,6 +5,8 @@
 #include "core/diagnosis/diagnosis.h"
 #include "core/metrics/kernelmetrics.h"
 #include "core/ranking/kernellaunchtable.h"
+#include "core/ranking/timewindow.h"
+#include "core/report/reporttable.h"
 #include "core/roofline/roofline.h"
 #include "core/source/sourcetables.h"
 #include "core/util/cancellation.h"
@@ -67,6 +69,11 @@ public:
     KernelFacts facts(int64_t kernelId) const;
     QString kernelName(int64_t kernelId) const; // demangled
     QString shortName(int64_t kernelId) const;  // base name
+    // A stats report (`warpscope-cli stats -r ID`) over the events overlapping `window` (all of
+    // them for an empty window), computed on the calling (worker) thread from the session in
+    // memory or through that thread's connection to the document's file. Throws SessionError.
+    ReportTable report(const QString& id, TimeWindow window) const;
+
     // Session-level facts for diagnoseSession().
     SessionFacts sessionFacts(double tinyKernelNs) const;
 
