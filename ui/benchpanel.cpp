@@ -3,16 +3,13 @@
 
 #include "core/bench/benchreport.h"
 #include "core/store/sessionerror.h"
-#include "core/store/sessionreader.h"
 
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include <qcustomplot.h>
 
@@ -154,43 +151,16 @@ void BenchPanel::setSession(const SessionData& session, const QString& source)
     }
 }
 
-void BenchPanel::loadFile(const QString& path, const QString& source)
+void BenchPanel::showOutcome(const BenchOutcome& outcome)
 {
-    const quint64 generation = ++m_loadGeneration;
-    struct Outcome {
-        std::optional<bench::BenchResult> result;
-        QString error;
-    };
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_loadGeneration)
-            return;
-        Outcome outcome = watcher->result();
-        if (outcome.result) {
-            setResult(std::move(*outcome.result));
-        } else {
-            clear();
-            if (!outcome.error.isEmpty())
-                m_note->setText(tr("The benchmark tables cannot be shown: %1").arg(outcome.error));
-        }
-        emit loaded(groupCount());
-    });
-    const std::string file = path.toStdString();
-    const std::string name = source.isEmpty() ? file : source.toStdString();
-    watcher->setFuture(QtConcurrent::run([file, name]() -> Outcome {
-        try {
-            const SessionReader reader(file);
-            // Only bench sessions pay for a full read: the others answer from the row counts.
-            const auto counts = reader.tableCounts();
-            const auto runs = counts.find("bench_run");
-            if (runs == counts.end() || runs->second == 0)
-                return {};
-            return {bench::benchResultFromSession(reader.readAll(), name), {}};
-        } catch (const std::exception& e) {
-            return {std::nullopt, QString::fromUtf8(e.what())};
-        }
-    }));
+    if (outcome.result) {
+        setResult(*outcome.result);
+    } else {
+        clear();
+        if (!outcome.error.isEmpty())
+            m_note->setText(tr("The benchmark tables cannot be shown: %1").arg(outcome.error));
+    }
+    emit loaded(groupCount());
 }
 
 void BenchPanel::setResult(bench::BenchResult result)

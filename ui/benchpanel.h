@@ -3,6 +3,7 @@
 
 #include "core/bench/benchresult.h"
 #include "core/model/sessiondata.h"
+#include "ui/session/sessiondocument.h"
 
 #include <QWidget>
 
@@ -28,9 +29,8 @@ public:
     // Reads the session's bench tables; a session without any shows a note instead.
     // A session whose bench tables cannot be read shows why.
     void setSession(const SessionData& session, const QString& source = {});
-    // Reads the bench tables of a session file on a worker thread (the GUI thread never waits
-    // on the file); a newer call supersedes an unfinished one. Emits loaded() when shown.
-    void loadFile(const QString& path, const QString& source = {});
+    // The bench tables the SessionDocument read for the session it opened. Emits loaded().
+    void showOutcome(const ws::BenchOutcome& outcome);
     void setResult(bench::BenchResult result);
     void clear();
 
@@ -53,7 +53,6 @@ private:
     void plotDistribution(const std::vector<size_t>& runs);
     QString summaryHtml(const std::vector<size_t>& runs) const;
 
-    quint64 m_loadGeneration = 0; // loadFile() results older than this are dropped
     bench::BenchResult m_result;
     std::vector<std::vector<size_t>> m_groups; // indices into m_result.runs
     int m_current = -1;

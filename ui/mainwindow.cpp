@@ -7,7 +7,7 @@
 #include "ui/recorddialog.h"
 #include "ui/selectionpanel.h"
 #include "ui/session/eventdetails.h"
-#include "ui/session/sessionloader.h"
+#include "ui/session/sessiondocument.h"
 #include "ui/style/timeformat.h"
 #include "ui/timeline/eventsearch.h"
 #include "ui/timeline/legendmodel.h"
@@ -58,16 +58,15 @@ MainWindow::MainWindow(QWidget* parent)
     , m_selection(new SelectionModel(this))
     , m_rows(new TimelineRowModel(this))
     , m_legend(new LegendModel(this))
-    , m_details(new EventDetailsSource(this))
+    , m_document(new SessionDocument(this))
     , m_search(new EventSearch(this))
-    , m_loader(new SessionLoader(this))
     , m_view(new TimelineView(m_selection, m_rows, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(QStringLiteral("Warpscope"));
     setAcceptDrops(true);
     m_view->setObjectName(QStringLiteral("timeline"));
-    m_view->setDetailsSource(m_details);
+    m_view->setDetailsSource(m_document->details());
     m_view->setEmptyMessage(tr("No session open.\n\nFile > Open (Ctrl+O) opens a .wscope session, "
                                "File > Record (Ctrl+R) records a CUDA program, or drop a session file here."));
     setCentralWidget(m_view);
@@ -76,19 +75,19 @@ MainWindow::MainWindow(QWidget* parent)
     createDocks();
     createStatusBar();
 
-    connect(m_loader, &SessionLoader::started, this, [this] {
+    connect(m_document, &SessionDocument::started, this, [this] {
         m_progress->setValue(0);
         m_progress->setFormat(tr("opening… %p%"));
         m_progress->setVisible(true);
         m_cancel->setVisible(true);
     });
-    connect(m_loader, &SessionLoader::progress, this, [this](double f, const QString& phase) {
+    connect(m_document, &SessionDocument::progress, this, [this](double f, const QString& phase) {
         m_progress->setValue(static_cast<int>(f * 1000));
         m_progress->setFormat(phase + QStringLiteral(" %p%"));
     });
-    connect(m_loader, &SessionLoader::loaded, this, &MainWindow::onLoaded);
-    connect(m_loader, &SessionLoader::failed, this, &MainWindow::onFailed);
-    connect(m_cancel, &QPushButton::clicked, m_loader, &SessionLoader::cancel);
+    connect(m_document, &SessionDocument::loaded, this, &MainWindow::onLoaded);
+    connect(m_document, &SessionDocument::failed, this, &MainWindow::onFailed);
+    connect(m_cancel, &QPushButton::clicked, m_document, &SessionDocument::cancel);
 
     connect(m_view, &TimelineView::framePainted, this, &MainWindow::updateStatus);
     connect(m_selection, &SelectionModel::timeRangeChanged, this, &MainWindow::updateStatus);
@@ -118,8 +117,8 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow()
 {
-    m_loader->cancel();
-    SessionLoader::releaseLater(std::move(m_snapshot));
+    m_document->cancel();
+    SessionDocument::releaseLater(std::move(m_snapshot));
 }
 
 void MainWindow::createActions()
@@ -270,7 +269,7 @@ void MainWindow::createDocks()
     });
     dock(tr("Legend"), QStringLiteral("legendDock"), legend, Qt::BottomDockWidgetArea);
 
-    m_selectionPanel = new SelectionPanel(m_selection, m_details, this);
+    m_selectionPanel = new SelectionPanel(m_selection, m_document->details(), this);
     m_selectionPanel->setObjectName(QStringLiteral("selectionPanel"));
     dock(tr("Selection"), QStringLiteral("selectionDock"), m_selectionPanel, Qt::BottomDockWidgetArea);
 
@@ -286,18 +285,13 @@ void MainWindow::createDocks()
     // ranking's tab group so the timeline keeps most of the height.
     m_analysis = new AnalysisPanels(m_selection, this);
     m_analysis->addDocks(this, m_viewMenu);
-    connect(m_loader, &SessionLoader::loaded, m_analysis, &AnalysisPanels::setSnapshot);
+    m_analysis->setDocument(m_document);
     connect(m_analysis, &AnalysisPanels::revealRequested, m_view, &TimelineView::revealEvent);
 
     m_bench = new BenchPanel(this);
     m_bench->setObjectName(QStringLiteral("benchPanel"));
     QDockWidget* bench = dock(tr("Benchmark"), QStringLiteral("benchDock"), m_bench, Qt::BottomDockWidgetArea);
-    connect(m_loader, &SessionLoader::loaded, this, [this](const std::shared_ptr<const SessionSnapshot>& s) {
-        if (s && s->hasFile)
-            m_bench->loadFile(s->path, s->displayName);
-        else
-            m_bench->clear();
-    });
+    connect(m_document, &SessionDocument::benchReady, m_bench, &BenchPanel::showOutcome);
 
     const auto named = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
     QDockWidget* kernels = named("kernelRankingDock");
@@ -343,7 +337,8 @@ QString MainWindow::statusText() const
 void MainWindow::updateStatus()
 {
     if (!m_snapshot) {
-        m_pathLabel->setText(m_loader->isLoading() ? tr("opening %1").arg(m_loader->currentPath()) : tr("no session"));
+        m_pathLabel->setText(
+            m_document->isLoading() ? tr("opening %1").arg(m_document->currentPath()) : tr("no session"));
         m_deviceLabel->clear();
         m_eventsLabel->clear();
         m_frameLabel->clear();
@@ -393,9 +388,9 @@ void MainWindow::openFile(const QString& path, const QString& displayName)
         // A resource (the demo): SQLite needs a real file, so the loader copies it first.
         m_demoDir = std::make_unique<QTemporaryDir>();
         const QString copy = m_demoDir->filePath(QFileInfo(path).fileName());
-        m_loader->openCopy(path, copy, displayName.isEmpty() ? path : displayName);
+        m_document->openCopy(path, copy, displayName.isEmpty() ? path : displayName);
     } else {
-        m_loader->open(QFileInfo(path).absoluteFilePath(), displayName);
+        m_document->open(QFileInfo(path).absoluteFilePath(), displayName);
     }
     updateStatus();
 }
@@ -424,13 +419,12 @@ void MainWindow::onLoaded(std::shared_ptr<const SessionSnapshot> snapshot)
         = TimeRangeClamp::apply(m_snapshot->begin(), m_snapshot->end(), m_snapshot->begin(), m_snapshot->end());
     m_selection->reset({full[0], full[1]});
     m_rows->setSnapshot(m_snapshot);
-    m_details->setSnapshot(m_snapshot);
     m_search->setSnapshot(m_snapshot);
     m_legend->setSnapshot(m_snapshot);
     m_selectionPanel->setSnapshot(m_snapshot);
     m_view->setSnapshot(m_snapshot);
     // The previous session's lanes are freed off the GUI thread.
-    SessionLoader::releaseLater(std::move(old));
+    SessionDocument::releaseLater(std::move(old));
 
     m_sessionInfo->clear();
     const auto add = [this](const QString& k, const QString& v) { new QTreeWidgetItem(m_sessionInfo, {k, v}); };

@@ -25,11 +25,10 @@ namespace ws {
 
 class AnalysisPanels;
 class BenchPanel;
-class EventDetailsSource;
 class EventSearch;
 class LegendModel;
 class SelectionPanel;
-class SessionLoader;
+class SessionDocument;
 class TimelineRowModel;
 class TimelineView;
 
@@ -57,7 +56,7 @@ public:
     TimelineRowModel* rowModel() const { return m_rows; }
     LegendModel* legendModel() const { return m_legend; }
     EventSearch* search() const { return m_search; }
-    SessionLoader* loader() const { return m_loader; }
+    SessionDocument* document() const { return m_document; }
     std::shared_ptr<const SessionSnapshot> snapshot() const { return m_snapshot; }
     QMessageBox* errorDialog() const { return m_errorDialog; }
     QLineEdit* searchBox() const { return m_searchBox; }
@@ -96,9 +95,8 @@ private:
     SelectionModel* m_selection;
     TimelineRowModel* m_rows;
     LegendModel* m_legend;
-    EventDetailsSource* m_details;
+    SessionDocument* m_document;
     EventSearch* m_search;
-    SessionLoader* m_loader;
     TimelineView* m_view;
     SelectionPanel* m_selectionPanel = nullptr;
     QTreeWidget* m_sessionInfo = nullptr;

@@ -7,7 +7,7 @@
 // and reopening the saved session until its timeline is drawn.
 //
 // 1M and 10M are real session files written by the synthetic generator (core/synth) and
-// opened through SessionLoader like the app does. 100M events are built as lanes directly in
+// opened through SessionDocument like the app does. 100M events are built as lanes directly in
 // memory: writing a 100M-row SQLite file takes minutes and ~2.5 GB of disk, and its load path
 // is the one measured at 10M.
 //
@@ -15,7 +15,7 @@
 #include "core/store/sessionwriter.h"
 #include "core/synth/synthgenerator.h"
 #include "ui/session/selectionmodel.h"
-#include "ui/session/sessionloader.h"
+#include "ui/session/sessiondocument.h"
 #include "ui/timeline/timelinerowmodel.h"
 #include "ui/timeline/timelineview.h"
 
@@ -279,10 +279,11 @@ struct OpenResult {
 OpenResult openAndDraw(const QString& path, TimelineView& view, TimelineRowModel& rows, SelectionModel& selection)
 {
     OpenResult r;
-    SessionLoader loader;
+    SessionDocument loader;
+    loader.setReadsPanels(false); // the timeline alone, as measured before the document
     std::shared_ptr<const SessionSnapshot> got;
     QString error;
-    QObject::connect(&loader, &SessionLoader::loaded, [&](std::shared_ptr<const SessionSnapshot> s) {
+    QObject::connect(&loader, &SessionDocument::loaded, [&](std::shared_ptr<const SessionSnapshot> s) {
         QElapsedTimer h;
         h.start();
         got = std::move(s);
@@ -295,7 +296,7 @@ OpenResult openAndDraw(const QString& path, TimelineView& view, TimelineRowModel
         if (qEnvironmentVariableIsSet("WS_PAINT_DEBUG"))
             std::fprintf(stderr, "loaded handler: rows %.1f reset %.1f setSnapshot %.1f ms\n", a, b - a, nowMs(h) - b);
     });
-    QObject::connect(&loader, &SessionLoader::failed,
+    QObject::connect(&loader, &SessionDocument::failed,
         [&](const QString&, const QString& reason, bool) { error = reason.isEmpty() ? "failed" : reason; });
     QElapsedTimer since;
     QElapsedTimer tick;
@@ -328,16 +329,17 @@ std::vector<double> measureCancel(const QString& path)
 {
     std::vector<double> out;
     for (const int after : {50, 200, 500, 1000}) {
-        SessionLoader loader;
+        SessionDocument loader;
+        loader.setReadsPanels(false);
         bool done = false;
         bool cancelled = false;
-        QObject::connect(&loader, &SessionLoader::failed, [&](const QString&, const QString&, bool c) {
+        QObject::connect(&loader, &SessionDocument::failed, [&](const QString&, const QString&, bool c) {
             done = true;
             cancelled = c;
         });
-        QObject::connect(&loader, &SessionLoader::loaded, [&](std::shared_ptr<const SessionSnapshot> s) {
+        QObject::connect(&loader, &SessionDocument::loaded, [&](std::shared_ptr<const SessionSnapshot> s) {
             done = true;
-            SessionLoader::releaseLater(std::move(s));
+            SessionDocument::releaseLater(std::move(s));
         });
         loader.open(path);
         QElapsedTimer t;
@@ -471,7 +473,7 @@ int main(int argc, char** argv)
             // Reopen the saved session (the file is in the page cache now, as on a second open).
             view.setSnapshot(nullptr);
             rows.setSnapshot(nullptr);
-            SessionLoader::releaseLater(std::move(s));
+            SessionDocument::releaseLater(std::move(s));
             const OpenResult again = openAndDraw(written.back(), view, rows, selection);
             std::printf("  reopen until drawn: %.3f s, longest GUI-thread stall %.1f ms\n", again.drawnMs / 1000.0,
                 again.longestStallMs);

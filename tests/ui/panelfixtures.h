@@ -6,6 +6,7 @@
 
 #include "core/store/sessionreader.h"
 #include "ui/panels/paneldata.h"
+#include "ui/session/sessionfile.h"
 #include "ui/session/sessionsnapshot.h"
 
 #include <QElapsedTimer>
@@ -30,6 +31,12 @@ inline std::shared_ptr<const SessionSnapshot> snapshotOf(const QString& path)
     snapshot->displayName = path;
     snapshot->hasFile = true;
     return snapshot;
+}
+
+// The panels' data as the SessionDocument reads it, through a SessionFile of its own.
+inline std::shared_ptr<PanelData> panelDataOf(const QString& path)
+{
+    return PanelData::load(SessionFile::open(path));
 }
 
 inline bool waitUntil(const std::function<bool()>& condition, int ms = 30000)

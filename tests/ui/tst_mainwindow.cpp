@@ -7,7 +7,7 @@
 #include "ui/benchpanel.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/analysispanels.h"
-#include "ui/session/sessionloader.h"
+#include "ui/session/sessiondocument.h"
 #include "ui/timeline/eventsearch.h"
 #include "ui/timeline/legendmodel.h"
 #include "ui/timeline/timelineview.h"
@@ -35,15 +35,6 @@ private:
     QTemporaryDir m_dir;
     QString m_session;
 
-    static bool waitFor(const std::function<bool()>& cond, int ms = 30000)
-    {
-        QElapsedTimer t;
-        t.start();
-        while (!cond() && t.elapsed() < ms)
-            QTest::qWait(10);
-        return cond();
-    }
-
 private slots:
     void initTestCase()
     {
@@ -67,13 +58,13 @@ private slots:
         w.show();
         QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
         w.openFile(m_session);
-        QVERIFY(w.loader()->isLoading());
+        QVERIFY(w.document()->isLoading());
         QVERIFY(loaded.wait(30000));
         QVERIFY(w.snapshot());
         QVERIFY(w.statusText().contains(m_session));
         QVERIFY(w.statusText().contains(QStringLiteral("events")));
         QVERIFY(w.statusText().contains(QStringLiteral("GPU 0")));
-        QVERIFY(waitFor([&] { return w.timelineView()->isFrameCurrent(); }));
+        QTRY_VERIFY_WITH_TIMEOUT(w.timelineView()->isFrameCurrent(), 30000);
         QVERIFY(w.windowTitle().contains(QStringLiteral("synth.wscope")));
         // The view starts fitted to the session.
         QVERIFY(w.selection()->viewRange().begin <= w.snapshot()->begin());
@@ -81,7 +72,7 @@ private slots:
         // Recent files remember it.
         QCOMPARE(QSettings().value(QStringLiteral("files/recent")).toStringList().value(0), m_session);
         // The legend follows.
-        QVERIFY(waitFor([&] { return w.legendModel()->rowCount() > 0; }));
+        QTRY_VERIFY_WITH_TIMEOUT(w.legendModel()->rowCount() > 0, 30000);
         // Every dock can be toggled from the View menu.
         const auto docks = w.findChildren<QDockWidget*>();
         QVERIFY(docks.size() >= 4);
@@ -162,7 +153,7 @@ private slots:
         QVERIFY(cancel->isVisible());
         QTest::qWait(30);
         QTest::mouseClick(cancel, Qt::LeftButton);
-        QVERIFY(waitFor([&] { return !w.loader()->isLoading(); }));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.document()->isLoading(), 30000);
         if (loaded.count() == 1)
             QSKIP("the load finished before Cancel reached it");
         QVERIFY(!w.snapshot());
@@ -206,7 +197,7 @@ private slots:
         if (!QFile::exists(MainWindow::demoResourcePath())) {
             // Not compiled in: says so in the window instead of faking one.
             QVERIFY(!w.openDemo());
-            QVERIFY(!w.loader()->isLoading());
+            QVERIFY(!w.document()->isLoading());
             QSKIP("resources/demo/h200-gemm-relu.wscope is not in this build yet");
         }
         QSignalSpy loaded(&w, &MainWindow::sessionLoaded);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Multi-GPU sessions in the viewer: sessions of several ranks and GPUs written to a real file
-// and opened the way SessionLoader opens them (reader, TimelineModel::load, snapshot with the
+// and opened the way SessionDocument opens them (reader, TimelineModel::load, snapshot with the
 // file's meta). Process rows carry the rank, GPU rows stay "GPU n <name>", communication
 // (NCCL kernels, peer copies) gets its own colour family and the legend says so.
 #include "../core/commsession.h"

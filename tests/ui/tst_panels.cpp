@@ -62,7 +62,7 @@ class TestPanels : public QObject {
     static Session open(const char* rel)
     {
         const QString path = fixturePath(rel);
-        return {PanelData::load(path), snapshotOf(path)};
+        return {panelDataOf(path), snapshotOf(path)};
     }
 
 private slots:

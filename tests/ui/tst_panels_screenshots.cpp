@@ -16,7 +16,7 @@
 #include "ui/panels/schedulerpanel.h"
 #include "ui/panels/statspanel.h"
 #include "ui/panels/throughputpanel.h"
-#include "ui/session/sessionloader.h"
+#include "ui/session/sessiondocument.h"
 #include "ui/timeline/timelineview.h"
 
 #include <QDockWidget>
@@ -73,7 +73,7 @@ class TestPanelsScreenshots : public QObject {
         {
             panels = std::make_unique<AnalysisPanels>(&selection, host.get());
             const QString path = fixturePath(rel);
-            panels->setData(PanelData::load(path), snapshotOf(path));
+            panels->setData(panelDataOf(path), snapshotOf(path));
         }
         KernelFocus* focus() const { return panels->focus(); }
     };

@@ -10,14 +10,17 @@
 #include "ui/panels/launchpanel.h"
 #include "ui/panels/panelexport.h"
 #include "ui/panels/rooflinepanel.h"
+#include "ui/session/sessiondocument.h"
 
 #include <QDockWidget>
+#include <QFile>
 #include <QItemSelectionModel>
 #include <QMainWindow>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -40,7 +43,7 @@ private slots:
     {
         SelectionModel selection;
         AnalysisPanels panels(&selection, nullptr);
-        panels.setData(PanelData::load(m_path), snapshotOf(m_path));
+        panels.setData(panelDataOf(m_path), snapshotOf(m_path));
         const auto data = panels.focus()->data();
         QSignalSpy names(&selection, &SelectionModel::selectedNameChanged);
         QSignalSpy events(&selection, &SelectionModel::selectedEventChanged);
@@ -82,7 +85,7 @@ private slots:
     {
         SelectionModel selection;
         AnalysisPanels panels(&selection, nullptr);
-        panels.setData(PanelData::load(m_path), snapshotOf(m_path));
+        panels.setData(panelDataOf(m_path), snapshotOf(m_path));
         KernelFocus* focus = panels.focus();
         // What the timeline sets when the user clicks launch #5 (an nvjet GEMM).
         const EventSelection e = focus->eventFor(5);
@@ -127,7 +130,7 @@ private slots:
         SelectionModel selection;
         QWidget host;
         AnalysisPanels panels(&selection, &host);
-        panels.setData(PanelData::load(m_path), snapshotOf(m_path));
+        panels.setData(panelDataOf(m_path), snapshotOf(m_path));
         RooflinePanel* roofline = panels.roofline();
         roofline->setWindowFlag(Qt::Window, true); // a hidden child of `host` until docked
         roofline->resize(900, 600);
@@ -179,17 +182,22 @@ private slots:
         QVERIFY(names.contains("Roofline") && names.contains("Diagnosis") && names.contains("Kernels"));
         QVERIFY(names.contains("Source"));
         QCOMPARE(view.actions().size(), 10); // a section + one toggle per dock
+        // The panels show what the window's document reads after each session it opens.
+        SessionDocument document;
+        panels.setDocument(&document);
         QSignalSpy ready(&panels, &AnalysisPanels::dataReady);
-        panels.setSnapshot(snapshotOf(m_path));
+        document.open(m_path);
         QVERIFY(ready.wait(30000));
         QVERIFY(panels.focus()->data());
         QCOMPARE(panels.focus()->data()->launches.size(), size_t {14});
-        // A broken file says why.
+        // A broken file says why: here the file goes away between the timeline's read and the
+        // panels' (their worker opens its own connection to it).
         QSignalSpy failed(&panels, &AnalysisPanels::loadFailed);
-        auto broken = std::make_shared<SessionSnapshot>();
-        broken->hasFile = true;
-        broken->path = QStringLiteral("/nonexistent/x.wscope");
-        panels.setSnapshot(broken);
+        QTemporaryDir dir;
+        const QString broken = dir.filePath(QStringLiteral("x.wscope"));
+        QVERIFY(QFile::copy(m_path, broken));
+        connect(&document, &SessionDocument::loaded, &document, [&] { QFile::remove(broken); });
+        document.open(broken);
         QVERIFY(failed.wait(30000));
         QVERIFY(failed.first().at(1).toString().contains("x.wscope"));
         QVERIFY(!panels.focus()->data());

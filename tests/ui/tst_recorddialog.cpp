@@ -3,7 +3,7 @@
 // a real recording of a non-CUDA program (/bin/echo) through the real CLI, opened afterwards:
 // the host side is there and the session says why the GPU part is empty.
 #include "ui/recorddialog.h"
-#include "ui/session/sessionloader.h"
+#include "ui/session/sessiondocument.h"
 
 #include <QFileInfo>
 #include <QSettings>
@@ -134,8 +134,8 @@ private slots:
         QVERIFY(d.log().contains(QStringLiteral("hello from echo")));
         QVERIFY(d.log().contains(QStringLiteral("warpscope-cli record")));
 
-        SessionLoader loader;
-        QSignalSpy loaded(&loader, &SessionLoader::loaded);
+        SessionDocument loader;
+        QSignalSpy loaded(&loader, &SessionDocument::loaded);
         loader.open(out);
         QVERIFY(loaded.wait(30000));
         const auto s = loaded.at(0).at(0).value<std::shared_ptr<const SessionSnapshot>>();

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
-// Opening sessions from real SQLite files (written by the synthetic generator): the worker
-// delivers the same lanes TimelineModel::load gives, errors name the file, Cancel is honoured,
-// and the details worker reads rows by rowid and finds the launching API call.
+// Opening sessions from real SQLite files (written by the synthetic generator) through a
+// SessionDocument: the worker delivers the same lanes TimelineModel::load gives, errors name the
+// file, Cancel is honoured, the details worker reads rows by rowid and finds the launching API
+// call, and the embedded demo session yields snapshot, panel data, bench tables and details,
+// with a re-open discarding what the previous open still had running.
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
 #include "core/synth/synthgenerator.h"
 #include "core/timeline/lodfold.h"
+#include "ui/session/backgroundjob.h"
 #include "ui/session/eventdetails.h"
-#include "ui/session/sessionloader.h"
+#include "ui/session/sessiondocument.h"
 
 #include <sqlite3.h>
 #include <zlib.h>
@@ -17,7 +20,10 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtTest>
+
+#include <atomic>
 
 using namespace ws;
 
@@ -53,9 +59,9 @@ private slots:
 
     void loadsTheSameLanesAsTheModel()
     {
-        SessionLoader loader;
-        QSignalSpy loaded(&loader, &SessionLoader::loaded);
-        QSignalSpy progress(&loader, &SessionLoader::progress);
+        SessionDocument loader;
+        QSignalSpy loaded(&loader, &SessionDocument::loaded);
+        QSignalSpy progress(&loader, &SessionDocument::progress);
         loader.open(m_small);
         QVERIFY(loader.isLoading());
         QVERIFY(loaded.wait(30000));
@@ -99,8 +105,8 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(content);
         }
-        SessionLoader loader;
-        QSignalSpy failed(&loader, &SessionLoader::failed);
+        SessionDocument loader;
+        QSignalSpy failed(&loader, &SessionDocument::failed);
         loader.open(path);
         QVERIFY(failed.wait(30000));
         QCOMPARE(failed.at(0).at(0).toString(), path);
@@ -156,10 +162,10 @@ private slots:
         const QByteArray before = source.readAll();
         source.close();
 
-        SessionLoader loader;
-        QSignalSpy loaded(&loader, &SessionLoader::loaded);
-        QSignalSpy failed(&loader, &SessionLoader::failed);
-        QSignalSpy progress(&loader, &SessionLoader::progress);
+        SessionDocument loader;
+        QSignalSpy loaded(&loader, &SessionDocument::loaded);
+        QSignalSpy failed(&loader, &SessionDocument::failed);
+        QSignalSpy progress(&loader, &SessionDocument::progress);
         loader.open(path);
         QVERIFY(loaded.wait(30000) || !failed.isEmpty());
         QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(1).toString()));
@@ -187,8 +193,8 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(content);
         f.close();
-        SessionLoader loader;
-        QSignalSpy failed(&loader, &SessionLoader::failed);
+        SessionDocument loader;
+        QSignalSpy failed(&loader, &SessionDocument::failed);
         loader.open(path);
         QVERIFY(failed.wait(30000));
         QCOMPARE(failed.at(0).at(0).toString(), path);
@@ -202,9 +208,9 @@ private slots:
     void cancelIsHonoured()
     {
         const QString big = writeSynth(m_dir, QStringLiteral("big.wscope"), 600000, 3);
-        SessionLoader loader;
-        QSignalSpy failed(&loader, &SessionLoader::failed);
-        QSignalSpy loaded(&loader, &SessionLoader::loaded);
+        SessionDocument loader;
+        QSignalSpy failed(&loader, &SessionDocument::failed);
+        QSignalSpy loaded(&loader, &SessionDocument::loaded);
         loader.open(big);
         QTest::qWait(20);
         QElapsedTimer t;
@@ -219,9 +225,9 @@ private slots:
 
     void newerOpenReplacesARunningOne()
     {
-        SessionLoader loader;
-        QSignalSpy loaded(&loader, &SessionLoader::loaded);
-        QSignalSpy failed(&loader, &SessionLoader::failed);
+        SessionDocument loader;
+        QSignalSpy loaded(&loader, &SessionDocument::loaded);
+        QSignalSpy failed(&loader, &SessionDocument::failed);
         loader.open(m_dir.filePath(QStringLiteral("big.wscope")));
         loader.open(m_small);
         QVERIFY(loaded.wait(30000));
@@ -233,8 +239,8 @@ private slots:
 
     void kernelDetailsAndLaunchLink()
     {
-        SessionLoader loader;
-        QSignalSpy loaded(&loader, &SessionLoader::loaded);
+        SessionDocument loader;
+        QSignalSpy loaded(&loader, &SessionDocument::loaded);
         loader.open(m_small);
         QVERIFY(loaded.wait(30000));
         const auto s = loaded.at(0).at(0).value<std::shared_ptr<const SessionSnapshot>>();
@@ -247,7 +253,7 @@ private slots:
             for (quint32 k = 0; k < lane.size() && checked < 5; k += 97) {
                 if (lane.ref[k].table() != EventTable::Kernel)
                     continue;
-                const EventDetails d = queryEventDetails(reader.handle(), *s, int(li), k);
+                const EventDetails d = queryEventDetails(&reader, *s, int(li), k);
                 QVERIFY2(d.found, qPrintable(d.error));
                 QStringList keys;
                 for (const auto& f : d.fields)
@@ -263,7 +269,7 @@ private slots:
                 QVERIFY(d.linkStart <= d.start);
                 QVERIFY(d.linkName.contains(QStringLiteral("Launch")));
                 // And back: the API call's details point at this kernel.
-                const EventDetails back = queryEventDetails(reader.handle(), *s, d.linkLane, d.linkIndex);
+                const EventDetails back = queryEventDetails(&reader, *s, d.linkLane, d.linkIndex);
                 QCOMPARE(back.correlationId, d.correlationId);
                 QCOMPARE(back.linkLane, int(li));
                 QCOMPARE(back.linkIndex, k);
@@ -275,13 +281,12 @@ private slots:
 
     void detailsSourceIsAsynchronous()
     {
-        SessionLoader loader;
-        QSignalSpy loaded(&loader, &SessionLoader::loaded);
+        SessionDocument loader;
+        QSignalSpy loaded(&loader, &SessionDocument::loaded);
         loader.open(m_small);
         QVERIFY(loaded.wait(30000));
         const auto s = loaded.at(0).at(0).value<std::shared_ptr<const SessionSnapshot>>();
-        EventDetailsSource source;
-        source.setSnapshot(s);
+        EventDetailsSource& source = *loader.details();
         QSignalSpy ready(&source, &EventDetailsSource::detailsReady);
         // Several hover requests in a row: only the newest is answered.
         source.request(EventDetailsSource::Hover, 0, 0);
@@ -294,6 +299,156 @@ private slots:
         QCOMPARE(d.index, 2u);
         QVERIFY(source.cached(0, 2) != nullptr);
         QVERIFY(source.cached(0, 1) == nullptr);
+    }
+
+    // The embedded demo (a real H200 recording), opened the way the window opens it: the
+    // document delivers the snapshot, then the panel data and the bench tables, and answers
+    // details of its events.
+    void documentDeliversEverythingForTheDemo()
+    {
+        const QString demo = QStringLiteral(":/demo/h200-gemm-relu.wscope");
+        if (!QFile::exists(demo))
+            QSKIP("resources/demo/h200-gemm-relu.wscope is not in this build");
+        QTemporaryDir tmp;
+        SessionDocument doc;
+        QSignalSpy loaded(&doc, &SessionDocument::loaded);
+        QSignalSpy panelsLoading(&doc, &SessionDocument::panelDataLoading);
+        QSignalSpy panels(&doc, &SessionDocument::panelDataReady);
+        QSignalSpy bench(&doc, &SessionDocument::benchReady);
+        QSignalSpy progress(&doc, &SessionDocument::progress);
+        doc.openCopy(demo, tmp.filePath(QStringLiteral("demo.wscope")), QStringLiteral("demo"));
+        QVERIFY(doc.isLoading());
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(!doc.isLoading());
+        QVERIFY(!progress.isEmpty());
+        const auto s = loaded.at(0).at(0).value<std::shared_ptr<const SessionSnapshot>>();
+        QVERIFY(s && s->hasFile);
+        QCOMPARE(s->displayName, QStringLiteral("demo"));
+        QCOMPARE(doc.snapshot(), s);
+        QVERIFY(s->hasGpuActivity());
+        QCOMPARE(panelsLoading.count(), 1);
+
+        QTRY_COMPARE_WITH_TIMEOUT(panels.count(), 1, 30000);
+        const auto data = panels.at(0).at(0).value<std::shared_ptr<const PanelData>>();
+        QVERIFY(data);
+        QCOMPARE(panels.at(0).at(1).value<std::shared_ptr<const SessionSnapshot>>(), s);
+        QCOMPARE(doc.panelData(), data);
+        QCOMPARE(data->path, s->path);
+        QVERIFY(data->launches.size() > 0);
+        QVERIFY(!data->devices.empty());
+        QVERIFY(data->file); // the stats reports read through the document's file
+        QVERIFY(data->sourceTables);
+
+        QTRY_COMPARE_WITH_TIMEOUT(bench.count(), 1, 30000);
+        const auto outcome = bench.at(0).at(0).value<BenchOutcome>();
+        QVERIFY(!outcome.result); // a trace, no bench runs
+        QVERIFY(outcome.error.isEmpty());
+
+        // Details of a kernel: read by the document's worker, with its launching call.
+        int lane = -1;
+        quint32 index = 0;
+        for (size_t li = 0; li < s->model->lanes.size() && lane < 0; ++li) {
+            const auto& l = s->model->lanes[li];
+            for (quint32 k = 0; k < l.size(); ++k) {
+                if (l.ref[k].table() == EventTable::Kernel) {
+                    lane = int(li);
+                    index = k;
+                    break;
+                }
+            }
+        }
+        QVERIFY(lane >= 0);
+        QSignalSpy ready(doc.details(), &EventDetailsSource::detailsReady);
+        doc.details()->request(EventDetailsSource::Selection, lane, index);
+        QVERIFY(ready.wait(10000));
+        const auto d = ready.at(0).at(1).value<EventDetails>();
+        QCOMPARE(ready.at(0).at(0).toInt(), int(EventDetailsSource::Selection));
+        QVERIFY2(d.found, qPrintable(d.error));
+        QCOMPARE(d.lane, lane);
+        QVERIFY(d.linkLane >= 0);
+    }
+
+    // Re-opening while the previous open still runs drops everything of the stale generation:
+    // its snapshot, its panel data and its bench tables never arrive.
+    void reopenDiscardsTheStaleGeneration()
+    {
+        const QString big = m_dir.filePath(QStringLiteral("big.wscope"));
+        QVERIFY(QFile::exists(big));
+        SessionDocument doc;
+        QSignalSpy loaded(&doc, &SessionDocument::loaded);
+        QSignalSpy failed(&doc, &SessionDocument::failed);
+        QSignalSpy panels(&doc, &SessionDocument::panelDataReady);
+        QSignalSpy bench(&doc, &SessionDocument::benchReady);
+        doc.open(big);
+        doc.open(m_small);
+        QVERIFY(loaded.wait(30000));
+        QTRY_COMPARE_WITH_TIMEOUT(panels.count(), 1, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(bench.count(), 1, 30000);
+        // The small session's open started first in the pool's second thread or after big's
+        // discard; either way nothing of big arrives, even after it could have finished.
+        QTest::qWait(500);
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(loaded.at(0).at(0).value<std::shared_ptr<const SessionSnapshot>>()->path, m_small);
+        QCOMPARE(panels.count(), 1);
+        QCOMPARE(panels.at(0).at(0).value<std::shared_ptr<const PanelData>>()->path, m_small);
+
+        // A re-open after the snapshot arrived discards that session's panel read too.
+        loaded.clear();
+        panels.clear();
+        bench.clear();
+        doc.open(big);
+        QVERIFY(loaded.wait(60000));
+        doc.open(m_small); // big's panel data and bench tables are still being read
+        QVERIFY(loaded.wait(30000));
+        QTRY_COMPARE_WITH_TIMEOUT(panels.count(), 1, 30000);
+        QTest::qWait(500);
+        QCOMPARE(panels.count(), 1);
+        QCOMPARE(panels.at(0).at(0).value<std::shared_ptr<const PanelData>>()->path, m_small);
+        QCOMPARE(bench.count(), 1);
+    }
+
+    // The job class itself: a newer start() or discard() drops an older result, cancel() keeps it.
+    void backgroundJobDropsStaleGenerations()
+    {
+        BackgroundJob job(BackgroundJob::pool("test", 2));
+        QList<int> got;
+        std::atomic<bool> release {false};
+        const auto slow = [&release](int v) {
+            return [&release, v](const BackgroundJob::Context&) {
+                while (!release.load())
+                    QThread::msleep(1);
+                return v;
+            };
+        };
+        job.start(slow(1), [&](int v) { got << v; });
+        job.start(slow(2), [&](int v) { got << v; });
+        QVERIFY(job.isRunning());
+        release = true;
+        QTRY_VERIFY_WITH_TIMEOUT(!job.isRunning(), 10000);
+        QTest::qWait(100);
+        QCOMPARE(got, QList<int> {2});
+
+        got.clear();
+        release = false;
+        job.start(slow(3), [&](int v) { got << v; });
+        job.discard();
+        QVERIFY(!job.isRunning());
+        release = true;
+        QTest::qWait(200);
+        QVERIFY(got.isEmpty());
+
+        QSignalSpy finished(&job, &BackgroundJob::finished);
+        job.start(
+            [](const BackgroundJob::Context& c) {
+                while (!c.cancel.isCancelled())
+                    QThread::msleep(1);
+                return -1; // "cancelled", still delivered
+            },
+            [&](int v) { got << v; });
+        job.cancel();
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(got, QList<int> {-1});
     }
 };
 

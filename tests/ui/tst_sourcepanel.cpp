@@ -44,7 +44,7 @@ class TestSourcePanel : public QObject {
         {
             panels = std::make_unique<AnalysisPanels>(&selection, host.get());
             const QString path = fixturePath(kFixture);
-            panels->setData(PanelData::load(path), snapshotOf(path));
+            panels->setData(panelDataOf(path), snapshotOf(path));
         }
         SourcePanel* source() const { return panels->source(); }
     };
@@ -281,7 +281,7 @@ private slots:
         const QString path = fixturePath("metrics/copy.wscope");
         if (!QFile::exists(path))
             QSKIP("metrics fixture missing");
-        panels.setData(PanelData::load(path), snapshotOf(path));
+        panels.setData(panelDataOf(path), snapshotOf(path));
         QVERIFY(panels.source()->view() == nullptr || panels.source()->view()->empty());
         QCOMPARE(panels.source()->sassModel()->rowCount(), 0);
     }

@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/compare/comparedocument.h"
 
-#include <QCoreApplication>
-#include <QElapsedTimer>
-#include <QFutureWatcher>
-#include <QThread>
-#include <QtConcurrent>
+#include "ui/session/backgroundjob.h"
 
 #include <exception>
 
@@ -23,6 +19,7 @@ struct LoadOutcome {
 
 CompareDocument::CompareDocument(QObject* parent)
     : QObject(parent)
+    , m_job(new BackgroundJob(BackgroundJob::pool("compare load", 1), this))
 {
 }
 
@@ -35,56 +32,41 @@ void CompareDocument::load(const QString& pathA, const QString& pathB, const QSt
     m_extra = extraBaselines;
     m_loading = true;
     emit loadingChanged(true);
-    const int generation = ++m_generation;
-    auto* watcher = new QFutureWatcher<LoadOutcome>(this);
-    connect(watcher, &QFutureWatcher<LoadOutcome>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // a newer load replaced this one
-        LoadOutcome out = watcher->result();
-        m_loading = false;
-        emit loadingChanged(false);
-        if (!out.error.isEmpty()) {
-            m_error = out.error;
-            emit failed(m_error);
-            return;
-        }
-        m_sessions = std::move(out.sessions);
-        m_options.pairs.clear();
-        m_hypotheses = std::move(out.stored);
-        recompute();
-    });
-    watcher->setFuture(QtConcurrent::run([pathA, pathB, extraBaselines]() -> LoadOutcome {
-        LoadOutcome out;
-        try {
-            auto s = std::make_shared<Sessions>();
-            s->a = compare::loadCompareSession(pathA.toStdString());
-            s->b = compare::loadCompareSession(pathB.toStdString());
-            for (const auto& e : extraBaselines)
-                s->extra.push_back(compare::loadCompareSession(e.toStdString()));
-            s->keyNote = compare::alignKeys(s->a, s->b);
-            for (auto& e : s->extra) {
-                if (!compare::hasPaths(s->b))
-                    compare::dropPaths(e);
+    // A newer load() discards this one's result.
+    m_job->start(
+        [pathA, pathB, extraBaselines](const BackgroundJob::Context&) -> LoadOutcome {
+            LoadOutcome out;
+            try {
+                auto s = std::make_shared<Sessions>();
+                s->a = compare::loadCompareSession(pathA.toStdString());
+                s->b = compare::loadCompareSession(pathB.toStdString());
+                for (const auto& e : extraBaselines)
+                    s->extra.push_back(compare::loadCompareSession(e.toStdString()));
+                s->keyNote = compare::alignKeys(s->a, s->b);
+                for (auto& e : s->extra) {
+                    if (!compare::hasPaths(s->b))
+                        compare::dropPaths(e);
+                }
+                out.stored = compare::storedHypotheses(s->b);
+                out.sessions = std::move(s);
+            } catch (const std::exception& e) {
+                out.error = QString::fromStdString(e.what());
             }
-            out.stored = compare::storedHypotheses(s->b);
-            out.sessions = std::move(s);
-        } catch (const std::exception& e) {
-            out.error = QString::fromStdString(e.what());
-        }
-        return out;
-    }));
-}
-
-bool CompareDocument::waitForLoaded(int timeoutMs)
-{
-    QElapsedTimer t;
-    t.start();
-    while (m_loading && t.elapsed() < timeoutMs) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-        QThread::msleep(5);
-    }
-    return !m_loading && m_comparison != nullptr && m_error.isEmpty();
+            return out;
+        },
+        [this](LoadOutcome out) {
+            m_loading = false;
+            emit loadingChanged(false);
+            if (!out.error.isEmpty()) {
+                m_error = out.error;
+                emit failed(m_error);
+                return;
+            }
+            m_sessions = std::move(out.sessions);
+            m_options.pairs.clear();
+            m_hypotheses = std::move(out.stored);
+            recompute();
+        });
 }
 
 void CompareDocument::recompute()

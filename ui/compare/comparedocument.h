@@ -12,6 +12,8 @@
 
 namespace ws {
 
+class BackgroundJob;
+
 // What the compare window shows: sessions A (baseline), B and any extra baselines, loaded on a
 // worker thread, and the comparison of B against them. Options (threshold, NVTX range, user
 // pairs, hypotheses) change through the setters, each recomputing the comparison on the GUI
@@ -31,8 +33,6 @@ public:
 
     // Loads asynchronously; `extraBaselines` are pinned baselines for z-scores.
     void load(const QString& pathA, const QString& pathB, const QStringList& extraBaselines = {});
-    // Blocks until the last load() finished (tests, screenshots). False on failure.
-    bool waitForLoaded(int timeoutMs = 60000);
     bool isLoading() const { return m_loading; }
 
     bool hasComparison() const { return m_comparison != nullptr; }
@@ -70,7 +70,7 @@ private:
     std::vector<compare::Hypothesis> m_hypotheses;
     QString m_error;
     bool m_loading = false;
-    int m_generation = 0;
+    BackgroundJob* m_job;
 };
 
 } // namespace ws

@@ -10,6 +10,7 @@
 #include "ui/panels/sourcepanel.h"
 #include "ui/panels/statspanel.h"
 #include "ui/panels/throughputpanel.h"
+#include "ui/session/sessiondocument.h"
 #include "ui/session/sessionsnapshot.h"
 
 #include <QDockWidget>
@@ -24,7 +25,6 @@ namespace ws {
 AnalysisPanels::AnalysisPanels(SelectionModel* selection, QWidget* parent)
     : QObject(parent)
     , m_focus(new KernelFocus(selection, this))
-    , m_loader(new PanelDataLoader(this))
     , m_ranking(new KernelRankingPanel(m_focus, parent))
     , m_stats(new StatsPanel(m_focus, parent))
     , m_launch(new LaunchPanel(m_focus, parent))
@@ -50,20 +50,12 @@ AnalysisPanels::AnalysisPanels(SelectionModel* selection, QWidget* parent)
             if (key < order.size())
                 m_source->setStallReason(QString::fromStdString(order[key]));
         });
-    connect(m_loader, &PanelDataLoader::loaded, this,
-        [this](std::shared_ptr<const PanelData> data) { setData(std::move(data), std::move(m_pendingSnapshot)); });
-    connect(m_loader, &PanelDataLoader::failed, this, [this](const QString& path, const QString& reason) {
-        m_pendingSnapshot.reset();
-        setData(nullptr, nullptr);
-        emit loadFailed(path, reason);
-    });
     connect(m_ranking, &KernelRankingPanel::kernelActivated, this, &AnalysisPanels::reveal);
     connect(m_roofline, &RooflinePanel::kernelActivated, this, &AnalysisPanels::reveal);
 }
 
 AnalysisPanels::~AnalysisPanels()
 {
-    m_loader->cancel();
     // Panels first: their views emit selection signals while they are torn down, and those
     // reach the focus, which is deleted after this body.
     delete m_ranking.data();
@@ -115,16 +107,14 @@ void AnalysisPanels::addDocks(QMainWindow* window, QMenu* viewMenu)
     roofline->raise();
 }
 
-void AnalysisPanels::setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot)
+void AnalysisPanels::setDocument(SessionDocument* document)
 {
-    if (!snapshot || !snapshot->hasFile) {
-        m_loader->cancel();
+    connect(document, &SessionDocument::panelDataLoading, m_focus, &KernelFocus::setLoading);
+    connect(document, &SessionDocument::panelDataReady, this, &AnalysisPanels::setData);
+    connect(document, &SessionDocument::panelDataFailed, this, [this](const QString& path, const QString& reason) {
         setData(nullptr, nullptr);
-        return;
-    }
-    m_pendingSnapshot = snapshot;
-    m_focus->setLoading(snapshot->path);
-    m_loader->load(snapshot->path);
+        emit loadFailed(path, reason);
+    });
 }
 
 void AnalysisPanels::setData(std::shared_ptr<const PanelData> data, std::shared_ptr<const SessionSnapshot> snapshot)

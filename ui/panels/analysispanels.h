@@ -12,7 +12,7 @@
 #include "ui/panels/sourcepanel.h"
 #include "ui/panels/statspanel.h"
 #include "ui/panels/throughputpanel.h"
-#include "ui/session/sessionloader.h" // declares the snapshot pointer metatype used by the slots
+#include "ui/session/sessionsnapshot.h"
 
 #include <QObject>
 #include <QPointer>
@@ -26,10 +26,12 @@ class QWidget;
 
 namespace ws {
 
+class SessionDocument;
+
 // The kernel analysis panels as one unit the main window docks (docs/panels.md): the ranking,
 // the stats tables, the four details panels, the roofline and the diagnosis, all following the
-// shared SelectionModel through one KernelFocus. A session snapshot from the main window's
-// loader starts the panels' own read of the file on a worker thread.
+// shared SelectionModel through one KernelFocus. The panels' data comes from the window's
+// SessionDocument, which reads it on a worker thread after each session it opens.
 class AnalysisPanels : public QObject {
     Q_OBJECT
 public:
@@ -45,7 +47,6 @@ public:
     QList<QDockWidget*> docks() const { return m_docks; }
 
     KernelFocus* focus() const { return m_focus; }
-    PanelDataLoader* loader() const { return m_loader; }
     KernelRankingPanel* ranking() const { return m_ranking; }
     StatsPanel* stats() const { return m_stats; }
     LaunchPanel* launch() const { return m_launch; }
@@ -57,9 +58,9 @@ public:
     SourcePanel* source() const { return m_source; }
 
 public slots:
-    // A session the main window opened: read it for the panels (nothing for in-memory
-    // sessions, which have no file).
-    void setSnapshot(std::shared_ptr<const ws::SessionSnapshot> snapshot);
+    // Shows the panel data `document` reads for each session it opens (and says so while it
+    // reads).
+    void setDocument(ws::SessionDocument* document);
     // Data already read (tests, or a caller that has it).
     void setData(std::shared_ptr<const ws::PanelData> data, std::shared_ptr<const ws::SessionSnapshot> snapshot);
 
@@ -74,8 +75,6 @@ private:
     void reveal(qint64 kernelId);
 
     KernelFocus* m_focus;
-    PanelDataLoader* m_loader;
-    std::shared_ptr<const SessionSnapshot> m_pendingSnapshot;
     // QPointer: a dock may have deleted its panel already when the window goes away.
     QPointer<KernelRankingPanel> m_ranking;
     QPointer<StatsPanel> m_stats;

@@ -2,8 +2,6 @@
 #include "ui/panels/sourcepanel.h"
 
 #include "core/source/stallreasonname.h"
-#include "core/store/sessionerror.h"
-#include "core/store/sessionreader.h"
 #include "ui/panels/stallbardelegate.h"
 
 #include <QCheckBox>
@@ -142,33 +140,16 @@ SourcePanel::SourcePanel(KernelFocus* focus, QWidget* parent)
 
 void SourcePanel::loadTables()
 {
+    // The document read the tables with the rest of the panel data, on its worker.
     m_tables.reset();
     m_strings.reset();
     const auto& panelData = m_focus->data();
     if (!panelData)
         return;
-    try {
-        if (panelData->memory) {
-            auto t = std::make_shared<SourceTables>();
-            t->functions = panelData->memory->sassFunctions;
-            t->instructions = panelData->memory->sassInstructions;
-            t->counters = panelData->memory->sourceCounters;
-            t->files = panelData->memory->sourceFiles;
-            m_tables = std::move(t);
-            m_strings = std::shared_ptr<const StringTable>(panelData->memory, &panelData->memory->strings);
-        } else if (!panelData->path.isEmpty()) {
-            // Small next to the session's events (one row per instruction and reason), so read
-            // here when the session changes rather than on a worker.
-            SessionReader reader(panelData->path.toStdString());
-            auto t = std::make_shared<SourceTables>(SourceTables::read(reader));
-            if (!t->empty())
-                m_strings = std::make_shared<StringTable>(reader.readStrings());
-            m_tables = std::move(t);
-        }
-    } catch (const SessionError& e) {
-        m_tables.reset();
-        m_banner->setText(tr("Source counters could not be read: %1").arg(QString::fromUtf8(e.what())));
-    }
+    m_tables = panelData->sourceTables;
+    m_strings = panelData->sourceStrings;
+    if (!panelData->sourceError.isEmpty())
+        m_banner->setText(tr("Source counters could not be read: %1").arg(panelData->sourceError));
 }
 
 void SourcePanel::refresh()

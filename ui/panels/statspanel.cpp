@@ -4,10 +4,9 @@
 #include "core/analysis/gpuidlegaps.h"
 #include "core/analysis/nsysreports.h"
 #include "core/analysis/nvtxgpuprojection.h"
-#include "core/analysis/sessionfilesource.h"
 #include "core/ranking/windowedsource.h"
-#include "core/store/sessionreader.h"
 #include "ui/panels/panelexport.h"
+#include "ui/session/backgroundjob.h"
 #include "ui/style/timeformat.h"
 
 #include <QComboBox>
@@ -20,26 +19,10 @@
 #include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QTableView>
-#include <QThreadPool>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace ws {
-
-namespace {
-
-QThreadPool* statsPool()
-{
-    static QThreadPool* pool = [] {
-        auto* p = new QThreadPool();
-        p->setMaxThreadCount(1);
-        return p;
-    }();
-    return pool;
-}
-
-} // namespace
 
 const QList<StatsPanel::ReportChoice>& StatsPanel::reports()
 {
@@ -84,6 +67,7 @@ StatsPanel::StatsPanel(KernelFocus* focus, QWidget* parent)
     , m_selector(new QComboBox(this))
     , m_filter(new QLineEdit(this))
     , m_note(new QLabel(this))
+    , m_job(new BackgroundJob(BackgroundJob::pool("stats", 1), this))
 {
     setObjectName(QStringLiteral("statsPanel"));
     for (const ReportChoice& r : reports())
@@ -142,12 +126,11 @@ StatsPanel::StatsPanel(KernelFocus* focus, QWidget* parent)
     recompute();
 }
 
-StatsPanel::~StatsPanel()
+StatsPanel::~StatsPanel() = default;
+
+bool StatsPanel::isComputing() const
 {
-    if (m_watcher) {
-        m_watcher->disconnect(this);
-        m_watcher->waitForFinished();
-    }
+    return m_job->isRunning();
 }
 
 QString StatsPanel::currentReport() const
@@ -165,20 +148,12 @@ void StatsPanel::showReport(const QString& id)
 void StatsPanel::recompute()
 {
     const auto session = m_focus->data();
-    if (m_watcher) {
-        m_pending = true; // one more run once this one is back
-        if (!session) {
-            // The session went away (another is loading): drop its table now, not when the
-            // running report is back.
-            m_full.reset();
-            m_model->setReport({});
-            updateNote();
-        }
-        return;
-    }
     const QString id = currentReport();
     m_error.clear();
     if (!session) {
+        // The session went away (another is loading): drop its table now, not when a running
+        // report is back.
+        m_job->discard();
         m_full.reset();
         m_model->setReport({});
         updateNote();
@@ -186,43 +161,33 @@ void StatsPanel::recompute()
     }
     const TimeRange range = m_focus->selection()->timeRange();
     const TimeWindow window = range.isEmpty() ? TimeWindow {} : TimeWindow {range.begin, range.end};
-    m_watcher = new QFutureWatcher<Result>(this);
-    connect(m_watcher, &QFutureWatcher<Result>::finished, this, [this, id] {
-        const Result r = m_watcher->result();
-        m_watcher->deleteLater();
-        m_watcher = nullptr;
-        if (m_pending) {
-            m_pending = false;
-            recompute();
-            return;
-        }
-        m_full = r.table;
-        m_error = r.error;
-        m_model->setReport(r.table ? *r.table : ReportTable {}, kMaxRows);
-        if (m_proxy->sortColumn() >= m_model->columnCount())
-            m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
-        m_view->resizeColumnsToContents();
-        for (int c = 0; c < m_model->columnCount(); ++c)
-            m_view->setColumnWidth(c, std::min(m_view->columnWidth(c), 420));
-        updateNote();
-        emit reportReady(id);
-    });
+    struct Result {
+        std::shared_ptr<const ReportTable> table;
+        QString error;
+    };
     m_note->setText(tr("computing %1…").arg(id));
-    m_watcher->setFuture(QtConcurrent::run(statsPool(), [session, id, window]() -> Result {
-        try {
-            if (session->memory) {
-                const MemoryRecordSource source(*session->memory);
-                const WindowedSource windowed(source, window);
-                return {std::make_shared<const ReportTable>(compute(id, windowed)), {}};
+    // A newer request replaces this one: only the latest report is shown.
+    m_job->start(
+        [session, id, window](const BackgroundJob::Context&) -> Result {
+            try {
+                // Through the document's file (this worker's connection) or the memory session.
+                return {std::make_shared<const ReportTable>(session->report(id, window)), {}};
+            } catch (const std::exception& e) {
+                return {nullptr, QString::fromUtf8(e.what())};
             }
-            const SessionReader reader(session->path.toStdString());
-            const SessionFileSource source(reader);
-            const WindowedSource windowed(source, window);
-            return {std::make_shared<const ReportTable>(compute(id, windowed)), {}};
-        } catch (const std::exception& e) {
-            return {nullptr, QString::fromUtf8(e.what())};
-        }
-    }));
+        },
+        [this, id](Result r) {
+            m_full = r.table;
+            m_error = r.error;
+            m_model->setReport(r.table ? *r.table : ReportTable {}, kMaxRows);
+            if (m_proxy->sortColumn() >= m_model->columnCount())
+                m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+            m_view->resizeColumnsToContents();
+            for (int c = 0; c < m_model->columnCount(); ++c)
+                m_view->setColumnWidth(c, std::min(m_view->columnWidth(c), 420));
+            updateNote();
+            emit reportReady(id);
+        });
 }
 
 void StatsPanel::updateNote()

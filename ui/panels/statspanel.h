@@ -4,7 +4,6 @@
 #include "ui/panels/kernelfocus.h"
 #include "ui/panels/reporttablemodel.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <memory>
@@ -17,13 +16,15 @@ class QTableView;
 
 namespace ws {
 
+class BackgroundJob;
 class RecordSource;
 
 // The stats reports as tables, computed by the same core code as `warpscope-cli stats`
 // (cuda_gpu_kern_sum, cuda_kern_exec_trace, cuda_api_sum, nvtx_sum) plus nvtx_gpu_proj_sum and
 // gpu_idle_gaps, over the timeline's range selection (events overlapping it) or the whole
-// session. Computed on a worker thread from the session file; sortable, filterable, and
-// exported as CSV byte for byte as the CLI writes it.
+// session. Computed on a worker thread by PanelData::report (through the session document's
+// file; the panel never opens it); sortable, filterable, and exported as CSV byte for byte as
+// the CLI writes it.
 class StatsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -41,7 +42,7 @@ public:
 
     void showReport(const QString& id);
     QString currentReport() const;
-    bool isComputing() const { return m_watcher != nullptr; }
+    bool isComputing() const;
     // Rows beyond this many are not shown (export writes them all).
     static constexpr size_t kMaxRows = 200'000;
 
@@ -70,12 +71,7 @@ private:
     QLabel* m_note;
     std::shared_ptr<const ReportTable> m_full;
     QString m_error;
-    struct Result {
-        std::shared_ptr<const ReportTable> table;
-        QString error;
-    };
-    QFutureWatcher<Result>* m_watcher = nullptr;
-    bool m_pending = false;
+    BackgroundJob* m_job;
 };
 
 } // namespace ws

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "ui/session/eventdetails.h"
 
-#include "core/store/sessionerror.h"
+#include "core/store/eventqueries.h"
 #include "core/store/sessionreader.h"
-#include "core/store/sqlite.h"
+#include "ui/session/backgroundjob.h"
+#include "ui/session/sessionfile.h"
 #include "ui/style/timeformat.h"
-
-#include <QMetaObject>
-#include <QThread>
 
 #include <algorithm>
 #include <queue>
+#include <span>
 
 namespace ws {
 
@@ -36,19 +35,21 @@ QString copyKindName(int k)
     return (k >= 0 && k <= 10) ? QString::fromLatin1(names[k]) : QString::number(k);
 }
 
-const char* tableName(EventTable t)
+// Of `ids` (rows of `table`), those whose correlation id is `correlationId`.
+std::vector<int64_t> correlated(
+    const SessionReader& r, EventTable table, uint32_t correlationId, std::span<const int64_t> ids)
 {
-    switch (t) {
+    switch (table) {
     case EventTable::Kernel:
-        return "kernel";
+        return idsWithCorrelation<KernelRecord>(r, correlationId, ids);
     case EventTable::Memcpy:
-        return "memcpy";
+        return idsWithCorrelation<MemcpyRecord>(r, correlationId, ids);
     case EventTable::Memset:
-        return "memset";
+        return idsWithCorrelation<MemsetRecord>(r, correlationId, ids);
     case EventTable::ApiCall:
-        return "api_call";
+        return idsWithCorrelation<ApiCallRecord>(r, correlationId, ids);
     default:
-        return nullptr;
+        return {};
     }
 }
 
@@ -61,8 +62,8 @@ struct Candidate {
 // Walks the events of `lanes` in time order from `from` (backwards or forwards) and returns
 // the first whose row has `correlationId`, checking rowids in batches with one query per
 // batch and table. Correlation ids are per process; callers pass only that process' lanes.
-bool findCorrelated(sqlite3* db, const SessionSnapshot& s, const std::vector<int>& lanes, TimeNs from, bool backwards,
-    uint32_t correlationId, Candidate* found)
+bool findCorrelated(const SessionReader& db, const SessionSnapshot& s, const std::vector<int>& lanes, TimeNs from,
+    bool backwards, uint32_t correlationId, Candidate* found)
 {
     const auto& L = s.model->lanes;
     struct Cursor {
@@ -104,18 +105,11 @@ bool findCorrelated(sqlite3* db, const SessionSnapshot& s, const std::vector<int
             }
             if (of.empty())
                 continue;
-            std::string sql
-                = std::string("SELECT id FROM ") + tableName(table) + " WHERE correlation_id = ?1 AND id IN (";
-            for (size_t i = 0; i < of.size(); ++i)
-                sql += (i ? ",?" : "?") + std::to_string(i + 2);
-            sql += ")";
-            sqlite::Statement q(db, sql, false);
-            q.bind(1, static_cast<int64_t>(correlationId));
-            for (size_t i = 0; i < of.size(); ++i)
-                q.bind(static_cast<int>(i + 2), L[static_cast<size_t>(of[i]->lane)].ref[of[i]->index].rowid());
-            std::vector<int64_t> hits;
-            while (q.step())
-                hits.push_back(q.columnInt64(0));
+            std::vector<int64_t> ids;
+            ids.reserve(of.size());
+            for (const Candidate* c : of)
+                ids.push_back(L[static_cast<size_t>(c->lane)].ref[c->index].rowid());
+            const std::vector<int64_t> hits = correlated(db, table, correlationId, ids);
             if (hits.empty())
                 continue;
             // The outermost call wins (cudaLaunchKernel over the cuLaunchKernel inside it, which
@@ -159,7 +153,7 @@ std::vector<int> lanesOf(const SessionSnapshot& s, LaneKind kind, int64_t pid)
     return out;
 }
 
-void gpuWorkLink(sqlite3* db, const SessionSnapshot& s, EventDetails& d, int64_t pid)
+void gpuWorkLink(const SessionReader& db, const SessionSnapshot& s, EventDetails& d, int64_t pid)
 {
     if (d.correlationId == 0)
         return;
@@ -175,7 +169,7 @@ void gpuWorkLink(sqlite3* db, const SessionSnapshot& s, EventDetails& d, int64_t
 
 } // namespace
 
-EventDetails queryEventDetails(sqlite3* db, const SessionSnapshot& s, int laneIndex, quint32 index)
+EventDetails queryEventDetails(const SessionReader* reader, const SessionSnapshot& s, int laneIndex, quint32 index)
 {
     EventDetails d;
     d.lane = laneIndex;
@@ -192,148 +186,123 @@ EventDetails queryEventDetails(sqlite3* db, const SessionSnapshot& s, int laneIn
     d.end = lane.end[index];
     d.fields.append({QStringLiteral("Start"), QStringLiteral("+%1").arg(formatDuration(d.start - s.begin()))});
     d.fields.append({QStringLiteral("Duration"), formatDuration(d.end - d.start)});
-    if (!db)
+    if (!reader)
         return d;
+    const SessionReader& db = *reader;
     const int64_t rowid = d.ref.rowid();
     try {
         switch (d.ref.table()) {
         case EventTable::Kernel: {
-            sqlite::Statement q(db,
-                "SELECT pid, device_id, stream_id, correlation_id, queued, submitted, demangled_name, "
-                "mangled_name, grid_x, grid_y, grid_z, block_x, block_y, block_z, cluster_x, cluster_y, "
-                "cluster_z, registers_per_thread, static_smem, dynamic_smem, local_mem_per_thread, "
-                "graph_id, context_id FROM kernel WHERE id = ?1",
-                false);
-            q.bind(1, rowid);
-            if (!q.step())
+            const auto k = readRowById<KernelRecord>(db, rowid);
+            if (!k)
                 break;
             d.found = true;
-            const int64_t pid = q.columnInt64(0);
-            d.correlationId = static_cast<uint32_t>(q.columnInt64(3));
-            d.queued = q.columnInt64(4);
-            d.submitted = q.columnInt64(5);
-            d.fields.append({QStringLiteral("Kernel"), str(s, q.columnInt64(6))});
+            d.correlationId = k->correlationId;
+            d.queued = k->queued;
+            d.submitted = k->submitted;
+            d.fields.append({QStringLiteral("Kernel"), str(s, k->demangledName)});
             d.fields.append({QStringLiteral("Stream"),
-                QStringLiteral("%1 (GPU %2, context %3)")
-                    .arg(q.columnInt64(2))
-                    .arg(q.columnInt64(1))
-                    .arg(q.columnInt64(22))});
-            d.fields.append({QStringLiteral("Grid"), dim3(q.columnInt64(8), q.columnInt64(9), q.columnInt64(10))});
-            d.fields.append({QStringLiteral("Block"), dim3(q.columnInt64(11), q.columnInt64(12), q.columnInt64(13))});
-            if (q.columnInt64(14) > 0)
-                d.fields.append(
-                    {QStringLiteral("Cluster"), dim3(q.columnInt64(14), q.columnInt64(15), q.columnInt64(16))});
-            d.fields.append({QStringLiteral("Registers / thread"), QString::number(q.columnInt64(17))});
+                QStringLiteral("%1 (GPU %2, context %3)").arg(k->streamId).arg(k->deviceId).arg(k->contextId)});
+            d.fields.append({QStringLiteral("Grid"), dim3(k->gridX, k->gridY, k->gridZ)});
+            d.fields.append({QStringLiteral("Block"), dim3(k->blockX, k->blockY, k->blockZ)});
+            if (k->clusterX > 0)
+                d.fields.append({QStringLiteral("Cluster"), dim3(k->clusterX, k->clusterY, k->clusterZ)});
+            d.fields.append({QStringLiteral("Registers / thread"), QString::number(k->registersPerThread)});
             d.fields.append({QStringLiteral("Shared memory"),
                 QStringLiteral("%1 static + %2 dynamic")
-                    .arg(formatBytes(q.columnInt64(18)), formatBytes(q.columnInt64(19)))});
-            if (q.columnInt64(20) > 0)
-                d.fields.append({QStringLiteral("Local memory / thread"), formatBytes(q.columnInt64(20))});
-            if (q.columnInt64(21) > 0)
-                d.fields.append({QStringLiteral("CUDA graph"), QString::number(q.columnInt64(21))});
+                    .arg(formatBytes(k->staticSmemBytes), formatBytes(k->dynamicSmemBytes))});
+            if (k->localMemPerThread > 0)
+                d.fields.append({QStringLiteral("Local memory / thread"), formatBytes(k->localMemPerThread)});
+            if (k->graphId > 0)
+                d.fields.append({QStringLiteral("CUDA graph"), QString::number(k->graphId)});
             d.fields.append({QStringLiteral("Correlation id"), QString::number(d.correlationId)});
             d.fields.append({QStringLiteral("Launch id"), QString::number(rowid)});
             if (d.queued > 0)
                 d.fields.append({QStringLiteral("Queued for"), formatDuration(d.start - d.queued)});
-            gpuWorkLink(db, s, d, pid);
+            gpuWorkLink(db, s, d, k->pid);
             break;
         }
         case EventTable::Memcpy: {
-            sqlite::Statement q(db,
-                "SELECT pid, device_id, stream_id, correlation_id, bytes, copy_kind FROM memcpy WHERE id = ?1", false);
-            q.bind(1, rowid);
-            if (!q.step())
+            const auto m = readRowById<MemcpyRecord>(db, rowid);
+            if (!m)
                 break;
             d.found = true;
-            d.correlationId = static_cast<uint32_t>(q.columnInt64(3));
-            const int64_t bytes = q.columnInt64(4);
-            d.fields.append({QStringLiteral("Copy"), copyKindName(q.columnInt(5))});
-            d.fields.append({QStringLiteral("Size"), formatBytes(bytes)});
+            d.correlationId = m->correlationId;
+            d.fields.append({QStringLiteral("Copy"), copyKindName(static_cast<int>(m->copyKind))});
+            d.fields.append({QStringLiteral("Size"), formatBytes(m->bytes)});
             if (d.end > d.start)
                 d.fields.append({QStringLiteral("Throughput"),
                     QStringLiteral("%1 GB/s").arg(
-                        static_cast<double>(bytes) / static_cast<double>(d.end - d.start), 0, 'f', 2)});
+                        static_cast<double>(m->bytes) / static_cast<double>(d.end - d.start), 0, 'f', 2)});
             d.fields.append(
-                {QStringLiteral("Stream"), QStringLiteral("%1 (GPU %2)").arg(q.columnInt64(2)).arg(q.columnInt64(1))});
+                {QStringLiteral("Stream"), QStringLiteral("%1 (GPU %2)").arg(m->streamId).arg(m->deviceId)});
             d.fields.append({QStringLiteral("Correlation id"), QString::number(d.correlationId)});
-            gpuWorkLink(db, s, d, q.columnInt64(0));
+            gpuWorkLink(db, s, d, m->pid);
             break;
         }
         case EventTable::Memset: {
-            sqlite::Statement q(
-                db, "SELECT pid, device_id, stream_id, correlation_id, bytes, value FROM memset WHERE id = ?1", false);
-            q.bind(1, rowid);
-            if (!q.step())
+            const auto m = readRowById<MemsetRecord>(db, rowid);
+            if (!m)
                 break;
             d.found = true;
-            d.correlationId = static_cast<uint32_t>(q.columnInt64(3));
-            d.fields.append({QStringLiteral("Size"), formatBytes(q.columnInt64(4))});
-            d.fields.append({QStringLiteral("Value"), QString::number(q.columnInt64(5))});
+            d.correlationId = m->correlationId;
+            d.fields.append({QStringLiteral("Size"), formatBytes(m->bytes)});
+            d.fields.append({QStringLiteral("Value"), QString::number(m->value)});
             d.fields.append(
-                {QStringLiteral("Stream"), QStringLiteral("%1 (GPU %2)").arg(q.columnInt64(2)).arg(q.columnInt64(1))});
+                {QStringLiteral("Stream"), QStringLiteral("%1 (GPU %2)").arg(m->streamId).arg(m->deviceId)});
             d.fields.append({QStringLiteral("Correlation id"), QString::number(d.correlationId)});
-            gpuWorkLink(db, s, d, q.columnInt64(0));
+            gpuWorkLink(db, s, d, m->pid);
             break;
         }
         case EventTable::ApiCall: {
-            sqlite::Statement q(
-                db, "SELECT pid, tid, correlation_id, domain, cbid, return_value FROM api_call WHERE id = ?1", false);
-            q.bind(1, rowid);
-            if (!q.step())
+            const auto a = readRowById<ApiCallRecord>(db, rowid);
+            if (!a)
                 break;
             d.found = true;
-            const int64_t pid = q.columnInt64(0);
-            d.correlationId = static_cast<uint32_t>(q.columnInt64(2));
-            d.fields.append(
-                {QStringLiteral("API"), q.columnInt(3) == 1 ? QStringLiteral("driver") : QStringLiteral("runtime")});
-            d.fields.append({QStringLiteral("Thread"), QString::number(q.columnInt64(1))});
-            d.fields.append({QStringLiteral("Return value"), QString::number(q.columnInt64(5))});
+            d.correlationId = a->correlationId;
+            d.fields.append({QStringLiteral("API"),
+                a->domain == ApiDomain::Driver ? QStringLiteral("driver") : QStringLiteral("runtime")});
+            d.fields.append({QStringLiteral("Thread"), QString::number(a->tid)});
+            d.fields.append({QStringLiteral("Return value"), QString::number(a->returnValue)});
             d.fields.append({QStringLiteral("Correlation id"), QString::number(d.correlationId)});
             Candidate c {};
             if (d.correlationId != 0
-                && findCorrelated(db, s, lanesOf(s, LaneKind::GpuStream, pid), d.start, false, d.correlationId, &c))
+                && findCorrelated(db, s, lanesOf(s, LaneKind::GpuStream, a->pid), d.start, false, d.correlationId, &c))
                 addLink(s, d, c, QStringLiteral("Launched"));
             break;
         }
         case EventTable::NvtxRange: {
-            sqlite::Statement q(
-                db, "SELECT tid, end_tid, domain, category, depth FROM nvtx_range WHERE id = ?1", false);
-            q.bind(1, rowid);
-            if (!q.step())
+            const auto r = readRowById<NvtxRangeRecord>(db, rowid);
+            if (!r)
                 break;
             d.found = true;
-            d.fields.append({QStringLiteral("Thread"), QString::number(q.columnInt64(0))});
-            if (q.columnInt64(1) != q.columnInt64(0) && q.columnInt64(1) != 0)
-                d.fields.append({QStringLiteral("Ended on thread"), QString::number(q.columnInt64(1))});
-            if (q.columnInt64(2) > 0)
-                d.fields.append({QStringLiteral("Domain"), str(s, q.columnInt64(2))});
-            d.fields.append({QStringLiteral("Depth"), QString::number(q.columnInt64(4))});
+            d.fields.append({QStringLiteral("Thread"), QString::number(r->tid)});
+            if (r->endTid != r->tid && r->endTid != 0)
+                d.fields.append({QStringLiteral("Ended on thread"), QString::number(r->endTid)});
+            if (r->domain > 0)
+                d.fields.append({QStringLiteral("Domain"), str(s, r->domain)});
+            d.fields.append({QStringLiteral("Depth"), QString::number(r->depth)});
             break;
         }
         case EventTable::Sync: {
-            sqlite::Statement q(
-                db, "SELECT stream_id, device_id, correlation_id, event_id FROM sync WHERE id = ?1", false);
-            q.bind(1, rowid);
-            if (!q.step())
+            const auto r = readRowById<SyncRecord>(db, rowid);
+            if (!r)
                 break;
             d.found = true;
-            const int64_t stream = q.columnInt64(0);
             d.fields.append({QStringLiteral("Stream"),
-                stream == 0xFFFFFFFFll ? QStringLiteral("all (context)") : QString::number(stream)});
-            d.fields.append({QStringLiteral("Correlation id"), QString::number(q.columnInt64(2))});
+                r->streamId == 0xFFFFFFFFu ? QStringLiteral("all (context)") : QString::number(r->streamId)});
+            d.fields.append({QStringLiteral("Correlation id"), QString::number(r->correlationId)});
             break;
         }
         case EventTable::WarpEvent: {
-            sqlite::Statement q(db, "SELECT kernel_id, block, warp, sm, role FROM warp_event WHERE id = ?1", false);
-            q.bind(1, rowid);
-            if (!q.step())
+            const auto w = readRowById<WarpEvent>(db, rowid);
+            if (!w)
                 break;
             d.found = true;
-            d.fields.append({QStringLiteral("Kernel launch"), QString::number(q.columnInt64(0))});
-            d.fields.append({QStringLiteral("Block / warp"),
-                QStringLiteral("%1 / %2").arg(q.columnInt64(1)).arg(q.columnInt64(2))});
-            d.fields.append({QStringLiteral("SM"), QString::number(q.columnInt64(3))});
-            d.fields.append({QStringLiteral("Role"), str(s, q.columnInt64(4))});
+            d.fields.append({QStringLiteral("Kernel launch"), QString::number(w->kernelId)});
+            d.fields.append({QStringLiteral("Block / warp"), QStringLiteral("%1 / %2").arg(w->block).arg(w->warp)});
+            d.fields.append({QStringLiteral("SM"), QString::number(w->sm)});
+            d.fields.append({QStringLiteral("Role"), str(s, w->role)});
             break;
         }
         case EventTable::Overhead:
@@ -346,57 +315,27 @@ EventDetails queryEventDetails(sqlite3* db, const SessionSnapshot& s, int laneIn
     return d;
 }
 
-class EventDetailsSource::Worker : public QObject {
-public:
-    ::sqlite3* connectionFor(const SessionSnapshot& s)
-    {
-        if (!s.hasFile)
-            return nullptr;
-        if (!m_reader || m_path != s.path) {
-            m_reader.reset();
-            m_path = s.path;
-            try {
-                m_reader = std::make_unique<SessionReader>(s.path.toStdString());
-            } catch (const std::exception&) {
-                return nullptr; // the tooltip still shows what the lane knows
-            }
-        }
-        return m_reader->handle();
-    }
-
-private:
-    std::unique_ptr<SessionReader> m_reader;
-    QString m_path;
-};
-
 EventDetailsSource::EventDetailsSource(QObject* parent)
     : QObject(parent)
-    , m_thread(new QThread(this))
-    , m_worker(new Worker)
 {
     qRegisterMetaType<ws::EventDetails>();
-    for (auto& s : m_serial)
-        s = std::make_shared<std::atomic<quint64>>(0);
-    m_worker->moveToThread(m_thread);
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread->setObjectName(QStringLiteral("event details"));
-    m_thread->start();
+    // One thread, as before: hover and selection queries never run at once, and each thread
+    // keeps its own connection to the file.
+    QThreadPool* pool = BackgroundJob::pool("event details", 1);
+    for (auto& job : m_jobs)
+        job = new BackgroundJob(pool, this);
 }
 
-EventDetailsSource::~EventDetailsSource()
-{
-    for (auto& s : m_serial)
-        s->fetch_add(1);
-    m_thread->quit();
-    m_thread->wait();
-}
+EventDetailsSource::~EventDetailsSource() = default;
 
-void EventDetailsSource::setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot)
+void EventDetailsSource::setSession(
+    std::shared_ptr<const SessionSnapshot> snapshot, std::shared_ptr<const SessionFile> file)
 {
     m_snapshot = std::move(snapshot);
+    m_file = std::move(file);
     m_cache.clear();
-    for (auto& s : m_serial)
-        s->fetch_add(1);
+    for (BackgroundJob* job : m_jobs)
+        job->discard();
 }
 
 static quint64 cacheKey(int lane, quint32 index)
@@ -414,34 +353,31 @@ void EventDetailsSource::request(Channel channel, int lane, quint32 index)
 {
     if (!m_snapshot)
         return;
-    const quint64 serial = m_serial[channel]->fetch_add(1) + 1;
+    BackgroundJob* job = m_jobs[channel];
     if (const EventDetails* d = cached(lane, index)) {
+        job->discard(); // an older request on this channel must not overwrite this answer
         emit detailsReady(channel, *d);
         return;
     }
-    auto latest = m_serial[channel];
-    auto snapshot = m_snapshot;
-    Worker* worker = m_worker;
-    QMetaObject::invokeMethod(
-        m_worker,
-        [this, worker, latest, snapshot, channel, serial, lane, index] {
-            if (latest->load() != serial)
-                return; // a newer request on this channel replaced it
-            const EventDetails d = queryEventDetails(worker->connectionFor(*snapshot), *snapshot, lane, index);
-            QMetaObject::invokeMethod(
-                this, [this, channel, serial, d] { deliver(channel, serial, d); }, Qt::QueuedConnection);
+    // Each channel keeps only its newest request: a queued one that a newer one replaced is
+    // skipped before it reads anything.
+    job->start(
+        [snapshot = m_snapshot, file = m_file, lane, index](const BackgroundJob::Context&) {
+            const SessionReader* reader = nullptr;
+            try {
+                if (file && snapshot->hasFile)
+                    reader = &file->reader();
+            } catch (const std::exception&) {
+                // the tooltip still shows what the lane knows
+            }
+            return queryEventDetails(reader, *snapshot, lane, index);
         },
-        Qt::QueuedConnection);
-}
-
-void EventDetailsSource::deliver(int channel, quint64 serial, const EventDetails& details)
-{
-    if (m_serial[channel]->load() != serial)
-        return;
-    if (m_cache.size() > 4096)
-        m_cache.clear();
-    m_cache.insert(cacheKey(details.lane, details.index), details);
-    emit detailsReady(channel, details);
+        [this, channel](EventDetails d) {
+            if (m_cache.size() > 4096)
+                m_cache.clear();
+            m_cache.insert(cacheKey(d.lane, d.index), d);
+            emit detailsReady(channel, d);
+        });
 }
 
 } // namespace ws

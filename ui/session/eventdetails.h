@@ -10,13 +10,13 @@
 #include <QPair>
 #include <QString>
 
-#include <atomic>
 #include <memory>
 
-class QThread;
-struct sqlite3;
-
 namespace ws {
+
+class BackgroundJob;
+class SessionFile;
+class SessionReader;
 
 // Everything about one event beyond what its lane holds (name, start, end): read from the
 // session by rowid on a worker thread, never per frame.
@@ -43,9 +43,10 @@ struct EventDetails {
     QString linkName;
 };
 
-// Answers "tell me about event (lane, index)" asynchronously, on its own thread with its own
-// read-only connection to the session. Each channel (hover, selection) keeps only its newest
-// request: moving the mouse over a thousand events costs one query, not a thousand.
+// Answers "tell me about event (lane, index)" asynchronously, on a worker thread with that
+// thread's connection to the document's file. Each channel (hover, selection) keeps only its
+// newest request: moving the mouse over a thousand events costs one query, not a thousand.
+// The SessionDocument owns it and gives it each session it opens.
 class EventDetailsSource : public QObject {
     Q_OBJECT
 public:
@@ -54,7 +55,9 @@ public:
     explicit EventDetailsSource(QObject* parent = nullptr);
     ~EventDetailsSource() override;
 
-    void setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot);
+    // The session the requests are about; `file` is null for sessions that exist only in
+    // memory (the details then hold what the lane knows).
+    void setSession(std::shared_ptr<const SessionSnapshot> snapshot, std::shared_ptr<const SessionFile> file);
     void request(Channel channel, int lane, quint32 index);
     // Details already fetched (GUI thread), or nullptr.
     const EventDetails* cached(int lane, quint32 index) const;
@@ -63,19 +66,16 @@ signals:
     void detailsReady(int channel, const ws::EventDetails& details);
 
 private:
-    class Worker;
-    void deliver(int channel, quint64 serial, const EventDetails& details);
-
     std::shared_ptr<const SessionSnapshot> m_snapshot;
-    QThread* m_thread = nullptr;
-    Worker* m_worker = nullptr;
-    std::shared_ptr<std::atomic<quint64>> m_serial[ChannelCount];
+    std::shared_ptr<const SessionFile> m_file;
+    BackgroundJob* m_jobs[ChannelCount] = {};
     QHash<quint64, EventDetails> m_cache;
 };
 
 // Synchronous lookup used by the worker (and tests): reads the row behind lanes[lane][index]
-// through `db` (a read-only connection to snapshot.path) and finds the correlated event.
-EventDetails queryEventDetails(::sqlite3* db, const SessionSnapshot& snapshot, int lane, quint32 index);
+// through `reader` (a connection to snapshot.path; null: only what the lane knows) and finds
+// the correlated event.
+EventDetails queryEventDetails(const SessionReader* reader, const SessionSnapshot& snapshot, int lane, quint32 index);
 
 } // namespace ws
 

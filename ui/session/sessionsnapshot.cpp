@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "ui/session/sessionsnapshot.h"
 
+#include "core/store/eventqueries.h"
 #include "core/store/sessionreader.h"
-#include "core/store/sqlite.h"
 #include "core/timeline/lodfold.h"
 #include "ui/style/colorscheme.h"
 
 #include <QSet>
 #include <QStringList>
-#include <QThread>
-#include <QtConcurrent>
 
 #include <algorithm>
 #include <atomic>
+#include <thread>
 
 namespace ws {
 
@@ -118,7 +117,8 @@ std::shared_ptr<SessionSnapshot> SessionSnapshot::build(std::shared_ptr<const Ti
     for (size_t i = 0; i < m.strings.size(); ++i)
         s->nameColor[i] = ColorScheme::forName(m.strings.at(static_cast<StringId>(i)));
 
-    // One index per long lane, lanes spread over the cores (the loader thread and the pool).
+    // One index per long lane, lanes spread over the cores: this (loader) thread and helpers
+    // take the next lane until none is left.
     int64_t total = 0;
     for (const auto& l : m.lanes)
         total += static_cast<int64_t>(l.size());
@@ -129,17 +129,24 @@ std::shared_ptr<SessionSnapshot> SessionSnapshot::build(std::shared_ptr<const Ti
             todo.push_back(i);
     }
     s->lod.resize(m.lanes.size());
-    const QThread* caller = QThread::currentThread();
-    QtConcurrent::blockingMap(todo, [&](size_t i) {
-        const TimelineLane& lane = m.lanes[i];
-        if (cancel.isCancelled())
-            return;
-        s->lod[i] = LodIndex::build(lane.start, lane.end, cancel);
-        const int64_t now = done.fetch_add(static_cast<int64_t>(lane.size())) + static_cast<int64_t>(lane.size());
-        // ProgressCallback is called from one thread only: the caller's.
-        if (progress && total > 0 && QThread::currentThread() == caller)
-            progress(static_cast<double>(now) / static_cast<double>(total), "building level-of-detail index");
-    });
+    std::atomic<size_t> next {0};
+    const auto work = [&](bool reports) {
+        for (size_t t = next.fetch_add(1); t < todo.size() && !cancel.isCancelled(); t = next.fetch_add(1)) {
+            const TimelineLane& lane = m.lanes[todo[t]];
+            s->lod[todo[t]] = LodIndex::build(lane.start, lane.end, cancel);
+            const int64_t now = done.fetch_add(static_cast<int64_t>(lane.size())) + static_cast<int64_t>(lane.size());
+            // ProgressCallback is called from one thread only: the caller's.
+            if (reports && progress && total > 0)
+                progress(static_cast<double>(now) / static_cast<double>(total), "building level-of-detail index");
+        }
+    };
+    const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::thread> helpers;
+    for (size_t h = 1; h < std::min(cores, todo.size()); ++h)
+        helpers.emplace_back(work, false);
+    work(true);
+    for (auto& h : helpers)
+        h.join();
     if (cancel.isCancelled())
         return nullptr;
 
@@ -170,36 +177,23 @@ std::shared_ptr<SessionSnapshot> SessionSnapshot::build(std::shared_ptr<const Ti
 std::vector<CounterSeries> loadCounterSeries(const SessionReader& reader, const CancellationToken& cancel)
 {
     std::vector<CounterSeries> out;
-    sqlite3* db = reader.handle();
-    if (!db)
-        return out;
-    sqlite::Statement tracks(db, "SELECT id, pid, device_id, name, unit FROM counter_track ORDER BY id", false);
-    std::vector<CounterSeries> series;
-    while (tracks.step()) {
-        CounterSeries c;
-        c.trackId = static_cast<uint32_t>(tracks.columnInt64(0));
-        c.pid = tracks.columnInt64(1);
-        c.deviceId = static_cast<uint32_t>(tracks.columnInt64(2));
-        c.name = std::string(tracks.columnText(3));
-        c.unit = std::string(tracks.columnText(4));
-        series.push_back(std::move(c));
-    }
-    // One pass over the samples (the table has no index: a query per track would scan it
-    // once per track), bucketed by track, sorted only when the file did not keep order.
+    std::vector<CounterTrack> tracks = readCounterTracks(reader);
+    // One pass over the samples, bucketed by track, sorted only when the file did not keep order.
     std::map<uint32_t, size_t> slot;
-    for (size_t i = 0; i < series.size(); ++i)
-        slot[series[i].trackId] = i;
-    std::vector<std::vector<std::pair<TimeNs, double>>> buckets(series.size());
-    sqlite::Statement samples(db, "SELECT track_id, ts, value FROM counter_sample", false);
-    size_t rows = 0;
-    while (samples.step()) {
-        if ((++rows & 0xFFFF) == 0 && cancel.isCancelled())
-            return {};
-        const auto it = slot.find(static_cast<uint32_t>(samples.columnInt64(0)));
-        if (it != slot.end())
-            buckets[it->second].emplace_back(samples.columnInt64(1), samples.columnDouble(2));
-    }
-    for (size_t i = 0; i < series.size(); ++i) {
+    for (size_t i = 0; i < tracks.size(); ++i)
+        slot[tracks[i].id] = i;
+    std::vector<std::vector<std::pair<TimeNs, double>>> buckets(tracks.size());
+    const bool complete = forEachCounterSample(
+        reader,
+        [&](const CounterSample& sample) {
+            const auto it = slot.find(sample.trackId);
+            if (it != slot.end())
+                buckets[it->second].emplace_back(sample.ts, sample.value);
+        },
+        cancel);
+    if (!complete)
+        return {};
+    for (size_t i = 0; i < tracks.size(); ++i) {
         auto& b = buckets[i];
         if (!std::is_sorted(b.begin(), b.end(), [](const auto& x, const auto& y) { return x.first < y.first; }))
             std::stable_sort(b.begin(), b.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
@@ -211,11 +205,11 @@ std::vector<CounterSeries> loadCounterSeries(const SessionReader& reader, const 
         }
         std::vector<std::pair<TimeNs, double>>().swap(b);
         CounterSeries filled(std::move(ts), std::move(vs));
-        filled.trackId = series[i].trackId;
-        filled.pid = series[i].pid;
-        filled.deviceId = series[i].deviceId;
-        filled.name = std::move(series[i].name);
-        filled.unit = std::move(series[i].unit);
+        filled.trackId = tracks[i].id;
+        filled.pid = tracks[i].pid;
+        filled.deviceId = tracks[i].deviceId;
+        filled.name = std::move(tracks[i].name);
+        filled.unit = std::move(tracks[i].unit);
         out.push_back(std::move(filled));
     }
     return out;

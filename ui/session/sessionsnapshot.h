@@ -6,6 +6,7 @@
 #include "core/timeline/timelinemodel.h"
 #include "core/util/cancellation.h"
 
+#include <QMetaType>
 #include <QRgb>
 #include <QString>
 
@@ -69,3 +70,5 @@ private:
 std::vector<CounterSeries> loadCounterSeries(const SessionReader& reader, const CancellationToken& cancel = {});
 
 } // namespace ws
+
+Q_DECLARE_METATYPE(std::shared_ptr<const ws::SessionSnapshot>)

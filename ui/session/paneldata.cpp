@@ -1,35 +1,21 @@
 // SPDX-License-Identifier: MIT
-#include "ui/panels/paneldata.h"
+#include "ui/session/paneldata.h"
 
+#include "core/analysis/nsysreports.h"
 #include "core/analysis/sessionfilesource.h"
+#include "core/ranking/windowedsource.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
-
-#include <QThreadPool>
-#include <QtConcurrent>
+#include "ui/session/sessionfile.h"
 
 namespace ws {
 
-namespace {
-
-QThreadPool* panelPool()
-{
-    // Separate from the timeline's pools: the panels' read never delays a frame.
-    static QThreadPool* pool = [] {
-        auto* p = new QThreadPool();
-        p->setMaxThreadCount(1);
-        return p;
-    }();
-    return pool;
-}
-
-} // namespace
-
-std::shared_ptr<PanelData> PanelData::load(const QString& path, const CancellationToken& cancel)
+std::shared_ptr<PanelData> PanelData::load(std::shared_ptr<const SessionFile> file, const CancellationToken& cancel)
 {
     auto d = std::make_shared<PanelData>();
-    d->path = path;
-    const SessionReader reader(path.toStdString());
+    d->path = file->path();
+    d->file = file;
+    const SessionReader& reader = file->reader();
     const SessionFileSource source(reader);
     d->devices = source.header().devices;
     d->meta = source.header().meta;
@@ -37,8 +23,17 @@ std::shared_ptr<PanelData> PanelData::load(const QString& path, const Cancellati
     d->launches = KernelLaunchTable::build(source, cancel);
     d->metrics = SessionMetrics::read(reader);
     if (cancel.isCancelled())
-        throw SessionError(SessionError::Kind::Cancelled, path.toStdString(), "cancelled");
+        throw SessionError(SessionError::Kind::Cancelled, reader.path(), "cancelled");
     d->idle = analyzeGpuIdle(source);
+    try {
+        // Small next to the session's events (one row per instruction and reason).
+        auto tables = std::make_shared<SourceTables>(SourceTables::read(reader));
+        if (!tables->empty())
+            d->sourceStrings = std::make_shared<StringTable>(reader.readStrings());
+        d->sourceTables = std::move(tables);
+    } catch (const SessionError& e) {
+        d->sourceError = QString::fromUtf8(e.what());
+    }
     d->finish();
     return d;
 }
@@ -54,6 +49,13 @@ std::shared_ptr<PanelData> PanelData::fromSession(std::shared_ptr<const SessionD
     d->launches = KernelLaunchTable::build(source);
     d->metrics = SessionMetrics::fromData(*data);
     d->idle = analyzeGpuIdle(source);
+    auto tables = std::make_shared<SourceTables>();
+    tables->functions = data->sassFunctions;
+    tables->instructions = data->sassInstructions;
+    tables->counters = data->sourceCounters;
+    tables->files = data->sourceFiles;
+    d->sourceTables = std::move(tables);
+    d->sourceStrings = std::shared_ptr<const StringTable>(data, &data->strings);
     d->finish();
     return d;
 }
@@ -126,6 +128,18 @@ QString PanelData::shortName(int64_t kernelId) const
     return l ? QString::fromStdString(launches.groups()[l->group].shortName) : QString();
 }
 
+ReportTable PanelData::report(const QString& id, TimeWindow window) const
+{
+    if (memory) {
+        const MemoryRecordSource source(*memory);
+        return computeReport(id.toStdString(), WindowedSource(source, window));
+    }
+    if (!file)
+        throw SessionError(SessionError::Kind::NotFound, path.toStdString(), "the session has no file");
+    const SessionFileSource source(file->reader());
+    return computeReport(id.toStdString(), WindowedSource(source, window));
+}
+
 SessionFacts PanelData::sessionFacts(double tinyKernelNs) const
 {
     SessionFacts s;
@@ -139,53 +153,6 @@ SessionFacts PanelData::sessionFacts(double tinyKernelNs) const
         }
     }
     return s;
-}
-
-PanelDataLoader::PanelDataLoader(QObject* parent)
-    : QObject(parent)
-{
-    qRegisterMetaType<std::shared_ptr<const ws::PanelData>>();
-}
-
-PanelDataLoader::~PanelDataLoader()
-{
-    cancel();
-}
-
-void PanelDataLoader::cancel()
-{
-    m_cancel.cancel();
-    if (m_watcher) {
-        // The read stops at its next cancellation check (every 64k rows), so waiting is short.
-        m_watcher->disconnect(this);
-        m_watcher->waitForFinished();
-        delete m_watcher;
-        m_watcher = nullptr;
-    }
-}
-
-void PanelDataLoader::load(const QString& path)
-{
-    cancel();
-    m_cancel = CancellationToken();
-    const CancellationToken token = m_cancel;
-    m_watcher = new QFutureWatcher<Result>(this);
-    connect(m_watcher, &QFutureWatcher<Result>::finished, this, [this, path] {
-        const Result r = m_watcher->result();
-        m_watcher->deleteLater();
-        m_watcher = nullptr;
-        if (r.data)
-            emit loaded(r.data);
-        else
-            emit failed(path, r.error);
-    });
-    m_watcher->setFuture(QtConcurrent::run(panelPool(), [path, token]() -> Result {
-        try {
-            return {PanelData::load(path, token), {}};
-        } catch (const std::exception& e) {
-            return {nullptr, QString::fromUtf8(e.what())};
-        }
-    }));
 }
 
 } // namespace ws

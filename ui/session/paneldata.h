@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/analysis/gpuidlegaps.h"
+#include "core/diagnosis/diagnosis.h"
+#include "core/metrics/kernelmetrics.h"
+#include "core/ranking/kernellaunchtable.h"
+#include "core/ranking/timewindow.h"
+#include "core/report/reporttable.h"
+#include "core/roofline/roofline.h"
+#include "core/source/sourcetables.h"
+#include "core/util/cancellation.h"
+
+#include <QMetaType>
+#include <QString>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+class SessionFile;
+
+// What the kernel panels know about one session, read once on a worker thread by the
+// SessionDocument and immutable afterwards (shared as std::shared_ptr<const PanelData>): every
+// launch in compact form (for the ranking and the linked selection), the profiled kernels with
+// their metrics, the devices and their roofs, the GPU's busy/idle summary (for the
+// overhead-bound rule) and the source counters. The stats tables are computed on demand from
+// the document's file (`file`), like the CLI does.
+class PanelData {
+public:
+    QString path; // the session file ("" for sessions that exist only in memory)
+    // The document's open file: its read connections serve the stats reports (null in memory).
+    std::shared_ptr<const SessionFile> file;
+    std::vector<DeviceInfo> devices;
+    std::map<std::string, std::string> meta;
+    TimeNs origin = 0; // earliest event of the session: the timeline's "+0"
+    KernelLaunchTable launches;
+    SessionMetrics metrics;
+    GpuIdleAnalysis idle;
+    // The session itself when it exists only in memory (fromSession): the stats tables read
+    // it instead of the file.
+    std::shared_ptr<const SessionData> memory;
+    // Source counters (PC sampling) and the strings they name; null when the session has none.
+    std::shared_ptr<const SourceTables> sourceTables;
+    std::shared_ptr<const StringTable> sourceStrings;
+    QString sourceError; // why the source counters could not be read
+
+    // Reads everything above through the calling thread's connection to `file`. Throws
+    // SessionError naming the file.
+    static std::shared_ptr<PanelData> load(
+        std::shared_ptr<const SessionFile> file, const CancellationToken& cancel = {});
+    // The same from a session in memory (tests, imported sessions not yet saved).
+    static std::shared_ptr<PanelData> fromSession(std::shared_ptr<const SessionData> data);
+
+    bool hasMetrics() const { return !metrics.empty(); }
+    const DeviceInfo* device(uint32_t id) const;
+    RooflineCeilings ceilings(uint32_t deviceId) const;
+
+    // The launch the details show for a kernel name: the longest launch that has metrics,
+    // else the longest launch. nullptr for an unknown group.
+    const KernelLaunchTable::Launch* representative(uint32_t group) const;
+    const SessionMetrics::Kernel* profiled(int64_t kernelId) const { return metrics.find(kernelId); }
+
+    // Facts for a launch: its metrics when profiled, else just the traced duration.
+    KernelFacts facts(int64_t kernelId) const;
+    QString kernelName(int64_t kernelId) const; // demangled
+    QString shortName(int64_t kernelId) const;  // base name
+    // A stats report (`warpscope-cli stats -r ID`) over the events overlapping `window` (all of
+    // them for an empty window), computed on the calling (worker) thread from the session in
+    // memory or through that thread's connection to the document's file. Throws SessionError.
+    ReportTable report(const QString& id, TimeWindow window) const;
+
+    // Session-level facts for diagnoseSession().
+    SessionFacts sessionFacts(double tinyKernelNs) const;
+
+private:
+    void finish();
+    std::vector<int64_t> m_bestOfGroup; // per group: the representative launch id
+};
+
+} // namespace ws
+
+Q_DECLARE_METATYPE(std::shared_ptr<const ws::PanelData>)
