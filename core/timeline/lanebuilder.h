@@ -92,11 +92,11 @@ private:
     int64_t m_events = 0;
 };
 
-// "CUDA API", "NVTX (depth 2)", "stream 7", "sync".
+// "CUDA API", "NVTX (depth 2)", "stream 7", "sync" (laneKindLabel, trackkind.h).
 std::string laneLabel(LaneKind kind, int depth, uint32_t streamId);
 
-// Canonical row order: per process, per thread its API, NVTX and sync lanes; then per device
-// its streams.
+// Canonical row order (laneOrderKey, trackkind.h): host lanes per process and thread (API,
+// NVTX, sync), then GPU lanes per device and stream, then in-kernel lanes per launch.
 void sortLanes(std::vector<TimelineLane>& lanes);
 
 } // namespace ws

@@ -2,7 +2,7 @@
 // Warp-role rows of in-kernel traces on the timeline: lanes built from warp events (one per
 // warp and nesting depth, asynchronous rows, marks), the kernel group's block chooser switching
 // the rows to another block, under QAbstractItemModelTester.
-#include "core/iket/warplanes.h"
+#include "core/iket/warplaneprovider.h"
 #include "ui/timeline/timelinerowmodel.h"
 
 #include <QAbstractItemModelTester>
@@ -85,7 +85,7 @@ private Q_SLOTS:
     void lanes()
     {
         const SessionData s = warpSession();
-        const auto model = TimelineModel::fromSessionData(s);
+        const auto model = TimelineModel::fromSessionData(s, iket::laneProviders());
         std::vector<const TimelineLane*> warp;
         for (const auto& l : model->lanes)
             if (l.kind == LaneKind::WarpRole)
@@ -143,7 +143,7 @@ private Q_SLOTS:
         }
         TimelineRowModel m;
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        m.setSnapshot(SessionSnapshot::build(TimelineModel::fromSessionData(s), {}, {}));
+        m.setSnapshot(SessionSnapshot::build(TimelineModel::fromSessionData(s, iket::laneProviders()), {}, {}));
         QStringList groups;
         for (const auto& r : m.rows())
             if (r.label.startsWith(QLatin1String("kernel #")))
@@ -157,7 +157,8 @@ private Q_SLOTS:
     {
         TimelineRowModel m;
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        m.setSnapshot(SessionSnapshot::build(TimelineModel::fromSessionData(warpSession()), {}, {}));
+        m.setSnapshot(
+            SessionSnapshot::build(TimelineModel::fromSessionData(warpSession(), iket::laneProviders()), {}, {}));
         const QModelIndex group = warpGroup(m);
         QVERIFY(group.isValid());
         QCOMPARE(m.warpBlocks(group), (QList<int> {0, 1}));

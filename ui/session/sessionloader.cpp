@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/session/sessionloader.h"
 
+#include "core/iket/warplaneprovider.h"
 #include "core/import/importer.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
@@ -111,7 +112,7 @@ void load(QPromise<LoadResult>& promise, const QString& copyFrom, const QString&
         auto meta = reader.meta();
         times.reader = static_cast<double>(phase.nsecsElapsed()) / 1e6;
         phase.restart();
-        auto model = TimelineModel::load(reader, report, cancel);
+        auto model = TimelineModel::load(reader, report, cancel, true, iket::laneProviders());
         times.lanes = static_cast<double>(phase.nsecsElapsed()) / 1e6;
         phase.restart();
         base = 0.85;
