@@ -110,6 +110,8 @@ void LaneBuilder::addEvent(LaneKind kind, int64_t pid, int64_t a, int64_t b, int
 
 void LaneBuilder::add(const KernelRecord& r, int64_t rowid)
 {
+    if (!addressable(EventTable::Kernel, rowid))
+        return;
     addEvent(LaneKind::GpuStream, r.pid, r.deviceId, r.streamId, partOf<EventTable::Kernel>(),
         {r.start, r.end, kernelLaneName(r.shortName, r.demangledName, r.mangledName),
             EventRef::make(EventTable::Kernel, rowid)});
@@ -117,36 +119,60 @@ void LaneBuilder::add(const KernelRecord& r, int64_t rowid)
 
 void LaneBuilder::add(const MemcpyRecord& r, int64_t rowid)
 {
+    if (!addressable(EventTable::Memcpy, rowid))
+        return;
     addEvent(LaneKind::GpuStream, r.pid, r.deviceId, r.streamId, partOf<EventTable::Memcpy>(),
         {r.start, r.end, memcpyLabel(r.copyKind), EventRef::make(EventTable::Memcpy, rowid)});
 }
 
 void LaneBuilder::add(const MemsetRecord& r, int64_t rowid)
 {
+    if (!addressable(EventTable::Memset, rowid))
+        return;
     addEvent(LaneKind::GpuStream, r.pid, r.deviceId, r.streamId, partOf<EventTable::Memset>(),
         {r.start, r.end, memsetLabel(), EventRef::make(EventTable::Memset, rowid)});
 }
 
 void LaneBuilder::add(const ApiCallRecord& r, int64_t rowid)
 {
+    if (!addressable(EventTable::ApiCall, rowid))
+        return;
     addEvent(
         LaneKind::CudaApi, r.pid, r.tid, 0, 0, {r.start, r.end, r.name, EventRef::make(EventTable::ApiCall, rowid)});
 }
 
 void LaneBuilder::add(const NvtxRangeRecord& r, int64_t rowid)
 {
+    if (!addressable(EventTable::NvtxRange, rowid))
+        return;
     addEvent(
         LaneKind::Nvtx, r.pid, r.tid, 0, 0, {r.start, r.end, r.name, EventRef::make(EventTable::NvtxRange, rowid)});
 }
 
 void LaneBuilder::add(const SyncRecord& r, int64_t rowid)
 {
+    if (!addressable(EventTable::Sync, rowid))
+        return;
     addEvent(LaneKind::Sync, r.pid, r.tid, 0, 0,
         {r.start, r.end, syncLabel(r.kind), EventRef::make(EventTable::Sync, rowid)});
 }
 
+bool LaneBuilder::addressable(EventTable table, int64_t rowid)
+{
+    if (rowid >= 0 && rowid <= EventRef::kMaxRowId) [[likely]]
+        return true;
+    if (!m_unaddressable)
+        m_unaddressable = std::make_pair(table, rowid);
+    return false;
+}
+
 void LaneBuilder::finish(StringId labelBase, const std::function<void(TimelineLane&&)>& sink)
 {
+    if (m_unaddressable) {
+        const auto [table, rowid] = *m_unaddressable;
+        *this = LaneBuilder();
+        EventRef::throwOutOfRange(table, rowid);
+    }
     // A fixed group order makes the writer's lane cache byte-identical for identical input.
     std::vector<size_t> order(m_groups.size());
     for (size_t i = 0; i < order.size(); ++i)

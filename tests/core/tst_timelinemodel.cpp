@@ -477,6 +477,22 @@ private slots:
                 QVERIFY2(what.find("536870911") != std::string::npos, e.what());
             }
         }
+        // The lane builder (the writer's lane cache, in-memory sessions) keeps taking rows and
+        // refuses at finish(), so a writer can finish its tables and leave the cache out.
+        LaneBuilder builder;
+        ApiCallRecord call;
+        call.start = 10;
+        call.end = 20;
+        builder.add(call, 1);
+        builder.add(call, EventRef::kMaxRowId + 1);
+        builder.add(call, 3);
+        int sunk = 0;
+        QVERIFY_THROWS_EXCEPTION(EventRefRangeError, builder.finish(0, [&](TimelineLane&&) { ++sunk; }));
+        QCOMPARE(sunk, 0);
+        QCOMPARE(builder.eventCount(), int64_t(0));
+        builder.add(call, 4); // starts over empty
+        builder.finish(0, [&](TimelineLane&& lane) { sunk += static_cast<int>(lane.size()); });
+        QCOMPARE(sunk, 1);
         // In memory: the record that cannot be addressed is refused, not wrapped onto row 5.
         SessionData d = warpSession();
         d.kernels.front().id = (int64_t(1) << 29) + 5;
