@@ -192,7 +192,7 @@ void TimelineRowModel::build()
         case TrackGroup::Device: {
             node->gpu = true;
             if (node->label.isEmpty())
-                node->label = QStringLiteral("stream %1").arg(l.streamId);
+                node->label = QString::fromStdString(laneKindLabel(l.kind, l.depth, l.streamId));
             if (pidsPerDevice[l.deviceId].size() > 1)
                 node->label += QStringLiteral(" (pid %1)").arg(l.pid);
             gpuNode(l.deviceId)->add(std::move(node));
