@@ -46,6 +46,16 @@ constexpr bool laneTableInOrder()
 }
 static_assert(laneTableInOrder(), "kLaneKinds is indexed by LaneKind");
 
+constexpr bool tablesFitEventRef()
+{
+    for (const TrackKind& k : kTrackKinds) {
+        if (k.table && static_cast<uint32_t>(*k.table) >= (1u << (32 - EventRef::kRowBits)))
+            return false;
+    }
+    return true;
+}
+static_assert(tablesFitEventRef(), "EventRef packs the table into the bits above its row id: widen it first");
+
 } // namespace
 
 std::span<const TrackKind> trackKinds()

@@ -8,7 +8,9 @@
 //
 // Adding an event kind:
 //   1. one EventTable value (if its events come from a new table) and one kTrackKinds entry
-//      in trackkind.cpp: label, table, lane kind, merge part, details, colour;
+//      in trackkind.cpp: label, table, lane kind, merge part, details, colour. EventRef packs
+//      the table into 3 bits and all 8 are taken: a ninth table needs a wider EventRef first
+//      (a static_assert in trackkind.cpp says so);
 //   2. if its events get a new kind of lane: one LaneKind value (append: the lane cache stores
 //      it) and one kLaneKinds entry: label, cache key, group, order, nesting, row height;
 //   3. its loader: either rows the LaneBuilder sorts into lanes (core/timeline/lanebuilder.h,
