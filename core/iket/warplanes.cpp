@@ -59,7 +59,6 @@ void appendWarpLanes(TimelineModel& model, std::span<const WarpEvent> events)
             model.lanes.push_back(std::move(lane));
         }
     }
-    model.warpRoles = summarizeRoles(events, model.strings);
 }
 
 } // namespace ws::iket

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/iket/warprolesummary.h"
 #include "core/model/records.h"
 #include "core/timeline/timelinemodel.h"
 
@@ -15,7 +14,8 @@ namespace ws::iket {
 // "producer · warp 0 · depth 1", "producer · warp 0 · async", "producer · warp 0 · marks".
 // They are built when a session is opened (warp events are few next to API calls), never
 // stored in the lane cache. Events refer to warp_event rows by id.
-// Also fills model.warpRoles (summarizeRoles over every kernel).
+// TimelineModel gets them through WarpLaneProvider (warplaneprovider.h), which also attaches
+// the per-role summaries.
 void appendWarpLanes(TimelineModel& model, std::span<const WarpEvent> events);
 
 } // namespace ws::iket

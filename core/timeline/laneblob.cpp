@@ -9,23 +9,6 @@ namespace ws {
 
 namespace {
 
-const char* kindPrefix(LaneKind kind)
-{
-    switch (kind) {
-    case LaneKind::CudaApi:
-        return "api";
-    case LaneKind::Nvtx:
-        return "nvtx";
-    case LaneKind::GpuStream:
-        return "gpu";
-    case LaneKind::Sync:
-        return "sync";
-    case LaneKind::WarpRole:
-        return "warp";
-    }
-    return "lane";
-}
-
 uint64_t chunkHash(LaneBlobHeader header, std::span<const std::byte> payload)
 {
     header.hash = 0;
@@ -37,9 +20,10 @@ uint64_t chunkHash(LaneBlobHeader header, std::span<const std::byte> payload)
 
 std::string laneBlobKey(const TimelineLane& lane, size_t chunk)
 {
-    std::string key = kindPrefix(lane.kind);
+    const LaneKindInfo& kind = laneKind(lane.kind);
+    std::string key(kind.key);
     key += '/' + std::to_string(lane.pid);
-    if (lane.kind == LaneKind::GpuStream)
+    if (kind.group == TrackGroup::Device)
         key += '/' + std::to_string(lane.deviceId) + '/' + std::to_string(lane.streamId);
     else
         key += '/' + std::to_string(lane.tid) + '/' + std::to_string(lane.depth);
@@ -83,7 +67,7 @@ bool decodeLaneChunkHeader(std::span<const std::byte> blob, LaneBlobHeader& head
     if (blob.size() < sizeof(LaneBlobHeader))
         return false;
     std::memcpy(&header, blob.data(), sizeof(header));
-    if (header.magic != kLaneBlobMagic || header.kind > static_cast<uint32_t>(LaneKind::WarpRole))
+    if (header.magic != kLaneBlobMagic || !isKnownLaneKind(static_cast<int32_t>(header.kind)))
         return false;
     if (header.chunkEvents > (blob.size() - sizeof(LaneBlobHeader)) / kLaneBytesPerEvent
         || blob.size() != sizeof(LaneBlobHeader) + header.chunkEvents * kLaneBytesPerEvent)

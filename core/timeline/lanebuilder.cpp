@@ -39,21 +39,11 @@ bool before(const LaneEvent& x, const LaneEvent& y)
     return std::tie(x.start, y.end, x.ref.packed) < std::tie(y.start, x.end, y.ref.packed);
 }
 
-int kindOrder(LaneKind kind)
+// Events merged into one lane arrive as separate sorted parts (kernels, copies, memsets).
+template <EventTable table> int partOf()
 {
-    switch (kind) {
-    case LaneKind::CudaApi:
-        return 0;
-    case LaneKind::Nvtx:
-        return 1;
-    case LaneKind::Sync:
-        return 2;
-    case LaneKind::WarpRole:
-        return 3;
-    case LaneKind::GpuStream:
-        return 0;
-    }
-    return 4;
+    static const int part = trackKind(table).part; // looked up once, not per event
+    return part;
 }
 
 } // namespace
@@ -120,43 +110,69 @@ void LaneBuilder::addEvent(LaneKind kind, int64_t pid, int64_t a, int64_t b, int
 
 void LaneBuilder::add(const KernelRecord& r, int64_t rowid)
 {
-    addEvent(LaneKind::GpuStream, r.pid, r.deviceId, r.streamId, 0,
+    if (!addressable(EventTable::Kernel, rowid))
+        return;
+    addEvent(LaneKind::GpuStream, r.pid, r.deviceId, r.streamId, partOf<EventTable::Kernel>(),
         {r.start, r.end, kernelLaneName(r.shortName, r.demangledName, r.mangledName),
             EventRef::make(EventTable::Kernel, rowid)});
 }
 
 void LaneBuilder::add(const MemcpyRecord& r, int64_t rowid)
 {
-    addEvent(LaneKind::GpuStream, r.pid, r.deviceId, r.streamId, 1,
+    if (!addressable(EventTable::Memcpy, rowid))
+        return;
+    addEvent(LaneKind::GpuStream, r.pid, r.deviceId, r.streamId, partOf<EventTable::Memcpy>(),
         {r.start, r.end, memcpyLabel(r.copyKind), EventRef::make(EventTable::Memcpy, rowid)});
 }
 
 void LaneBuilder::add(const MemsetRecord& r, int64_t rowid)
 {
-    addEvent(LaneKind::GpuStream, r.pid, r.deviceId, r.streamId, 2,
+    if (!addressable(EventTable::Memset, rowid))
+        return;
+    addEvent(LaneKind::GpuStream, r.pid, r.deviceId, r.streamId, partOf<EventTable::Memset>(),
         {r.start, r.end, memsetLabel(), EventRef::make(EventTable::Memset, rowid)});
 }
 
 void LaneBuilder::add(const ApiCallRecord& r, int64_t rowid)
 {
+    if (!addressable(EventTable::ApiCall, rowid))
+        return;
     addEvent(
         LaneKind::CudaApi, r.pid, r.tid, 0, 0, {r.start, r.end, r.name, EventRef::make(EventTable::ApiCall, rowid)});
 }
 
 void LaneBuilder::add(const NvtxRangeRecord& r, int64_t rowid)
 {
+    if (!addressable(EventTable::NvtxRange, rowid))
+        return;
     addEvent(
         LaneKind::Nvtx, r.pid, r.tid, 0, 0, {r.start, r.end, r.name, EventRef::make(EventTable::NvtxRange, rowid)});
 }
 
 void LaneBuilder::add(const SyncRecord& r, int64_t rowid)
 {
+    if (!addressable(EventTable::Sync, rowid))
+        return;
     addEvent(LaneKind::Sync, r.pid, r.tid, 0, 0,
         {r.start, r.end, syncLabel(r.kind), EventRef::make(EventTable::Sync, rowid)});
 }
 
+bool LaneBuilder::addressable(EventTable table, int64_t rowid)
+{
+    if (rowid >= 0 && rowid <= EventRef::kMaxRowId) [[likely]]
+        return true;
+    if (!m_unaddressable)
+        m_unaddressable = std::make_pair(table, rowid);
+    return false;
+}
+
 void LaneBuilder::finish(StringId labelBase, const std::function<void(TimelineLane&&)>& sink)
 {
+    if (m_unaddressable) {
+        const auto [table, rowid] = *m_unaddressable;
+        *this = LaneBuilder();
+        EventRef::throwOutOfRange(table, rowid);
+    }
     // A fixed group order makes the writer's lane cache byte-identical for identical input.
     std::vector<size_t> order(m_groups.size());
     for (size_t i = 0; i < order.size(); ++i)
@@ -195,7 +211,7 @@ void LaneBuilder::finishGroup(Group& g, StringId labelBase, const std::function<
 
     // Nesting: a call that starts before the enclosing one ended goes one lane deeper. The
     // stack holds the end of the open event per depth; events on one depth never overlap.
-    const bool nests = g.key.kind == LaneKind::CudaApi || g.key.kind == LaneKind::Nvtx;
+    const bool nests = laneKind(g.key.kind).nests;
     std::vector<uint8_t> depthOf;
     std::vector<size_t> perDepth(1, 0);
     if (nests) {
@@ -221,7 +237,7 @@ void LaneBuilder::finishGroup(Group& g, StringId labelBase, const std::function<
         TimelineLane& lane = lanes[d];
         lane.kind = g.key.kind;
         lane.pid = g.key.pid;
-        if (g.key.kind == LaneKind::GpuStream) {
+        if (laneKind(g.key.kind).group == TrackGroup::Device) {
             lane.deviceId = static_cast<uint32_t>(g.key.a);
             lane.streamId = static_cast<uint32_t>(g.key.b);
         } else {
@@ -250,37 +266,14 @@ void LaneBuilder::finishGroup(Group& g, StringId labelBase, const std::function<
 
 std::string laneLabel(LaneKind kind, int depth, uint32_t streamId)
 {
-    std::string label;
-    switch (kind) {
-    case LaneKind::CudaApi:
-        label = "CUDA API";
-        break;
-    case LaneKind::Nvtx:
-        label = "NVTX";
-        break;
-    case LaneKind::GpuStream:
-        return "stream " + std::to_string(streamId);
-    case LaneKind::Sync:
-        label = "sync";
-        break;
-    case LaneKind::WarpRole:
-        label = "warp";
-        break;
-    }
-    if (depth > 0)
-        label += " (depth " + std::to_string(depth) + ")";
-    return label;
+    return laneKindLabel(kind, depth, streamId);
 }
 
 void sortLanes(std::vector<TimelineLane>& lanes)
 {
-    const auto key = [](const TimelineLane& l) {
-        const bool device = l.kind == LaneKind::GpuStream;
-        return std::make_tuple(l.pid, device ? 1 : 0, device ? static_cast<int64_t>(l.deviceId) : l.tid,
-            kindOrder(l.kind), l.kernelId, l.block, l.warp, l.depth, l.streamId);
-    };
-    std::stable_sort(
-        lanes.begin(), lanes.end(), [&key](const TimelineLane& x, const TimelineLane& y) { return key(x) < key(y); });
+    // The one row order (trackkind.h): the row tree sorts with the same key.
+    std::stable_sort(lanes.begin(), lanes.end(),
+        [](const TimelineLane& x, const TimelineLane& y) { return laneOrderKey(x) < laneOrderKey(y); });
 }
 
 } // namespace ws

@@ -11,10 +11,12 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ws {
@@ -45,6 +47,9 @@ struct LaneEvent {
 
 class LaneBuilder {
 public:
+    // A row id EventRef cannot address (past 29 bits) is not added; finish() then throws
+    // EventRefRangeError naming it instead of handing out lanes. Whoever writes a file keeps
+    // writing its rows meanwhile and may leave the lane cache out when finish() refuses.
     void add(const KernelRecord& r, int64_t rowid);
     void add(const MemcpyRecord& r, int64_t rowid);
     void add(const MemsetRecord& r, int64_t rowid);
@@ -61,6 +66,7 @@ public:
     // Sorts each group by (start, longer first, ref), splits nesting into depth lanes (CUDA
     // API, NVTX), resolves deferred labels against `labelBase` and hands lanes to `sink`
     // group by group in a fixed order, releasing each group's memory before the next.
+    // Throws EventRefRangeError (and starts over empty) when a row id was past the limit.
     void finish(StringId labelBase, const std::function<void(TimelineLane&&)>& sink);
 
 private:
@@ -83,6 +89,7 @@ private:
     };
 
     Group& group(const Key& key);
+    bool addressable(EventTable table, int64_t rowid);
     void finishGroup(Group& group, StringId labelBase, const std::function<void(TimelineLane&&)>& sink) const;
 
     std::vector<Group> m_groups;
@@ -90,13 +97,14 @@ private:
     Key m_lastKey;
     size_t m_lastIndex = SIZE_MAX;
     int64_t m_events = 0;
+    std::optional<std::pair<EventTable, int64_t>> m_unaddressable; // the first row id past the limit
 };
 
-// "CUDA API", "NVTX (depth 2)", "stream 7", "sync".
+// "CUDA API", "NVTX (depth 2)", "stream 7", "sync" (laneKindLabel, trackkind.h).
 std::string laneLabel(LaneKind kind, int depth, uint32_t streamId);
 
-// Canonical row order: per process, per thread its API, NVTX and sync lanes; then per device
-// its streams.
+// Canonical row order (laneOrderKey, trackkind.h): host lanes per process and thread (API,
+// NVTX, sync), then GPU lanes per device and stream, then in-kernel lanes per launch.
 void sortLanes(std::vector<TimelineLane>& lanes);
 
 } // namespace ws

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/timeline/timelinemodel.h"
 
-#include "core/iket/warplanes.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sqlite.h"
@@ -44,8 +43,22 @@ StringTable withLabels(const std::vector<std::string>& sessionStrings)
     return table;
 }
 
+void checkLimits(const TimelineModel& model)
+{
+    // Lanes are addressed by int and events by quint32 further up (selection, LOD, hit tests).
+    if (model.lanes.size() > TimelineModel::kMaxLanes)
+        throw std::length_error("the session has " + std::to_string(model.lanes.size())
+            + " timeline lanes; the timeline addresses at most " + std::to_string(TimelineModel::kMaxLanes));
+    for (const TimelineLane& lane : model.lanes) {
+        if (lane.size() > TimelineModel::kMaxLaneEvents)
+            throw std::length_error("timeline lane \"" + lane.label + "\" has " + std::to_string(lane.size())
+                + " events; a lane holds at most " + std::to_string(TimelineModel::kMaxLaneEvents));
+    }
+}
+
 void finalize(TimelineModel& model)
 {
+    checkLimits(model);
     sortLanes(model.lanes);
     model.begin = std::numeric_limits<TimeNs>::max();
     model.end = std::numeric_limits<TimeNs>::min();
@@ -230,6 +243,13 @@ private:
 
 } // namespace
 
+void EventRef::throwOutOfRange(EventTable t, int64_t rowid)
+{
+    throw EventRefRangeError(std::string(trackKind(t).rowTable) + " row id " + std::to_string(rowid)
+        + " is beyond what the timeline can address (row ids 0 to " + std::to_string(kMaxRowId)
+        + ", 29 bits per table)");
+}
+
 size_t TimelineModel::residentBytes() const
 {
     size_t bytes = sizeof(*this) + path.capacity();
@@ -249,8 +269,8 @@ size_t TimelineModel::residentBytes() const
     return bytes;
 }
 
-std::shared_ptr<const TimelineModel> TimelineModel::load(
-    const SessionReader& reader, const ProgressCallback& progress, const CancellationToken& cancel, bool useLaneCache)
+std::shared_ptr<const TimelineModel> TimelineModel::load(const SessionReader& reader, const ProgressCallback& progress,
+    const CancellationToken& cancel, bool useLaneCache, LaneProviders providers)
 {
     auto model = std::make_shared<TimelineModel>();
     model->path = reader.path();
@@ -273,16 +293,21 @@ std::shared_ptr<const TimelineModel> TimelineModel::load(
         if (!cached)
             loader.fromRows(*model, labelBase);
         model->fromLaneCache = cached;
-        iket::appendWarpLanes(*model, reader.readWarpEvents()); // never cached: see warplanes.h
+        for (const LaneProvider* provider : providers)
+            provider->appendLanes(*model, reader);
+        finalize(*model);
     } catch (const sqlite::Error& e) {
         throw store::readError(reader.path(), e, "loading the timeline");
+    } catch (const EventRefRangeError& e) {
+        throw SessionError(Kind::BadInput, reader.path(), std::string("cannot show this session: ") + e.what());
+    } catch (const std::length_error& e) {
+        throw SessionError(Kind::BadInput, reader.path(), std::string("cannot show this session: ") + e.what());
     }
-    finalize(*model);
     loader.poll(1.0, "done");
     return model;
 }
 
-std::shared_ptr<const TimelineModel> TimelineModel::fromSessionData(const SessionData& data)
+std::shared_ptr<const TimelineModel> TimelineModel::fromSessionData(const SessionData& data, LaneProviders providers)
 {
     auto model = std::make_shared<TimelineModel>();
     model->strings = withLabels(data.strings.all());
@@ -309,7 +334,8 @@ std::shared_ptr<const TimelineModel> TimelineModel::fromSessionData(const Sessio
     addAll(data.syncs);
     builder.finish(static_cast<StringId>(data.strings.size()),
         [&model](TimelineLane&& lane) { model->lanes.push_back(std::move(lane)); });
-    iket::appendWarpLanes(*model, data.warpEvents);
+    for (const LaneProvider* provider : providers)
+        provider->appendLanes(*model, data);
     finalize(*model);
     return model;
 }

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/iket/warprolesummary.h"
 #include "core/model/records.h"
 #include "core/model/sessiondata.h"
+#include "core/timeline/laneprovider.h"
+#include "core/timeline/trackkind.h"
 #include "core/util/cancellation.h"
 
 #include <cstdint>
+#include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,38 +18,33 @@ namespace ws {
 
 class SessionReader;
 
-// Which table an event on a lane came from, packed with its rowid so a lane costs 4 bytes per
-// event for the back-reference (details such as grid/block are fetched by rowid on hover).
-enum class EventTable : uint32_t {
-    Kernel = 0,
-    Memcpy = 1,
-    Memset = 2,
-    ApiCall = 3,
-    NvtxRange = 4,
-    Sync = 5,
-    WarpEvent = 6,
-    Overhead = 7
+// Thrown by EventRef::make for a row id it cannot address; TimelineModel::load turns it into
+// a SessionError naming the file.
+class EventRefRangeError : public std::out_of_range {
+public:
+    using std::out_of_range::out_of_range;
 };
 
+// An event's table (EventTable, core/timeline/trackkind.h) packed with its rowid so a lane
+// costs 4 bytes per event for the back-reference (details such as grid/block are fetched by
+// rowid on hover).
 struct EventRef {
     uint32_t packed = 0;
     static constexpr int kRowBits = 29;
+    // The largest row id an EventRef addresses: 2^29 - 1 = 536,870,911 rows per table.
+    static constexpr int64_t kMaxRowId = (int64_t(1) << kRowBits) - 1;
+    // Throws EventRefRangeError beyond [0, kMaxRowId]: a larger id must never wrap onto
+    // another row (the tooltip, details and arrows would describe the wrong event).
     static EventRef make(EventTable t, int64_t rowid)
     {
-        return EventRef {
-            (static_cast<uint32_t>(t) << kRowBits) | (static_cast<uint32_t>(rowid) & ((1u << kRowBits) - 1))};
+        if (rowid < 0 || rowid > kMaxRowId) [[unlikely]]
+            throwOutOfRange(t, rowid);
+        return EventRef {(static_cast<uint32_t>(t) << kRowBits) | static_cast<uint32_t>(rowid)};
     }
+    [[noreturn]] static void throwOutOfRange(EventTable t, int64_t rowid);
     EventTable table() const { return static_cast<EventTable>(packed >> kRowBits); }
     int64_t rowid() const { return packed & ((1u << kRowBits) - 1); }
     bool operator==(const EventRef&) const = default;
-};
-
-enum class LaneKind : int32_t {
-    CudaApi = 0,   // one per (pid, tid): runtime + driver calls
-    Nvtx = 1,      // one per (pid, tid, depth)
-    GpuStream = 2, // one per (pid, device, stream): kernels, memcpy, memset
-    Sync = 3,      // one per (pid, tid)
-    WarpRole = 4,  // in-kernel events, one per (kernel, block, warp, row): see iket/warplanes.h
 };
 
 // One row of the timeline: events sorted by start, non-overlapping, struct-of-arrays so a
@@ -92,19 +90,29 @@ struct TimelineModel {
     TimeNs end = 0;
     int64_t eventCount = 0;
     bool fromLaneCache = false; // true when loaded from lane_blob instead of row scans
-    // In-kernel traces: per (kernel, role) phase statistics, shown with the warp-role rows.
-    std::vector<iket::RoleSummary> warpRoles;
+    // What lane providers computed beside their lanes (e.g. iket::WarpRoleSummaries); read
+    // back by the provider's own layer.
+    std::vector<std::shared_ptr<const LaneAttachment>> attachments;
+
+    // A lane is addressed by an int and an event in it by a quint32 (selection, LOD, hit
+    // tests): a model beyond these is refused when loaded, never wrapped.
+    static constexpr size_t kMaxLanes = static_cast<size_t>(std::numeric_limits<int32_t>::max());
+    static constexpr size_t kMaxLaneEvents = std::numeric_limits<uint32_t>::max();
 
     size_t residentBytes() const;
 
     // Loads lanes from the session (lane_blob cache when present, else row scans sorted into
-    // lanes). Progress per phase; throws SessionError(Cancelled) when `cancel` fires.
-    // useLaneCache = false forces the row scans (tests and benchmarks compare the two).
+    // lanes), then the lanes of each provider (e.g. iket::laneProviders(): warp roles).
+    // Progress per phase; throws SessionError(Cancelled) when `cancel` fires, and
+    // SessionError(BadInput) naming the limit when the session has more rows, lanes or events
+    // per lane than the model can address. useLaneCache = false forces the row scans (tests
+    // and benchmarks compare the two).
     static std::shared_ptr<const TimelineModel> load(const SessionReader& reader, const ProgressCallback& progress = {},
-        const CancellationToken& cancel = {}, bool useLaneCache = true);
+        const CancellationToken& cancel = {}, bool useLaneCache = true, LaneProviders providers = {});
 
-    // Builds lanes from data already in memory (ingest, importers, tests).
-    static std::shared_ptr<const TimelineModel> fromSessionData(const SessionData& data);
+    // Builds lanes from data already in memory (ingest, importers, tests). Throws
+    // EventRefRangeError / std::length_error past the same limits.
+    static std::shared_ptr<const TimelineModel> fromSessionData(const SessionData& data, LaneProviders providers = {});
 };
 
 } // namespace ws

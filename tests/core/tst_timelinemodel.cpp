@@ -2,13 +2,16 @@
 // TimelineModel: the lane cache, row scans and in-memory data give identical lanes; lanes
 // keep their invariants (sorted, nested calls on deeper lanes); loading reports progress and
 // stops when cancelled.
+#include "core/iket/warplaneprovider.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/store/sqlite.h"
 #include "core/synth/synthgenerator.h"
 #include "core/timeline/laneblob.h"
 #include "core/timeline/lanebuilder.h"
 #include "core/timeline/timelinemodel.h"
+#include "core/timeline/trackkind.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -16,6 +19,7 @@
 #include <algorithm>
 #include <numeric>
 #include <set>
+#include <sqlite3.h>
 
 using namespace ws;
 using Kind = SessionError::Kind;
@@ -69,6 +73,48 @@ void compareModels(const TimelineModel& a, const TimelineModel& b)
         QVERIFY2(x.name == y.name, qPrintable(describe(x)));
         QVERIFY2(x.ref == y.ref, qPrintable(describe(x)));
     }
+}
+
+// A small session with one in-kernel trace: kernel 3 on stream 7, two warps of block 0.
+SessionData warpSession()
+{
+    SessionData s;
+    s.processes.push_back({100, "prog", "prog", 0, 0, 0, 0, 1});
+    KernelRecord k;
+    k.id = 3;
+    k.pid = 100;
+    k.streamId = 7;
+    k.start = 1000;
+    k.end = 9000;
+    k.shortName = s.strings.intern("pipelined");
+    s.kernels.push_back(k);
+    ApiCallRecord api;
+    api.id = 1;
+    api.pid = 100;
+    api.tid = 100;
+    api.start = 900;
+    api.end = 950;
+    api.name = s.strings.intern("cudaLaunchKernel");
+    s.apiCalls.push_back(api);
+    const StringId producer = s.strings.intern("producer");
+    const StringId consumer = s.strings.intern("consumer");
+    int64_t id = 1;
+    const auto add = [&](int32_t warp, StringId role, const char* name, TimeNs b, TimeNs e) {
+        WarpEvent w;
+        w.id = id++;
+        w.kernelId = 3;
+        w.warp = warp;
+        w.role = role;
+        w.name = s.strings.intern(name);
+        w.kind = WarpEventKind::Range;
+        w.begin = b;
+        w.end = e;
+        s.warpEvents.push_back(w);
+    };
+    add(0, producer, "load", 1000, 2000);
+    add(1, consumer, "wait_full", 1000, 2200);
+    add(1, consumer, "compute", 2200, 4000);
+    return s;
 }
 
 } // namespace
@@ -324,6 +370,159 @@ private slots:
         QVERIFY(callsAfterCancel == 0);
         // The reader stays usable after a cancelled load.
         QVERIFY(TimelineModel::load(reader)->eventCount > 0);
+    }
+
+    void trackKindRegistryCoversEveryKind()
+    {
+        // One entry per event table, each with a label and the table its rows live in.
+        std::set<std::string_view> ids;
+        for (uint32_t t = 0; t <= static_cast<uint32_t>(EventTable::Overhead); ++t) {
+            const TrackKind& k = trackKind(static_cast<EventTable>(t));
+            QVERIFY2(k.table == static_cast<EventTable>(t), qPrintable(QString::number(t)));
+            QVERIFY(!k.eventLabel.empty());
+            QVERIFY(!k.rowTable.empty());
+        }
+        for (const TrackKind& k : trackKinds())
+            QVERIFY2(ids.insert(k.id).second, std::string(k.id).c_str());
+        for (const char* id : {"kernel", "memcpy", "memset", "api", "nvtx", "sync", "overhead", "warp", "counter"})
+            QVERIFY2(ids.count(id), id);
+        QCOMPARE(counterTrackKind().colour, ColourPolicy::Series);
+        // One entry per lane kind, each with its own lane-cache key (stored in files).
+        std::set<std::string_view> keys;
+        for (const LaneKindInfo& l : laneKinds()) {
+            QCOMPARE(&laneKind(l.kind), &l);
+            QVERIFY(keys.insert(l.key).second);
+        }
+        QCOMPARE(std::string(laneKind(LaneKind::Nvtx).key), std::string("nvtx"));
+        QCOMPARE(laneKindLabel(LaneKind::Nvtx, 2, 0), std::string("NVTX (depth 2)"));
+        QCOMPARE(laneKindLabel(LaneKind::GpuStream, 0, 7), std::string("stream 7"));
+        // Every kind that puts events on a lane names a known lane kind.
+        for (const TrackKind& k : trackKinds()) {
+            if (k.lane)
+                QVERIFY(isKnownLaneKind(static_cast<int32_t>(*k.lane)));
+        }
+        QVERIFY(!isKnownLaneKind(static_cast<int32_t>(laneKinds().size())));
+    }
+
+    void laneOrderFollowsTheRegistry()
+    {
+        // Two processes sharing a device, and an in-kernel trace: per process its threads'
+        // lanes then its streams; in-kernel lanes last.
+        SessionData d = warpSession();
+        SessionData other = warpSession();
+        KernelRecord k = other.kernels.front();
+        k.id = 4;
+        k.pid = 50;
+        k.streamId = 9;
+        d.kernels.push_back(k);
+        ApiCallRecord api = other.apiCalls.front();
+        api.id = 2;
+        api.pid = 50;
+        api.tid = 50;
+        d.apiCalls.push_back(api);
+        const auto model = TimelineModel::fromSessionData(d, iket::laneProviders());
+        QStringList got;
+        for (const TimelineLane& l : model->lanes)
+            got << QStringLiteral("%1 %2").arg(l.pid).arg(QString::fromStdString(l.label));
+        const QStringList expected {
+            "50 CUDA API", "50 stream 9", "100 CUDA API", "100 stream 7", "0 producer · warp 0", "0 consumer · warp 1"};
+        QCOMPARE(got, expected);
+        for (size_t i = 1; i < model->lanes.size(); ++i)
+            QVERIFY(laneOrderKey(model->lanes[i - 1]) < laneOrderKey(model->lanes[i]));
+    }
+
+    void warpLanesComeFromTheLaneProvider()
+    {
+        const SessionData d = warpSession();
+        // Without the provider: the six event tables only.
+        const auto plain = TimelineModel::fromSessionData(d);
+        QVERIFY(std::none_of(plain->lanes.begin(), plain->lanes.end(),
+            [](const TimelineLane& l) { return l.kind == LaneKind::WarpRole; }));
+        QVERIFY(iket::warpRoles(*plain).empty());
+        QCOMPARE(plain->eventCount, int64_t(2));
+        // With it: one lane per warp, and the per-role summaries beside them.
+        const auto memory = TimelineModel::fromSessionData(d, iket::laneProviders());
+        QCOMPARE(memory->eventCount, int64_t(2 + d.warpEvents.size()));
+        const auto& roles = iket::warpRoles(*memory);
+        QCOMPARE(roles.size(), size_t(2));
+        QCOMPARE(memory->strings.at(roles[0].role), std::string("consumer"));
+        QVERIFY(roles[0].waitShare() > 0.3);
+        // The file path gives the same lanes as the in-memory path.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("warps.wscope").toStdString();
+        {
+            SessionWriter writer(path);
+            writer.write(d);
+            writer.commit();
+        }
+        SessionReader reader(path);
+        const auto file = TimelineModel::load(reader, {}, {}, true, iket::laneProviders());
+        compareModels(*file, *memory);
+        QCOMPARE(iket::warpRoles(*file).size(), roles.size());
+    }
+
+    void eventRefRefusesRowIdsBeyondItsBits()
+    {
+        const EventRef last = EventRef::make(EventTable::Sync, EventRef::kMaxRowId);
+        QCOMPARE(last.table(), EventTable::Sync);
+        QCOMPARE(last.rowid(), EventRef::kMaxRowId);
+        QCOMPARE(EventRef::kMaxRowId, int64_t(536870911));
+        for (const int64_t bad : {EventRef::kMaxRowId + 1, int64_t(1) << 32, int64_t(-1)}) {
+            try {
+                EventRef::make(EventTable::Kernel, bad);
+                QFAIL("a row id beyond 29 bits must not wrap");
+            } catch (const EventRefRangeError& e) {
+                const std::string what = e.what();
+                QVERIFY2(what.find("kernel row id " + std::to_string(bad)) != std::string::npos, e.what());
+                QVERIFY2(what.find("536870911") != std::string::npos, e.what());
+            }
+        }
+        // The lane builder (the writer's lane cache, in-memory sessions) keeps taking rows and
+        // refuses at finish(), so a writer can finish its tables and leave the cache out.
+        LaneBuilder builder;
+        ApiCallRecord call;
+        call.start = 10;
+        call.end = 20;
+        builder.add(call, 1);
+        builder.add(call, EventRef::kMaxRowId + 1);
+        builder.add(call, 3);
+        int sunk = 0;
+        QVERIFY_THROWS_EXCEPTION(EventRefRangeError, builder.finish(0, [&](TimelineLane&&) { ++sunk; }));
+        QCOMPARE(sunk, 0);
+        QCOMPARE(builder.eventCount(), int64_t(0));
+        builder.add(call, 4); // starts over empty
+        builder.finish(0, [&](TimelineLane&& lane) { sunk += static_cast<int>(lane.size()); });
+        QCOMPARE(sunk, 1);
+        // In memory: the record that cannot be addressed is refused, not wrapped onto row 5.
+        SessionData d = warpSession();
+        d.kernels.front().id = (int64_t(1) << 29) + 5;
+        QVERIFY_THROWS_EXCEPTION(EventRefRangeError, TimelineModel::fromSessionData(d));
+    }
+
+    void loadRefusesRowIdsBeyondTheLimit()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("big-ids.wscope").toStdString();
+        {
+            SessionWriter writer(path);
+            writer.write(warpSession());
+            writer.commit();
+        }
+        {
+            // As with the sqlite3 shell: an API call whose id needs 30 bits.
+            sqlite::Database db(path, SQLITE_OPEN_READWRITE);
+            db.exec("UPDATE api_call SET id = 536870912 WHERE id = 1;");
+        }
+        SessionReader reader(path);
+        try {
+            TimelineModel::load(reader, {}, {}, /*useLaneCache=*/false);
+            QFAIL("load must refuse a row id it cannot address");
+        } catch (const SessionError& e) {
+            QCOMPARE(e.kind(), Kind::BadInput);
+            QCOMPARE(e.path(), path);
+            QVERIFY2(e.reason().find("api_call row id 536870912") != std::string::npos, e.what());
+            QVERIFY2(e.reason().find("536870911") != std::string::npos, e.what());
+        }
     }
 
     void emptySession()

@@ -2,6 +2,7 @@
 // libFuzzer target: open a mutated session file as the viewer does (SessionReader, readAll,
 // TimelineModel::load). Every input must load or fail with a SessionError naming the file.
 // With WS_FUZZ_WRITE_SEED=<dir> the first run writes a small valid session there as a seed.
+#include "core/iket/warplaneprovider.h"
 #include "core/import/importer.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
@@ -75,7 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     try {
         ws::SessionReader reader(path);
         const ws::SessionData all = reader.readAll();
-        const auto model = ws::TimelineModel::load(reader);
+        const auto model = ws::TimelineModel::load(reader, {}, {}, true, ws::iket::laneProviders());
         if (!model)
             std::abort();
     } catch (const ws::SessionError& e) {

@@ -4,8 +4,10 @@
 // events and idle gaps are, and the LOD's bound on rectangles for a million events.
 #include "ui/session/selectionmodel.h"
 #include "ui/style/colorscheme.h"
+#include "ui/timeline/framescheduler.h"
 #include "ui/timeline/timelinerowmodel.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/timeline/timelineviewport.h"
 #include "uifixtures.h"
 
 #include <QApplication>
@@ -240,6 +242,86 @@ private slots:
         // The API lane is no longer a row of its own: it is reached through the collapsed
         // process header (first row under the ruler), where arrows to it start.
         QCOMPARE(f.view.laneRect(0).top(), TimelineView::kRulerHeight);
+    }
+
+    void viewportZoomsPansAndRemembers()
+    {
+        SelectionModel selection;
+        TimelineViewport viewport(&selection);
+        // Without a session nothing moves.
+        viewport.setView(0, 100);
+        QCOMPARE(selection.viewRange(), TimeRange());
+        viewport.setBounds(t0, t0 + 100'000);
+        selection.reset({t0, t0 + 100'000});
+        viewport.setView(t0 + 20'000, t0 + 60'000);
+        QVERIFY(!viewport.canUndo()); // plain view changes are not history
+        // Zooming in around pixel 100 of 400 keeps the time under it.
+        const TimeNs anchor = viewport.coordinates(400).xToTime(100);
+        viewport.zoomBy(0.5, 100, 400);
+        QCOMPARE(selection.viewRange().duration(), TimeNs(20'000));
+        QVERIFY(qAbs(viewport.coordinates(400).xToTime(100) - anchor) <= 1);
+        viewport.panBy(0.5);
+        QCOMPARE(selection.viewRange().begin, anchor - 5'000 + 10'000);
+        // Fits are remembered; undo and redo walk back and forth.
+        const TimeRange beforeFit = selection.viewRange();
+        viewport.fitSpan(t0 + 50'000, t0 + 51'000);
+        QCOMPARE(selection.viewRange(), (TimeRange {t0 + 49'900, t0 + 51'100}));
+        QVERIFY(viewport.canUndo());
+        viewport.undo();
+        QCOMPARE(selection.viewRange(), beforeFit);
+        QVERIFY(viewport.canRedo());
+        viewport.redo();
+        QCOMPARE(selection.viewRange(), (TimeRange {t0 + 49'900, t0 + 51'100}));
+        // Reveal zooms in until the event is ~2% of the view, centred; it never zooms out.
+        viewport.fitAll();
+        viewport.reveal(t0 + 70'000, t0 + 70'100);
+        QCOMPARE(selection.viewRange().duration(), TimeNs(5'000));
+        QCOMPARE(selection.viewRange().begin + 2'500, t0 + 70'050);
+        const TimeRange wide = selection.viewRange();
+        viewport.reveal(t0 + 70'000, t0 + 70'200);
+        QCOMPARE(selection.viewRange().duration(), wide.duration());
+        // Views stay within the session (plus its margin).
+        viewport.setView(t0 - 1'000'000, t0 + 5'000'000);
+        QVERIFY(selection.viewRange().duration() <= 100'000 * 12 / 10 + 2);
+        viewport.clearBounds();
+        const TimeRange last = selection.viewRange();
+        viewport.panBy(1.0);
+        QCOMPARE(selection.viewRange(), last);
+    }
+
+    void frameSchedulerCoalescesRequests()
+    {
+        const auto snapshot = test::smallSession();
+        int made = 0;
+        FrameScheduler scheduler(
+            [&]() -> std::optional<FrameRequest> {
+                ++made;
+                FrameRequest req;
+                req.snapshot = snapshot;
+                req.coords = TimelineCoordinates::fit(snapshot->begin(), snapshot->end(), 200);
+                return req;
+            },
+            [] { return false; });
+        std::vector<quint64> generations;
+        QSignalSpy built(&scheduler, &FrameScheduler::frameBuilt);
+        connect(&scheduler, &FrameScheduler::frameBuilt, this,
+            [&](const std::shared_ptr<TimelineFrame>& f) { generations.push_back(f ? f->generation : 0); });
+        // Five requests while the first build runs: one build now, one for the newest state.
+        for (int i = 0; i < 5; ++i)
+            scheduler.request();
+        QVERIFY(scheduler.isBuilding());
+        QTRY_COMPARE_WITH_TIMEOUT(built.count(), 2, 10000);
+        QTest::qWait(50);
+        QCOMPARE(built.count(), 2);
+        QCOMPARE(made, 2);
+        QCOMPARE(generations, (std::vector<quint64> {1, 2}));
+        QCOMPARE(scheduler.generation(), quint64(2));
+        QVERIFY(!scheduler.isBuilding());
+        // Nothing to draw: no build starts.
+        FrameScheduler idle([] { return std::optional<FrameRequest>(); }, [] { return false; });
+        idle.request();
+        QVERIFY(!idle.isBuilding());
+        QCOMPARE(idle.generation(), quint64(0));
     }
 
     void framesAreBuiltOffThePaintPath()

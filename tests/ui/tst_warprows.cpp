@@ -2,7 +2,7 @@
 // Warp-role rows of in-kernel traces on the timeline: lanes built from warp events (one per
 // warp and nesting depth, asynchronous rows, marks), the kernel group's block chooser switching
 // the rows to another block, under QAbstractItemModelTester.
-#include "core/iket/warplanes.h"
+#include "core/iket/warplaneprovider.h"
 #include "ui/timeline/timelinerowmodel.h"
 
 #include <QAbstractItemModelTester>
@@ -85,7 +85,7 @@ private Q_SLOTS:
     void lanes()
     {
         const SessionData s = warpSession();
-        const auto model = TimelineModel::fromSessionData(s);
+        const auto model = TimelineModel::fromSessionData(s, iket::laneProviders());
         std::vector<const TimelineLane*> warp;
         for (const auto& l : model->lanes)
             if (l.kind == LaneKind::WarpRole)
@@ -143,7 +143,7 @@ private Q_SLOTS:
         }
         TimelineRowModel m;
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        m.setSnapshot(SessionSnapshot::build(TimelineModel::fromSessionData(s), {}, {}));
+        m.setSnapshot(SessionSnapshot::build(TimelineModel::fromSessionData(s, iket::laneProviders()), {}, {}));
         QStringList groups;
         for (const auto& r : m.rows())
             if (r.label.startsWith(QLatin1String("kernel #")))
@@ -157,7 +157,8 @@ private Q_SLOTS:
     {
         TimelineRowModel m;
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        m.setSnapshot(SessionSnapshot::build(TimelineModel::fromSessionData(warpSession()), {}, {}));
+        m.setSnapshot(
+            SessionSnapshot::build(TimelineModel::fromSessionData(warpSession(), iket::laneProviders()), {}, {}));
         const QModelIndex group = warpGroup(m);
         QVERIFY(group.isValid());
         QCOMPARE(m.warpBlocks(group), (QList<int> {0, 1}));
@@ -199,6 +200,39 @@ private Q_SLOTS:
         QCOMPARE(layout.count(), 1);
         QVERIFY(m.setWarpBlock(group, 0));
         QCOMPARE(m.rowCount(group), 3);
+    }
+    void rowsFollowTheModelsLaneOrder()
+    {
+        // One process: the row tree lists lanes in TimelineModel's order (the one lane order of
+        // core/timeline/trackkind.h): API, NVTX, the stream, then the warp roles.
+        SessionData s = warpSession();
+        ApiCallRecord api;
+        api.pid = 100;
+        api.tid = 100;
+        api.start = 500;
+        api.end = 900;
+        api.name = s.strings.intern("cudaLaunchKernel");
+        s.apiCalls.push_back(api);
+        NvtxRangeRecord range;
+        range.pid = 100;
+        range.tid = 100;
+        range.start = 400;
+        range.end = 9500;
+        range.name = s.strings.intern("step");
+        s.nvtxRanges.push_back(range);
+        TimelineRowModel m;
+        m.setSnapshot(SessionSnapshot::build(TimelineModel::fromSessionData(s, iket::laneProviders()), {}, {}));
+        const auto& lanes = m.snapshot()->model->lanes;
+        std::vector<int> shown;
+        for (const auto& r : m.rows())
+            if (r.kind == TimelineRowModel::Kind::Lane)
+                shown.push_back(r.lane);
+        // Block 0's warps are shown (3 lanes); block 1's wait behind the block chooser.
+        QCOMPARE(shown, (std::vector<int> {0, 1, 2, 3, 4, 5}));
+        QCOMPARE(lanes[0].kind, LaneKind::CudaApi);
+        QCOMPARE(lanes[1].kind, LaneKind::Nvtx);
+        QCOMPARE(lanes[2].kind, LaneKind::GpuStream);
+        QCOMPARE(lanes[3].kind, LaneKind::WarpRole);
     }
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/session/sessiondocument.h"
 
+#include "core/iket/warplaneprovider.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "ui/session/backgroundjob.h"
@@ -82,7 +83,7 @@ SessionLoad loadSnapshot(
         auto meta = reader.meta();
         times.reader = static_cast<double>(phase.nsecsElapsed()) / 1e6;
         phase.restart();
-        auto model = TimelineModel::load(reader, report, job.cancel);
+        auto model = TimelineModel::load(reader, report, job.cancel, true, iket::laneProviders());
         times.lanes = static_cast<double>(phase.nsecsElapsed()) / 1e6;
         phase.restart();
         base = 0.85;

@@ -112,14 +112,15 @@ void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRo
     const int width = raster.width();
     const int bandTop = top + 1;
     const int bandH = std::max(row.height - 2, 1);
+    const bool instants = laneKind(lane.kind).instants;
     scan.assign(static_cast<size_t>(width), row.background);
     const LodRect* prev = nullptr;
     std::vector<std::pair<int, int>> folded;
     for (const LodRect& r : hits.rects) {
         int x0 = std::max(r.x0, 0);
         int x1 = std::min(r.x1, width);
-        // In-kernel marks are instants: a 3 px tick, not a hairline.
-        if (lane.kind == LaneKind::WarpRole && r.count == 1 && lane.start[r.first] == lane.end[r.first]) {
+        // Marks (in-kernel instants) are a 3 px tick, not a hairline.
+        if (instants && r.count == 1 && lane.start[r.first] == lane.end[r.first]) {
             x0 = std::max(r.x0 - 1, 0);
             x1 = std::min(r.x0 + 2, width);
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/timelinerowmodel.h"
 
+#include "core/iket/warplaneprovider.h"
 #include "core/model/commranks.h"
 #include "ui/style/timeformat.h"
 
@@ -158,44 +159,24 @@ void TimelineRowModel::build()
     for (const auto& p : m.processes)
         processNode(p.pid);
 
-    // Host processes first, then GPUs, then warp roles: the order of ui.md.
+    // Host processes first, then GPUs, then warp roles (the order of ui.md). Lanes are taken
+    // in the one lane order of core/timeline/trackkind.h (TimelineModel's lanes follow it too);
+    // the groups they go to order processes, GPUs and kernels.
     std::vector<size_t> order(m.lanes.size());
     for (size_t i = 0; i < order.size(); ++i)
         order[i] = i;
-    const auto rank = [&](const TimelineLane& l) {
-        switch (l.kind) {
-        case LaneKind::CudaApi:
-            return 0;
-        case LaneKind::Nvtx:
-            return 1;
-        case LaneKind::Sync:
-            return 2;
-        case LaneKind::GpuStream:
-            return 3;
-        case LaneKind::WarpRole:
-            return 4;
-        }
-        return 5;
-    };
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        const auto& la = m.lanes[a];
-        const auto& lb = m.lanes[b];
-        const bool hostA = rank(la) < 3;
-        const bool hostB = rank(lb) < 3;
-        if (hostA != hostB)
-            return hostA;
-        if (hostA)
-            return std::tuple(la.pid, la.tid, rank(la), la.depth) < std::tuple(lb.pid, lb.tid, rank(lb), lb.depth);
-        return std::tuple(rank(la), la.deviceId, la.kernelId, la.streamId, la.pid, la.block, la.warp, la.depth)
-            < std::tuple(rank(lb), lb.deviceId, lb.kernelId, lb.streamId, lb.pid, lb.block, lb.warp, lb.depth);
-    });
+    std::stable_sort(order.begin(), order.end(),
+        [&](size_t a, size_t b) { return laneOrderKey(m.lanes[a]) < laneOrderKey(m.lanes[b]); });
 
     // Streams of one device seen from several processes need the pid to tell them apart.
     std::map<uint32_t, std::set<int64_t>> pidsPerDevice;
     for (const auto& l : m.lanes) {
-        if (l.kind == LaneKind::GpuStream)
+        if (laneKind(l.kind).group == TrackGroup::Device)
             pidsPerDevice[l.deviceId].insert(l.pid);
     }
+    // GPU groups in device order, whichever process's lanes come first.
+    for (const auto& [device, pids] : pidsPerDevice)
+        gpuNode(device);
 
     for (const size_t li : order) {
         const TimelineLane& l = m.lanes[li];
@@ -204,22 +185,20 @@ void TimelineRowModel::build()
         node->lane = static_cast<int>(li);
         node->events = static_cast<qint64>(l.size());
         node->label = QString::fromStdString(l.label);
-        switch (l.kind) {
-        case LaneKind::CudaApi:
-        case LaneKind::Nvtx:
-        case LaneKind::Sync:
+        switch (laneKind(l.kind).group) {
+        case TrackGroup::Thread:
             threadNode(l.pid, l.tid)->add(std::move(node));
             break;
-        case LaneKind::GpuStream: {
+        case TrackGroup::Device: {
             node->gpu = true;
             if (node->label.isEmpty())
-                node->label = QStringLiteral("stream %1").arg(l.streamId);
+                node->label = QString::fromStdString(laneKindLabel(l.kind, l.depth, l.streamId));
             if (pidsPerDevice[l.deviceId].size() > 1)
                 node->label += QStringLiteral(" (pid %1)").arg(l.pid);
             gpuNode(l.deviceId)->add(std::move(node));
             break;
         }
-        case LaneKind::WarpRole: {
+        case TrackGroup::Kernel: {
             // Children come per block (the block chooser): see fillWarpBlock.
             auto it = kernels.find(l.kernelId);
             if (it == kernels.end()) {
@@ -271,7 +250,7 @@ void TimelineRowModel::build()
     // showing its first row (CUDA API) as a summary in its header.
     size_t hostLanes = 0;
     for (const auto& l : m.lanes)
-        hostLanes += (l.kind == LaneKind::CudaApi || l.kind == LaneKind::Nvtx || l.kind == LaneKind::Sync) ? 1 : 0;
+        hostLanes += laneKind(l.kind).group == TrackGroup::Thread ? 1 : 0;
     if (hostLanes > kMaxExpandedHostLanes) {
         for (auto& [key, n] : threads)
             n->expanded = false;
@@ -296,7 +275,7 @@ void TimelineRowModel::fillWarpBlock(Node* group, int block)
     // mean and p95 in the tooltip.
     QStringList waiting;
     QString tip;
-    for (const auto& r : m.warpRoles) {
+    for (const auto& r : iket::warpRoles(m)) {
         if (r.kernelId != group->warpKernel)
             continue;
         const QString role = QString::fromStdString(m.strings.at(r.role));

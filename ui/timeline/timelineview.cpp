@@ -11,10 +11,8 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
-#include <QThreadPool>
 #include <QToolTip>
 #include <QWheelEvent>
-#include <QtConcurrent>
 
 #include <algorithm>
 #include <cmath>
@@ -23,49 +21,19 @@ namespace ws {
 
 namespace {
 
+// "kernel", "CUDA API call": what one event of its kind is called (core/timeline/trackkind.h).
+QString eventKindLabel(EventTable table)
+{
+    const std::string_view label = trackKind(table).eventLabel;
+    return QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size()));
+}
+
 constexpr int kGroupHeight = 20;
 constexpr int kLaneHeight = 22;
-constexpr int kNvtxHeight = 20;
 constexpr int kCounterHeight = 44;
-constexpr int kWarpHeight = 16;
 constexpr int kIndent = 12; // per nesting level in the label column (timelineframe.cpp draws with it)
 constexpr double kZoomStep = 0.8;
 constexpr double kPanStep = 0.1;
-
-QThreadPool* framePool()
-{
-    // Frame builds get their own pool: a session load or a search scan on the global pool
-    // must never delay the next frame.
-    static QThreadPool* pool = [] {
-        auto* p = new QThreadPool();
-        p->setMaxThreadCount(1);
-        return p;
-    }();
-    return pool;
-}
-
-QString tableLabel(EventTable t)
-{
-    switch (t) {
-    case EventTable::Kernel:
-        return QStringLiteral("kernel");
-    case EventTable::Memcpy:
-        return QStringLiteral("memcpy");
-    case EventTable::Memset:
-        return QStringLiteral("memset");
-    case EventTable::ApiCall:
-        return QStringLiteral("CUDA API call");
-    case EventTable::NvtxRange:
-        return QStringLiteral("NVTX range");
-    case EventTable::Sync:
-        return QStringLiteral("synchronization");
-    case EventTable::WarpEvent:
-        return QStringLiteral("warp event");
-    case EventTable::Overhead:
-        return QStringLiteral("profiler overhead");
-    }
-    return {};
-}
 
 } // namespace
 
@@ -73,6 +41,9 @@ TimelineView::TimelineView(SelectionModel* selection, TimelineRowModel* rows, QW
     : QWidget(parent)
     , m_selection(selection)
     , m_rows(rows)
+    , m_viewport(selection)
+    , m_scheduler(new FrameScheduler(
+          [this] { return makeFrameRequest(); }, [this] { return m_snapshot && !isFrameCurrent(); }, this))
     , m_vscroll(new QScrollBar(Qt::Vertical, this))
     , m_colors(palette())
 {
@@ -113,15 +84,12 @@ TimelineView::TimelineView(SelectionModel* selection, TimelineRowModel* rows, QW
         update();
     });
     connect(m_rows, &TimelineRowModel::rowsLayoutChanged, this, &TimelineView::relayout);
+    connect(m_scheduler, &FrameScheduler::frameBuilt, this, &TimelineView::onFrameBuilt);
 }
 
 TimelineView::~TimelineView()
 {
-    m_buildCancel.cancel();
-    if (m_buildWatcher) {
-        m_buildWatcher->disconnect(this);
-        m_buildWatcher->waitForFinished();
-    }
+    m_scheduler->shutdown();
 }
 
 void TimelineView::setDetailsSource(EventDetailsSource* details)
@@ -139,8 +107,12 @@ void TimelineView::setEmptyMessage(const QString& message)
 
 void TimelineView::setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot)
 {
-    m_buildCancel.cancel();
+    m_scheduler->cancel();
     m_snapshot = std::move(snapshot);
+    if (m_snapshot)
+        m_viewport.setBounds(m_snapshot->begin(), m_snapshot->end());
+    else
+        m_viewport.clearBounds();
     m_frame.reset();
     m_hover = {};
     m_selectedDetails = {};
@@ -163,13 +135,8 @@ int TimelineView::rowHeight(const TimelineRowModel::Row& r) const
     case TimelineRowModel::Kind::Lane:
         break;
     }
-    if (m_snapshot && r.lane >= 0) {
-        const LaneKind k = m_snapshot->model->lanes[static_cast<size_t>(r.lane)].kind;
-        if (k == LaneKind::Nvtx)
-            return kNvtxHeight;
-        if (k == LaneKind::WarpRole)
-            return kWarpHeight;
-    }
+    if (m_snapshot && r.lane >= 0)
+        return laneKind(m_snapshot->model->lanes[static_cast<size_t>(r.lane)].kind).rowHeight;
     return kLaneHeight;
 }
 
@@ -275,8 +242,7 @@ int TimelineView::layerTop(int layer) const
 
 TimelineCoordinates TimelineView::coordinates() const
 {
-    const TimeRange v = m_selection->viewRange();
-    return TimelineCoordinates::fit(v.begin, v.end, eventArea().width());
+    return m_viewport.coordinates(eventArea().width());
 }
 
 QRect TimelineView::rowRect(const LayoutRow& r) const
@@ -331,24 +297,17 @@ bool TimelineView::isFrameCurrent() const
 
 void TimelineView::requestFrame()
 {
-    if (!m_snapshot)
-        return;
-    if (m_buildWatcher) {
-        m_dirty = true; // coalesce: one build in flight, the newest state goes next
-        return;
-    }
-    startBuild();
+    if (m_snapshot)
+        m_scheduler->request();
 }
 
-void TimelineView::startBuild()
+std::optional<FrameRequest> TimelineView::makeFrameRequest()
 {
-    m_dirty = false;
+    if (!m_snapshot)
+        return std::nullopt;
     FrameRequest req;
     req.snapshot = m_snapshot;
     req.coords = coordinates();
-    req.generation = ++m_generation;
-    m_buildCancel = CancellationToken();
-    req.cancel = m_buildCancel;
     req.style.background = m_colors.background.rgba();
     req.style.groupHeader = m_colors.groupHeader.rgba();
     req.style.grid = m_colors.grid.rgba();
@@ -396,20 +355,12 @@ void TimelineView::startBuild()
         req.rows.push_back(frameRow(*it, index, 1));
     }
     m_buildLayoutGeneration = m_layoutGeneration;
-    auto* watcher = new QFutureWatcher<std::shared_ptr<TimelineFrame>>(this);
-    m_buildWatcher = watcher;
-    connect(watcher, &QFutureWatcherBase::finished, this, &TimelineView::onFrameBuilt);
-    watcher->setFuture(QtConcurrent::run(framePool(), [req = std::move(req)] { return buildTimelineFrame(req); }));
+    return req;
 }
 
-void TimelineView::onFrameBuilt()
+void TimelineView::onFrameBuilt(std::shared_ptr<TimelineFrame> f)
 {
-    auto* watcher = m_buildWatcher;
-    m_buildWatcher = nullptr;
-    if (!watcher)
-        return;
-    watcher->deleteLater();
-    std::shared_ptr<TimelineFrame> f = watcher->future().resultCount() ? watcher->future().result() : nullptr;
+    // The scheduler asks for the next frame afterwards if this one is already stale.
     if (f && f->snapshot == m_snapshot) {
         m_frame = std::move(f);
         m_frameLayoutGeneration = m_buildLayoutGeneration;
@@ -418,78 +369,42 @@ void TimelineView::onFrameBuilt()
         update();
         emit frameReady(m_lastBuildMs);
     }
-    if (m_dirty || !isFrameCurrent())
-        requestFrame();
 }
 
 // ---- view changes ---------------------------------------------------------------------
 
-void TimelineView::setView(TimeNs begin, TimeNs end, bool remember)
-{
-    if (!m_snapshot)
-        return;
-    const auto r = TimeRangeClamp::apply(begin, end, m_snapshot->begin(), m_snapshot->end());
-    if (remember)
-        m_selection->jumpToViewRange({r[0], r[1]});
-    else
-        m_selection->setViewRange({r[0], r[1]});
-}
-
 void TimelineView::zoomBy(double factor, double anchorX)
 {
-    const TimelineCoordinates c = coordinates();
-    if (anchorX < 0 || anchorX > c.width())
-        anchorX = c.width() / 2.0;
-    const TimelineCoordinates z = c.zoomedAround(anchorX, factor);
-    setView(z.viewStart(), z.viewEnd());
+    m_viewport.zoomBy(factor, anchorX, eventArea().width());
 }
 
 void TimelineView::panBy(double fractionOfWidth)
 {
-    const TimeRange v = m_selection->viewRange();
-    const auto d = static_cast<TimeNs>(std::llround(static_cast<double>(v.duration()) * fractionOfWidth));
-    setView(v.begin + d, v.end + d);
+    m_viewport.panBy(fractionOfWidth);
 }
 
 void TimelineView::fitAll()
 {
     if (m_snapshot)
-        setView(m_snapshot->begin(), m_snapshot->end(), true);
+        m_viewport.fitAll();
 }
 
 void TimelineView::fitSelection()
 {
-    const TimeRange r = m_selection->timeRange();
-    if (!r.isEmpty()) {
-        setView(r.begin, r.end, true);
-        return;
-    }
-    const EventSelection e = m_selection->selectedEvent();
-    if (e.isValid())
-        fitEvent(e);
+    m_viewport.fitSelection();
 }
 
 void TimelineView::fitEvent(const EventSelection& e)
 {
-    if (!e.isValid())
-        return;
-    // A tenth of margin each side, so the event's neighbours give context.
-    const TimeNs d = std::max<TimeNs>(e.end - e.start, 10);
-    setView(e.start - d / 10, e.end + d / 10, true);
+    if (e.isValid())
+        m_viewport.fitSpan(e.start, e.end);
 }
 
 void TimelineView::revealEvent(const EventSelection& e)
 {
     if (!e.isValid())
         return;
-    const TimeRange v = m_selection->viewRange();
-    const TimeNs d = std::max<TimeNs>(e.end - e.start, 1);
-    TimeNs span = v.duration();
-    // Zoom in until the event is at least ~2% of the width; never zoom out.
-    if (static_cast<double>(d) < static_cast<double>(span) / 50.0)
-        span = std::max<TimeNs>(d * 50, 100);
-    const TimeNs mid = e.start + d / 2;
-    setView(mid - span / 2, mid - span / 2 + span, true);
+    m_viewport.reveal(e.start, e.end);
     scrollToLane(e.lane);
 }
 
@@ -601,7 +516,7 @@ QString TimelineView::tooltipFor(const Hit& hit) const
     }
     const quint32 i = hit.first;
     QString s = QStringLiteral("<b>%1</b><br><i>%2</i> on %3")
-                    .arg(m_snapshot->qstr(l.name[i]).toHtmlEscaped(), tableLabel(l.ref[i].table()),
+                    .arg(m_snapshot->qstr(l.name[i]).toHtmlEscaped(), eventKindLabel(l.ref[i].table()),
                         QString::fromStdString(l.label).toHtmlEscaped());
     s += QStringLiteral("<table>");
     const EventDetails* d = m_details ? m_details->cached(hit.lane, i) : nullptr;
@@ -682,261 +597,57 @@ void TimelineView::paintEvent(QPaintEvent*)
         p.drawText(rect().adjusted(40, 40, -40, -40), Qt::AlignCenter | Qt::TextWordWrap, m_emptyMessage);
         return;
     }
-    const TimelineCoordinates c = coordinates();
-    const QRect pinned = pinnedArea();
-    const QRect scrolled = scrolledArea();
+    const TimelinePaintContext ctx = paintContext();
+    const QRect& pinned = ctx.pinnedArea;
+    const QRect& scrolled = ctx.scrolledArea;
 
     const bool haveFrame = m_frame && m_frame->snapshot == m_snapshot;
     if (!haveFrame) {
-        // Nothing built yet (a few ms after opening): row backgrounds only; text is the
-        // worker's job, so this paint stays cheap.
-        paintRows(p, m_pinned, 0, pinned);
-        paintRows(p, m_scrolled, 1, scrolled);
+        m_rowPainter.paintBackgrounds(p, ctx, m_pinned, 0, pinned);
+        m_rowPainter.paintBackgrounds(p, ctx, m_scrolled, 1, scrolled);
     }
     if (haveFrame) {
-        paintFrameLayer(p, *m_frame, 0, pinned, c);
-        paintFrameLayer(p, *m_frame, 1, scrolled, c);
+        m_rowPainter.paintFrame(p, ctx, *m_frame, 0, pinned);
+        m_rowPainter.paintFrame(p, ctx, *m_frame, 1, scrolled);
     }
-    paintGroupNotes(p, m_pinned, 0, pinned);
-    paintGroupNotes(p, m_scrolled, 1, scrolled);
+    m_rowPainter.paintGroupNotes(p, ctx, m_pinned, 0, pinned);
+    m_rowPainter.paintGroupNotes(p, ctx, m_scrolled, 1, scrolled);
     if (m_pinnedHeight > 0) {
         p.fillRect(QRect(0, pinned.bottom() - 1, pinned.width(), 2), m_colors.mutedText);
     }
-    paintOverlays(p, c);
-    paintRuler(p, c);
-
-    if (!m_snapshot->hasGpuActivity()) {
-        const QString text = QStringLiteral("No GPU activity in this session — %1").arg(m_snapshot->gpuEmptyReason());
-        const QRect area = eventArea().adjusted(8, 6 + m_pinnedHeight, -8, 0);
-        QFont f = font();
-        f.setBold(true);
-        p.setFont(f);
-        const QRect box = p.fontMetrics()
-                              .boundingRect(QRect(area.left(), area.top(), area.width(), 200), Qt::TextWordWrap, text)
-                              .adjusted(-8, -4, 8, 4);
-        p.fillRect(box, QColor(255, 236, 150));
-        p.setPen(QColor(60, 40, 0));
-        p.drawText(box.adjusted(8, 4, -8, -4), Qt::TextWordWrap, text);
-        p.setFont(font());
-    }
+    OverlayPainter::State overlay;
+    overlay.range = m_selection->timeRange();
+    if (m_hover.isEvent() && isFrameCurrent())
+        overlay.hover = m_hover.rect;
+    overlay.selected = m_selection->selectedEvent();
+    overlay.selectedDetails = &m_selectedDetails;
+    m_overlays.paint(p, ctx, overlay, [this](int lane) { return laneRect(lane); });
+    m_ruler.paint(p, ctx, overlay.range);
+    m_overlays.paintNoGpuNotice(p, ctx);
     m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     m_lastPaintCpuMs = threadCpuMs() - cpu0;
     m_worstPaintMs = std::max(m_worstPaintMs, m_lastPaintMs);
     emit framePainted(m_lastPaintMs);
 }
 
-void TimelineView::paintRows(QPainter& p, const std::vector<LayoutRow>& rows, int layer, const QRect& area)
+TimelinePaintContext TimelineView::paintContext() const
 {
-    if (area.isEmpty())
-        return;
-    p.save();
-    p.setClipRect(area);
-    const int top = layerTop(layer);
-    int index = 0;
-    for (const LayoutRow& r : rows) {
-        const int y = top + r.y;
-        if (y + r.h >= area.top() && y <= area.bottom()) {
-            const QColor plain = (index % 2) ? m_colors.rowAlternate : m_colors.background;
-            if (r.row.kind == TimelineRowModel::Kind::Group) {
-                p.fillRect(QRect(0, y, area.width(), r.h), m_colors.groupHeader);
-            } else {
-                p.fillRect(QRect(0, y, m_labelWidth, r.h), plain);
-                p.fillRect(
-                    QRect(m_labelWidth, y, area.width() - m_labelWidth, r.h), r.row.gpu ? m_colors.gpuIdle : plain);
-            }
-        }
-        ++index;
-    }
-    p.restore();
-}
-
-void TimelineView::paintGroupNotes(QPainter& p, const std::vector<LayoutRow>& rows, int layer, const QRect& area)
-{
-    // An expanded group's time area is empty: warp-role groups say there how much of their
-    // time each role spent waiting (Row::note).
-    if (area.isEmpty())
-        return;
-    p.save();
-    p.setClipRect(area.adjusted(m_labelWidth, 0, 0, 0));
-    p.setPen(m_colors.mutedText);
-    const int top = layerTop(layer);
-    for (const LayoutRow& r : rows) {
-        const int y = top + r.y;
-        if (r.row.note.isEmpty() || !r.row.expanded || y + r.h < area.top() || y > area.bottom())
-            continue;
-        p.drawText(QRect(m_labelWidth + 8, y, area.width() - m_labelWidth - 16, r.h), Qt::AlignLeft | Qt::AlignVCenter,
-            r.row.note);
-    }
-    p.restore();
-}
-
-void TimelineView::paintFrameLayer(
-    QPainter& p, const TimelineFrame& f, int layer, const QRect& area, const TimelineCoordinates& c)
-{
-    const QImage& img = f.images[layer];
-    if (area.isEmpty() || img.isNull())
-        return;
-    p.save();
-    const int dy = layer == 0 ? 0 : f.layerTop[1] - m_vscroll->value();
-    const int y = area.top() + dy;
-    const int lw = std::min(f.labelWidth, m_labelWidth);
-    // The label column scrolls with the rows but never pans.
-    p.setClipRect(QRect(0, area.top(), lw, area.height()));
-    p.setCompositionMode(QPainter::CompositionMode_Source);
-    p.drawImage(QPoint(0, y), img, QRect(0, 0, lw, img.height()));
-    // A frame built for another view is shown moved (same zoom) or stretched (other zoom)
-    // until the new one arrives; an exact one is a plain blit.
-    p.setClipRect(QRect(m_labelWidth, area.top(), eventArea().width(), area.height()));
-    const QRect source(f.labelWidth, 0, img.width() - f.labelWidth, img.height());
-    const double sx = f.coords.nsPerPx() / c.nsPerPx();
-    const double dx = static_cast<double>(f.coords.viewStart() - c.viewStart()) / c.nsPerPx();
-    if (std::abs(sx - 1.0) < 1e-9 && std::abs(dx - std::round(dx)) < 1e-6) {
-        p.drawImage(QPoint(m_labelWidth + static_cast<int>(std::lround(dx)), y), img, source);
-    } else {
-        p.setCompositionMode(QPainter::CompositionMode_SourceOver);
-        p.drawImage(QRectF(m_labelWidth + dx, y, source.width() * sx, source.height()), img, source);
-    }
-    p.restore();
-}
-
-QRect TimelineView::eventRect(int lane, TimeNs start, TimeNs end, const TimelineCoordinates& c) const
-{
-    const QRect row = laneRect(lane);
-    if (row.isEmpty())
-        return {};
-    const PixelSpan s = c.span(start, end);
-    const int x0 = static_cast<int>(std::clamp<int64_t>(s.x0, -2, c.width() + 2));
-    const int x1 = static_cast<int>(std::clamp<int64_t>(s.x1, -2, c.width() + 2));
-    return QRect(m_labelWidth + x0, row.top(), std::max(x1 - x0, 1), row.height());
-}
-
-void TimelineView::paintOverlays(QPainter& p, const TimelineCoordinates& c)
-{
-    const QRect area = eventArea();
-    p.save();
-    p.setClipRect(area);
-    // Range selection: the app-wide time filter.
-    const TimeRange range = m_selection->timeRange();
-    if (!range.isEmpty()) {
-        const int x0 = m_labelWidth + static_cast<int>(std::clamp(c.timeToX(range.begin), -2.0, c.width() + 2.0));
-        const int x1 = m_labelWidth + static_cast<int>(std::clamp(c.timeToX(range.end), -2.0, c.width() + 2.0));
-        p.fillRect(QRect(x0, area.top(), std::max(x1 - x0, 1), area.height()), m_colors.selectionFill);
-        p.fillRect(QRect(x0, area.top(), 1, area.height()), m_colors.selectionEdge);
-        p.fillRect(QRect(x1, area.top(), 1, area.height()), m_colors.selectionEdge);
-    }
-    // Hovered and selected events.
-    if (m_hover.isEvent() && isFrameCurrent()) {
-        p.setPen(QPen(m_colors.text, 1));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(m_hover.rect.adjusted(0, 1, -1, -2));
-    }
-    const EventSelection sel = m_selection->selectedEvent();
-    if (sel.isValid() && m_snapshot && sel.lane < static_cast<int>(m_snapshot->model->lanes.size())) {
-        const QRect r = eventRect(sel.lane, sel.start, sel.end, c);
-        if (!r.isEmpty()) {
-            p.setPen(QPen(m_colors.highlight, 2));
-            p.setBrush(Qt::NoBrush);
-            p.drawRect(r.adjusted(0, 1, 0, -1));
-        }
-        // The launch arrow: from the API call to the GPU work it launched (either end may be
-        // the selected one), with the delay between them.
-        const EventDetails& d = m_selectedDetails;
-        if (d.lane == sel.lane && d.index == sel.index && d.linkLane >= 0) {
-            const bool selIsApi = sel.ref.table() == EventTable::ApiCall;
-            const QRect api = selIsApi ? r : eventRect(d.linkLane, d.linkStart, d.linkEnd, c);
-            const QRect gpu = selIsApi ? eventRect(d.linkLane, d.linkStart, d.linkEnd, c) : r;
-            const TimeNs apiStart = selIsApi ? sel.start : d.linkStart;
-            const TimeNs gpuStart = selIsApi ? d.linkStart : sel.start;
-            if (!api.isEmpty() && !gpu.isEmpty()) {
-                p.setRenderHint(QPainter::Antialiasing, true);
-                const QPointF from(
-                    api.left() + std::min(api.width(), 6) / 2.0, api.top() < gpu.top() ? api.bottom() : api.top());
-                const QPointF to(gpu.left() + 1, gpu.top() > api.top() ? gpu.top() : gpu.bottom());
-                p.setPen(QPen(m_colors.arrow, 2));
-                p.drawLine(from, to);
-                const QLineF line(to, from);
-                const double angle = std::atan2(line.dy(), line.dx());
-                QPolygonF head;
-                head << to << to + QPointF(std::cos(angle + 0.45) * 9, std::sin(angle + 0.45) * 9)
-                     << to + QPointF(std::cos(angle - 0.45) * 9, std::sin(angle - 0.45) * 9);
-                p.setBrush(m_colors.arrow);
-                p.drawPolygon(head);
-                p.setRenderHint(QPainter::Antialiasing, false);
-                // Launch-to-start delay on the GPU row, from the call's start to the work's start.
-                const int qx0 = m_labelWidth + static_cast<int>(std::clamp(c.timeToX(apiStart), -2.0, c.width() + 2.0));
-                const int qx1 = gpu.left();
-                const int qy = gpu.top() + 2;
-                if (qx1 - qx0 > 2) {
-                    p.fillRect(QRect(qx0, qy, qx1 - qx0, 2), m_colors.arrow);
-                    const QString text = d.queued > 0 && !selIsApi
-                        ? QStringLiteral("queued %1").arg(formatDuration(gpuStart - d.queued))
-                        : QStringLiteral("launch → start %1").arg(formatDuration(gpuStart - apiStart));
-                    const QFontMetrics fm(font());
-                    const int tw = fm.horizontalAdvance(text) + 8;
-                    // Beside the bracket when it is long enough, else left of where the call began:
-                    // never over the kernel's own label.
-                    const int tx = qx1 - qx0 >= tw ? qx1 - tw : qx0 - tw - 4;
-                    // A call left of the view: the text goes to the view's left edge instead.
-                    const QRect tr(std::max(tx, m_labelWidth + 2), qy + 2, tw, fm.height());
-                    p.fillRect(tr, m_colors.background);
-                    p.setPen(m_colors.arrow);
-                    p.drawText(tr, Qt::AlignCenter, text);
-                }
-            }
-        }
-    }
-    p.restore();
-}
-
-void TimelineView::paintRuler(QPainter& p, const TimelineCoordinates& c)
-{
-    const QRect ruler(0, 0, width(), kRulerHeight);
-    p.fillRect(ruler, m_colors.groupHeader);
-    p.fillRect(QRect(0, kRulerHeight - 1, width(), 1), m_colors.mutedText);
-    const QFontMetrics fm(font());
-    const TimeNs origin = m_snapshot->begin();
-    const TimeNs step = niceTickStep(c.nsPerPx(), fm.horizontalAdvance(QStringLiteral("000.000 ms")) + 16);
-    p.save();
-    p.setClipRect(QRect(m_labelWidth, 0, eventArea().width(), kRulerHeight));
-    p.setPen(m_colors.text);
-    // Deep in a long session "20.0001 s, 20.0002 s" hides the step: the first tick keeps the
-    // absolute time, the others say how far they are from it ("+100 µs").
-    const TimeNs firstTick = firstTickAtOrAfter(c.viewStart(), origin, step);
-    const bool relative = std::abs(firstTick - origin) / step >= 1000;
-    for (TimeNs t = firstTick; t <= c.viewEnd(); t += step) {
-        const int x = m_labelWidth + static_cast<int>(std::floor(c.timeToX(t)));
-        p.fillRect(QRect(x, kRulerHeight - 8, 1, 7), m_colors.text);
-        const QString label = relative && t != firstTick ? QStringLiteral("+") + formatTick(t - firstTick, step)
-                                                         : formatTick(t - origin, step);
-        QFont f = font();
-        f.setBold(relative && t == firstTick);
-        p.setFont(f);
-        p.drawText(QRect(x + 3, 2, 200, kRulerHeight - 10), Qt::AlignLeft | Qt::AlignVCenter, label);
-        p.setFont(font());
-        // Minor ticks: five per step.
-        for (int k = 1; k < 5; ++k) {
-            const int mx = m_labelWidth + static_cast<int>(std::floor(c.timeToX(t + step * k / 5)));
-            p.fillRect(QRect(mx, kRulerHeight - 4, 1, 3), m_colors.mutedText);
-        }
-    }
-    const TimeRange range = m_selection->timeRange();
-    if (!range.isEmpty()) {
-        const int x0 = m_labelWidth + static_cast<int>(std::clamp(c.timeToX(range.begin), -2.0, c.width() + 2.0));
-        const int x1 = m_labelWidth + static_cast<int>(std::clamp(c.timeToX(range.end), -2.0, c.width() + 2.0));
-        const QRect sel(x0, 0, std::max(x1 - x0, 1), kRulerHeight - 1);
-        p.fillRect(sel, m_colors.selectionFill);
-        const QString text = formatDuration(range.duration());
-        const int tw = fm.horizontalAdvance(text) + 10;
-        const QRect box((x0 + x1) / 2 - tw / 2, 4, tw, kRulerHeight - 8);
-        p.fillRect(box, m_colors.selectionEdge);
-        p.setPen(Qt::white);
-        p.drawText(box, Qt::AlignCenter, text);
-    }
-    p.restore();
-    // Left of the ruler: the visible span, so the scale is never ambiguous.
-    p.setPen(m_colors.text);
-    p.drawText(QRect(6, 0, m_labelWidth - 12, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
-        QStringLiteral("view %1").arg(formatDuration(c.viewEnd() - c.viewStart())));
+    TimelinePaintContext ctx;
+    ctx.snapshot = m_snapshot.get();
+    ctx.colors = &m_colors;
+    ctx.font = font();
+    ctx.coords = coordinates();
+    ctx.width = width();
+    ctx.height = height();
+    ctx.rulerHeight = kRulerHeight;
+    ctx.labelWidth = m_labelWidth;
+    ctx.scrollbarWidth = m_vscroll->width();
+    ctx.scrollValue = m_vscroll->value();
+    ctx.pinnedHeight = m_pinnedHeight;
+    ctx.pinnedArea = pinnedArea();
+    ctx.scrolledArea = scrolledArea();
+    ctx.eventArea = eventArea();
+    return ctx;
 }
 
 // ---- input ----------------------------------------------------------------------------
@@ -997,7 +708,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e)
     if (m_drag == Drag::Pan) {
         QToolTip::hideText();
         const auto d = static_cast<TimeNs>(std::llround((pos.x() - m_pressPos.x()) * c.nsPerPx()));
-        setView(m_pressView.begin - d, m_pressView.end - d);
+        m_viewport.setView(m_pressView.begin - d, m_pressView.end - d);
     } else {
         const TimeNs t = c.xToTime(pos.x() - m_labelWidth);
         m_selection->setTimeRange({std::min(t, m_pressTime), std::max(t, m_pressTime)});

@@ -6,10 +6,15 @@
 #include "ui/session/selectionmodel.h"
 #include "ui/session/sessionsnapshot.h"
 #include "ui/style/colorscheme.h"
+#include "ui/timeline/framescheduler.h"
+#include "ui/timeline/overlaypainter.h"
+#include "ui/timeline/rowpainter.h"
+#include "ui/timeline/rulerpainter.h"
 #include "ui/timeline/timelineframe.h"
+#include "ui/timeline/timelinepaintcontext.h"
 #include "ui/timeline/timelinerowmodel.h"
+#include "ui/timeline/timelineviewport.h"
 
-#include <QFutureWatcher>
 #include <QHash>
 #include <QTimer>
 #include <QWidget>
@@ -17,17 +22,22 @@
 class QMenu;
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QScrollBar;
 
 namespace ws {
 
-// The timeline: ONE widget paints every row (not a cell per row). Frames are built off the
-// GUI thread (buildTimelineFrame on a thread pool; at most one build in flight, newer
-// requests coalesce, a new session cancels the running build) and paintEvent only replays
-// the newest frame's colour batches with fillRect, antialiasing off. While a frame for a new
-// view is being built, the previous one is shown shifted/scaled into place.
+// The timeline: ONE widget paints every row (not a cell per row). It composes
+//   - a TimelineViewport: the visible time range (zoom around a point, pan, fit, Back/Forward),
+//   - a FrameScheduler: frames built off the GUI thread (buildTimelineFrame; at most one build
+//     in flight, newer requests coalesce, a new session cancels the running build),
+//   - painters: RulerPainter, RowPainter (the frame's images, backgrounds, group notes) and
+//     OverlayPainter (range, hover, selection, launch arrow, notices),
+// and keeps the row layout, hit testing, tooltips and input. paintEvent only blits the newest
+// frame; while a frame for a new view is being built, the previous one is shown
+// shifted/scaled into place.
 //
 // Mouse: drag pans, Shift+drag (or drag in the ruler) selects a range, click selects,
 // double-click fits an event, Ctrl+wheel zooms, wheel scrolls rows, Shift+wheel pans.
@@ -72,7 +82,7 @@ public:
 
     std::shared_ptr<const TimelineFrame> frame() const { return m_frame; }
     bool isFrameCurrent() const;
-    bool isBuilding() const { return m_buildWatcher != nullptr; }
+    bool isBuilding() const { return m_scheduler->isBuilding(); }
     double lastPaintMs() const { return m_lastPaintMs; }
     double worstPaintMs() const { return m_worstPaintMs; }
     double lastBuildMs() const { return m_lastBuildMs; }
@@ -113,18 +123,12 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
-    struct LayoutRow {
-        TimelineRowModel::Row row;
-        int y = 0; // layer coordinates
-        int h = 0;
-        int layer = 1;
-    };
+    using LayoutRow = TimelineLayoutRow;
 
     void relayout();
     void requestFrame();
-    void startBuild();
-    void onFrameBuilt();
-    void setView(TimeNs begin, TimeNs end, bool remember = false);
+    std::optional<FrameRequest> makeFrameRequest();
+    void onFrameBuilt(std::shared_ptr<TimelineFrame> frame);
     int rowHeight(const TimelineRowModel::Row& r) const;
     int pinnedHeight() const { return m_pinnedHeight; }
     QRect scrolledArea() const; // widget rect of the scrolling rows (labels included)
@@ -138,16 +142,15 @@ private:
     void onDetails(int channel, const ws::EventDetails& details);
     void updateScrollBar();
 
-    void paintRuler(QPainter& p, const TimelineCoordinates& c);
-    void paintRows(QPainter& p, const std::vector<LayoutRow>& rows, int layer, const QRect& area);
-    void paintGroupNotes(QPainter& p, const std::vector<LayoutRow>& rows, int layer, const QRect& area);
-    void paintFrameLayer(
-        QPainter& p, const TimelineFrame& f, int layer, const QRect& area, const TimelineCoordinates& c);
-    void paintOverlays(QPainter& p, const TimelineCoordinates& c);
-    QRect eventRect(int lane, TimeNs start, TimeNs end, const TimelineCoordinates& c) const;
+    TimelinePaintContext paintContext() const;
 
     SelectionModel* m_selection;
     TimelineRowModel* m_rows;
+    TimelineViewport m_viewport;
+    FrameScheduler* m_scheduler;
+    RulerPainter m_ruler;
+    RowPainter m_rowPainter;
+    OverlayPainter m_overlays;
     EventDetailsSource* m_details = nullptr;
     std::shared_ptr<const SessionSnapshot> m_snapshot;
     QScrollBar* m_vscroll;
@@ -165,11 +168,7 @@ private:
 
     std::shared_ptr<const TimelineFrame> m_frame;
     quint64 m_frameLayoutGeneration = 0;
-    QFutureWatcher<std::shared_ptr<TimelineFrame>>* m_buildWatcher = nullptr;
     quint64 m_buildLayoutGeneration = 0;
-    CancellationToken m_buildCancel;
-    bool m_dirty = false;
-    quint64 m_generation = 0;
     double m_lastPaintMs = 0;
     double m_worstPaintMs = 0;
     double m_lastBuildMs = 0;

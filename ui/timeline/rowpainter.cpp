@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#include "ui/timeline/rowpainter.h"
+
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ws {
+
+void RowPainter::paintBackgrounds(QPainter& p, const TimelinePaintContext& c,
+    const std::vector<TimelineLayoutRow>& rows, int layer, const QRect& area) const
+{
+    if (area.isEmpty())
+        return;
+    const ColorScheme& colors = *c.colors;
+    p.save();
+    p.setClipRect(area);
+    const int top = c.layerTop(layer);
+    int index = 0;
+    for (const TimelineLayoutRow& r : rows) {
+        const int y = top + r.y;
+        if (y + r.h >= area.top() && y <= area.bottom()) {
+            const QColor plain = (index % 2) ? colors.rowAlternate : colors.background;
+            if (r.row.kind == TimelineRowModel::Kind::Group) {
+                p.fillRect(QRect(0, y, area.width(), r.h), colors.groupHeader);
+            } else {
+                p.fillRect(QRect(0, y, c.labelWidth, r.h), plain);
+                p.fillRect(
+                    QRect(c.labelWidth, y, area.width() - c.labelWidth, r.h), r.row.gpu ? colors.gpuIdle : plain);
+            }
+        }
+        ++index;
+    }
+    p.restore();
+}
+
+void RowPainter::paintGroupNotes(QPainter& p, const TimelinePaintContext& c, const std::vector<TimelineLayoutRow>& rows,
+    int layer, const QRect& area) const
+{
+    if (area.isEmpty())
+        return;
+    p.save();
+    p.setClipRect(area.adjusted(c.labelWidth, 0, 0, 0));
+    p.setPen(c.colors->mutedText);
+    const int top = c.layerTop(layer);
+    for (const TimelineLayoutRow& r : rows) {
+        const int y = top + r.y;
+        if (r.row.note.isEmpty() || !r.row.expanded || y + r.h < area.top() || y > area.bottom())
+            continue;
+        p.drawText(QRect(c.labelWidth + 8, y, area.width() - c.labelWidth - 16, r.h), Qt::AlignLeft | Qt::AlignVCenter,
+            r.row.note);
+    }
+    p.restore();
+}
+
+void RowPainter::paintFrame(
+    QPainter& p, const TimelinePaintContext& c, const TimelineFrame& f, int layer, const QRect& area) const
+{
+    const QImage& img = f.images[layer];
+    if (area.isEmpty() || img.isNull())
+        return;
+    p.save();
+    const int dy = layer == 0 ? 0 : f.layerTop[1] - c.scrollValue;
+    const int y = area.top() + dy;
+    const int lw = std::min(f.labelWidth, c.labelWidth);
+    // The label column scrolls with the rows but never pans.
+    p.setClipRect(QRect(0, area.top(), lw, area.height()));
+    p.setCompositionMode(QPainter::CompositionMode_Source);
+    p.drawImage(QPoint(0, y), img, QRect(0, 0, lw, img.height()));
+    // A frame built for another view is shown moved (same zoom) or stretched (other zoom)
+    // until the new one arrives; an exact one is a plain blit.
+    p.setClipRect(QRect(c.labelWidth, area.top(), c.eventArea.width(), area.height()));
+    const QRect source(f.labelWidth, 0, img.width() - f.labelWidth, img.height());
+    const TimelineCoordinates& now = c.coords;
+    const double sx = f.coords.nsPerPx() / now.nsPerPx();
+    const double dx = static_cast<double>(f.coords.viewStart() - now.viewStart()) / now.nsPerPx();
+    if (std::abs(sx - 1.0) < 1e-9 && std::abs(dx - std::round(dx)) < 1e-6) {
+        p.drawImage(QPoint(c.labelWidth + static_cast<int>(std::lround(dx)), y), img, source);
+    } else {
+        p.setCompositionMode(QPainter::CompositionMode_SourceOver);
+        p.drawImage(QRectF(c.labelWidth + dx, y, source.width() * sx, source.height()), img, source);
+    }
+    p.restore();
+}
+
+} // namespace ws

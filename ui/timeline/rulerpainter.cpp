@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#include "ui/timeline/rulerpainter.h"
+
+#include "ui/style/timeformat.h"
+
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ws {
+
+void RulerPainter::paint(QPainter& p, const TimelinePaintContext& ctx, TimeRange selection) const
+{
+    const TimelineCoordinates& c = ctx.coords;
+    const ColorScheme& colors = *ctx.colors;
+    const int rulerHeight = ctx.rulerHeight;
+    const int labelWidth = ctx.labelWidth;
+    const QRect ruler(0, 0, ctx.width, rulerHeight);
+    p.fillRect(ruler, colors.groupHeader);
+    p.fillRect(QRect(0, rulerHeight - 1, ctx.width, 1), colors.mutedText);
+    const QFontMetrics fm(ctx.font);
+    const TimeNs origin = ctx.snapshot->begin();
+    const TimeNs step = niceTickStep(c.nsPerPx(), fm.horizontalAdvance(QStringLiteral("000.000 ms")) + 16);
+    p.save();
+    p.setClipRect(QRect(labelWidth, 0, ctx.eventArea.width(), rulerHeight));
+    p.setPen(colors.text);
+    // Deep in a long session "20.0001 s, 20.0002 s" hides the step: the first tick keeps the
+    // absolute time, the others say how far they are from it ("+100 µs").
+    const TimeNs firstTick = firstTickAtOrAfter(c.viewStart(), origin, step);
+    const bool relative = std::abs(firstTick - origin) / step >= 1000;
+    for (TimeNs t = firstTick; t <= c.viewEnd(); t += step) {
+        const int x = labelWidth + static_cast<int>(std::floor(c.timeToX(t)));
+        p.fillRect(QRect(x, rulerHeight - 8, 1, 7), colors.text);
+        const QString label = relative && t != firstTick ? QStringLiteral("+") + formatTick(t - firstTick, step)
+                                                         : formatTick(t - origin, step);
+        QFont f = ctx.font;
+        f.setBold(relative && t == firstTick);
+        p.setFont(f);
+        p.drawText(QRect(x + 3, 2, 200, rulerHeight - 10), Qt::AlignLeft | Qt::AlignVCenter, label);
+        p.setFont(ctx.font);
+        // Minor ticks: five per step.
+        for (int k = 1; k < 5; ++k) {
+            const int mx = labelWidth + static_cast<int>(std::floor(c.timeToX(t + step * k / 5)));
+            p.fillRect(QRect(mx, rulerHeight - 4, 1, 3), colors.mutedText);
+        }
+    }
+    if (!selection.isEmpty()) {
+        const int x0 = labelWidth + static_cast<int>(std::clamp(c.timeToX(selection.begin), -2.0, c.width() + 2.0));
+        const int x1 = labelWidth + static_cast<int>(std::clamp(c.timeToX(selection.end), -2.0, c.width() + 2.0));
+        const QRect sel(x0, 0, std::max(x1 - x0, 1), rulerHeight - 1);
+        p.fillRect(sel, colors.selectionFill);
+        const QString text = formatDuration(selection.duration());
+        const int tw = fm.horizontalAdvance(text) + 10;
+        const QRect box((x0 + x1) / 2 - tw / 2, 4, tw, rulerHeight - 8);
+        p.fillRect(box, colors.selectionEdge);
+        p.setPen(Qt::white);
+        p.drawText(box, Qt::AlignCenter, text);
+    }
+    p.restore();
+    // Left of the ruler: the visible span, so the scale is never ambiguous.
+    p.setPen(colors.text);
+    p.drawText(QRect(6, 0, labelWidth - 12, rulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
+        QStringLiteral("view %1").arg(formatDuration(c.viewEnd() - c.viewStart())));
+}
+
+} // namespace ws

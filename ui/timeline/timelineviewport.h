@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/timeline/timelinecoordinates.h"
+#include "ui/session/selectionmodel.h"
+
+namespace ws {
+
+// The visible time range of the timeline: zoom around a point, pan, fit, and the undo/redo
+// of views. The range itself lives in the shared SelectionModel (every panel follows it, and
+// it keeps the Back/Forward history); this class turns user intent into clamped ranges.
+// Pixel widths are passed in: the viewport knows time, the widget knows its geometry.
+class TimelineViewport {
+public:
+    explicit TimelineViewport(SelectionModel* selection);
+
+    // The session's time span: views are clamped to it; without one, views do not change.
+    void setBounds(TimeNs begin, TimeNs end);
+    void clearBounds() { m_hasBounds = false; }
+    bool hasBounds() const { return m_hasBounds; }
+
+    TimeRange viewRange() const { return m_selection->viewRange(); }
+    TimelineCoordinates coordinates(int widthPx) const;
+
+    // Shows [begin, end), clamped to the session; `remember` adds the range left to the
+    // history (explicit jumps: fit, zoom to selection), plain zooms and pans do not.
+    void setView(TimeNs begin, TimeNs end, bool remember = false);
+    // factor < 1 zooms in, keeping the time under pixel anchorX (of `widthPx`) in place;
+    // anchorX outside [0, widthPx]: the middle.
+    void zoomBy(double factor, double anchorX, int widthPx);
+    void panBy(double fractionOfWidth);
+    void fitAll();
+    // The range selection, or the selected event when there is no range.
+    void fitSelection();
+    // [start, end) with a tenth of margin each side.
+    void fitSpan(TimeNs start, TimeNs end);
+    // Centres [start, end), zooming in until it is ~2% of the view; never zooms out.
+    void reveal(TimeNs start, TimeNs end);
+
+    bool canUndo() const { return m_selection->canGoBack(); }
+    bool canRedo() const { return m_selection->canGoForward(); }
+    void undo() { m_selection->goBack(); }
+    void redo() { m_selection->goForward(); }
+
+private:
+    SelectionModel* m_selection;
+    TimeNs m_begin = 0;
+    TimeNs m_end = 0;
+    bool m_hasBounds = false;
+};
+
+} // namespace ws
