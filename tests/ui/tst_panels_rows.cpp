@@ -9,10 +9,14 @@
 #include "ui/panels/launchpanel.h"
 #include "ui/panels/memorypanel.h"
 #include "ui/panels/panelexport.h"
+#include "ui/panels/panelformat.h"
 #include "ui/panels/schedulerpanel.h"
+#include "ui/panels/sectionrows.h"
 #include "ui/panels/throughputpanel.h"
 
+#include <QDir>
 #include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace ws;
@@ -90,6 +94,87 @@ private slots:
                 qPrintable(
                     QStringLiteral("line %1:\n  golden: %2\n  now:    %3").arg(i + 1).arg(expected[i], actual[i])));
         QCOMPARE(actual.size(), expected.size());
+    }
+
+    // A line added to a section file (here, a copy of the shipped folder) is a panel row, with
+    // its label, unit, digits and value, without a code change; so is a new block.
+    void newSectionLinesAreRows()
+    {
+        QTemporaryDir dir;
+        const QDir shipped(QStringLiteral(WS_RESOURCES_DIR "/sections"));
+        for (const QString& f : shipped.entryList({QStringLiteral("*.section")}, QDir::Files))
+            QVERIFY(QFile::copy(shipped.filePath(f), dir.filePath(f)));
+        {
+            QFile mwa(dir.filePath("memoryworkloadanalysis.section"));
+            QVERIFY(mwa.open(QIODevice::Append));
+            // The file ends in the "Caches and access pattern" block: these rows join it.
+            mwa.write("metric lts__t_sector_op_read_hit_rate.pct | L2 load hit rate | unit=% | digits=2\n"
+                      "derived derived__dram_read_share | DRAM read share | 100 * dram__bytes_read.sum / "
+                      "dram__bytes.sum | unit=% of DRAM bytes | digits=3\n");
+        }
+        {
+            QFile sol(dir.filePath("speedoflight.section"));
+            QVERIFY(sol.open(QIODevice::Append));
+            sol.write("panel throughput | Clocks\n"
+                      "metric dram__cycles_elapsed.avg.per_second | DRAM frequency | unit=MHz | divide=1e6\n");
+        }
+        PanelSections::set(
+            std::make_shared<const SectionCatalog>(SectionCatalog::loadDirectory(dir.path().toStdString())));
+        const QString path = fixturePath("metrics/gemm_relu.wscope");
+        SelectionModel selection;
+        KernelFocus focus(&selection);
+        MemoryPanel memory(&focus);
+        ThroughputPanel throughput(&focus);
+        focus.setData(PanelData::load(path), snapshotOf(path));
+        focus.selectKernel(3);
+        const KernelMetrics& m = focus.data()->profiled(3)->metrics;
+        const MetricTableModel* t = memory.table();
+        const int hit = t->rowOf(QStringLiteral("L2 load hit rate"));
+        QVERIFY(hit > t->rowOf(QStringLiteral("Shared store bank conflicts")));
+        QCOMPARE(t->data(t->index(hit, 1)).toString(), QStringLiteral("%"));
+        QCOMPARE(
+            t->data(t->index(hit, 2), panelexport::kRawRole).toDouble(), *m.get("lts__t_sector_op_read_hit_rate.pct"));
+        QCOMPARE(
+            t->data(t->index(hit, 2)).toString(), panelformat::number(*m.get("lts__t_sector_op_read_hit_rate.pct"), 2));
+        const int share = t->rowOf(QStringLiteral("DRAM read share"));
+        QCOMPARE(share, hit + 1);
+        QCOMPARE(t->data(t->index(share, 2), panelexport::kRawRole).toDouble(),
+            100 * *m.get("dram__bytes_read.sum") / *m.get("dram__bytes.sum"));
+        QVERIFY(t->data(t->index(share, 0), Qt::ToolTipRole).toString().contains("dram__bytes_read.sum"));
+        const MetricTableModel* tt = throughput.table();
+        const int clocks = tt->rowOf(QStringLiteral("Clocks"));
+        // SpeedOfLight's second block: after its first, before ComputeWorkloadAnalysis's (order 20).
+        QVERIFY(clocks > tt->rowOf(QStringLiteral("SM frequency")));
+        QVERIFY(clocks < tt->rowOf(QStringLiteral("Compute workload")));
+        QCOMPARE(tt->rowOf(QStringLiteral("DRAM frequency")), clocks + 1);
+        QCOMPARE(tt->data(tt->index(clocks + 1, 2), panelexport::kRawRole).toDouble(),
+            toBaseUnit(*m.get("dram__cycles_elapsed.avg.per_second"), m.unit("dram__cycles_elapsed.avg.per_second"))
+                / 1e6);
+        PanelSections::set(nullptr);
+    }
+
+    // A broken section file: the panel says which file and line, and shows no rows.
+    void brokenSectionFileIsNamed()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("bad.section"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("section Bad\npanel memory | Bytes\nmetric dram__bytes.sum | DRAM | divide=0\n");
+        f.close();
+        qputenv("WS_SECTIONS_DIR", dir.path().toUtf8());
+        PanelSections::set(nullptr); // read the default folder again
+        SelectionModel selection;
+        KernelFocus focus(&selection);
+        MemoryPanel memory(&focus);
+        const QString path = fixturePath("metrics/gemm_relu.wscope");
+        focus.setData(PanelData::load(path), snapshotOf(path));
+        focus.selectKernel(3);
+        QCOMPARE(memory.table()->rowCount(), 1);
+        const QString text = memory.table()->rows().front().label;
+        QVERIFY2(text.contains(dir.filePath("bad.section") + ":3:") && text.contains("'divide'"), qPrintable(text));
+        qunsetenv("WS_SECTIONS_DIR");
+        PanelSections::set(nullptr);
+        QVERIFY(PanelSections::catalog());
     }
 };
 
