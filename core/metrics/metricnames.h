@@ -2,9 +2,10 @@
 #pragma once
 
 // Names of the metrics code refers to (ncu's names, as the section files in resources/sections
-// spell them). Panels and collectors name a metric through these constants, never through a
-// string literal of their own, and tst_metricnames checks that every one of them is shown by
-// some section file, so that editing a section cannot leave a panel row silently empty.
+// spell them). Code names a metric through these constants, never through a string literal of
+// its own, and tst_metricnames checks that every one of them is shown by some section file, so
+// that editing a section cannot leave a figure silently empty. The details panels' table rows
+// are not here: they come from the `panel` blocks of the section files.
 namespace ws::metric {
 
 // Speed of light (SpeedOfLight section).
@@ -49,6 +50,9 @@ inline constexpr const char kSharedStoreBankConflicts[] = "l1tex__data_bank_conf
 // the launch configuration).
 inline constexpr const char kGridSize[] = "launch__grid_size";
 inline constexpr const char kBlockSize[] = "launch__block_size";
+inline constexpr const char kThreadCount[] = "launch__thread_count";
+inline constexpr const char kClusterSize[] = "launch__cluster_size";
+inline constexpr const char kSharedMemPerBlockDriver[] = "launch__shared_mem_per_block_driver";
 inline constexpr const char kRegistersPerThread[] = "launch__registers_per_thread"; // allocated
 inline constexpr const char kSharedMemPerBlockStatic[] = "launch__shared_mem_per_block_static";
 inline constexpr const char kSharedMemPerBlockDynamic[] = "launch__shared_mem_per_block_dynamic";
@@ -92,15 +96,16 @@ inline constexpr const char* const kRecordOnly[] = {kRecordGrid, kRecordBlock, k
     kRecordRegistersPerThread, kRecordLocalMemPerThread, kRecordOccupancyLimiter};
 
 // Every full metric name above: each must be shown by some section file (tst_metricnames).
-inline constexpr const char* const kNamed[] = {kDuration, kSmThroughput, kMemoryThroughput, kDramThroughput,
-    kL1Throughput, kL1ThroughputActive, kL2Throughput, kElapsedCycles, kSmActiveCycles, kSmFrequency, kSmBusy,
-    kIssueSlotsBusy, kExecutedIpcElapsed, kExecutedIpcActive, kIssuedIpcActive, kMemBusy, kMaxBandwidth, kMemPipesBusy,
-    kL1HitRate, kL2HitRate, kDramBytes, kDramBytesRead, kDramBytesWrite, kSharedLoadBankConflicts,
-    kSharedStoreBankConflicts, kGridSize, kBlockSize, kRegistersPerThread, kSharedMemPerBlockStatic,
-    kSharedMemPerBlockDynamic, kSmCount, kWavesPerSm, kSharedMemConfigSize, kOccupancyLimitRegisters,
-    kOccupancyLimitSharedMem, kOccupancyLimitWarps, kOccupancyLimitBlocks, kTheoreticalOccupancy,
-    kTheoreticalWarpsPerSm, kAchievedOccupancy, kAchievedWarpsPerSm, kSchedulerMaxWarps, kSchedulerTheoreticalWarps,
-    kSchedulerActiveWarps, kSchedulerEligibleWarps, kSchedulerIssuedWarps, kWarpCyclesPerIssued, kActiveThreadsPerWarp,
-    kNotPredicatedOffThreadsPerWarp, kPcSampleCount, kPcDroppedSamples, kPcIntervalCycles};
+inline constexpr const char* const kNamed[]
+    = {kDuration, kSmThroughput, kMemoryThroughput, kDramThroughput, kL1Throughput, kL1ThroughputActive, kL2Throughput,
+        kElapsedCycles, kSmActiveCycles, kSmFrequency, kSmBusy, kIssueSlotsBusy, kExecutedIpcElapsed,
+        kExecutedIpcActive, kIssuedIpcActive, kMemBusy, kMaxBandwidth, kMemPipesBusy, kL1HitRate, kL2HitRate,
+        kDramBytes, kDramBytesRead, kDramBytesWrite, kSharedLoadBankConflicts, kSharedStoreBankConflicts, kGridSize,
+        kBlockSize, kThreadCount, kClusterSize, kSharedMemPerBlockDriver, kRegistersPerThread, kSharedMemPerBlockStatic,
+        kSharedMemPerBlockDynamic, kSmCount, kWavesPerSm, kSharedMemConfigSize, kOccupancyLimitRegisters,
+        kOccupancyLimitSharedMem, kOccupancyLimitWarps, kOccupancyLimitBlocks, kTheoreticalOccupancy,
+        kTheoreticalWarpsPerSm, kAchievedOccupancy, kAchievedWarpsPerSm, kSchedulerMaxWarps, kSchedulerTheoreticalWarps,
+        kSchedulerActiveWarps, kSchedulerEligibleWarps, kSchedulerIssuedWarps, kWarpCyclesPerIssued,
+        kActiveThreadsPerWarp, kNotPredicatedOffThreadsPerWarp, kPcSampleCount, kPcDroppedSamples, kPcIntervalCycles};
 
 } // namespace ws::metric
