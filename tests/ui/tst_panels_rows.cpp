@@ -56,6 +56,15 @@ QString dumpTable(const DetailsPanel& panel, QSet<QString>& tipsSeen)
     return out;
 }
 
+// Puts the default section files back when a test that replaced them ends, passed or not.
+struct DefaultSectionsAtExit {
+    ~DefaultSectionsAtExit()
+    {
+        qunsetenv("WS_SECTIONS_DIR");
+        PanelSections::set(nullptr);
+    }
+};
+
 } // namespace
 
 class TestPanelsRows : public QObject {
@@ -130,6 +139,7 @@ private slots:
             sol.write("panel throughput | Clocks\n"
                       "metric dram__cycles_elapsed.avg.per_second | DRAM frequency | unit=MHz | divide=1e6\n");
         }
+        const DefaultSectionsAtExit restore;
         PanelSections::set(
             std::make_shared<const SectionCatalog>(SectionCatalog::loadDirectory(dir.path().toStdString())));
         const QString path = fixturePath("metrics/gemm_relu.wscope");
@@ -162,7 +172,6 @@ private slots:
         QCOMPARE(tt->data(tt->index(clocks + 1, 2), panelexport::kRawRole).toDouble(),
             toBaseUnit(*m.get("dram__cycles_elapsed.avg.per_second"), m.unit("dram__cycles_elapsed.avg.per_second"))
                 / 1e6);
-        PanelSections::set(nullptr);
     }
 
     // A broken section file: the panel says which file and line, and shows no rows.
@@ -173,6 +182,7 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("section Bad\npanel memory | Bytes\nmetric dram__bytes.sum | DRAM | divide=0\n");
         f.close();
+        const DefaultSectionsAtExit restore;
         qputenv("WS_SECTIONS_DIR", dir.path().toUtf8());
         PanelSections::set(nullptr); // read the default folder again
         SelectionModel selection;
@@ -186,7 +196,7 @@ private slots:
         QVERIFY2(text.contains(dir.filePath("bad.section") + ":3:") && text.contains("'divide'"), qPrintable(text));
         qunsetenv("WS_SECTIONS_DIR");
         PanelSections::set(nullptr);
-        QVERIFY(PanelSections::catalog());
+        QVERIFY(PanelSections::catalog()); // the shipped files again
     }
 };
 
