@@ -2,9 +2,10 @@
 #pragma once
 
 // Names of the metrics code refers to (ncu's names, as the section files in resources/sections
-// spell them). Panels and collectors name a metric through these constants, never through a
-// string literal of their own, and tst_metricnames checks that every one of them is shown by
-// some section file, so that editing a section cannot leave a panel row silently empty.
+// spell them). Code names a metric through these constants, never through a string literal of
+// its own, and tst_metricnames checks that every one of them is shown by some section file, so
+// that editing a section cannot leave a figure silently empty. The details panels' table rows
+// are not here: they come from the `panel` blocks of the section files.
 namespace ws::metric {
 
 // Speed of light (SpeedOfLight section).
@@ -47,6 +48,15 @@ inline constexpr const char kSharedStoreBankConflicts[] = "l1tex__data_bank_conf
 
 // Launch statistics and occupancy (LaunchStats, Occupancy sections; launch__* are computed from
 // the launch configuration).
+inline constexpr const char kGridSize[] = "launch__grid_size";
+inline constexpr const char kBlockSize[] = "launch__block_size";
+inline constexpr const char kThreadCount[] = "launch__thread_count";
+inline constexpr const char kClusterSize[] = "launch__cluster_size";
+inline constexpr const char kSharedMemPerBlockDriver[] = "launch__shared_mem_per_block_driver";
+inline constexpr const char kRegistersPerThread[] = "launch__registers_per_thread"; // allocated
+inline constexpr const char kSharedMemPerBlockStatic[] = "launch__shared_mem_per_block_static";
+inline constexpr const char kSharedMemPerBlockDynamic[] = "launch__shared_mem_per_block_dynamic";
+inline constexpr const char kSmCount[] = "launch__sm_count";
 inline constexpr const char kWavesPerSm[] = "launch__waves_per_multiprocessor";
 inline constexpr const char kSharedMemConfigSize[] = "launch__shared_mem_config_size";
 inline constexpr const char kOccupancyLimitRegisters[] = "launch__occupancy_limit_registers";
@@ -74,15 +84,28 @@ inline constexpr const char kPcSampleCount[] = "smsp__pcsamp_sample_count";
 inline constexpr const char kPcDroppedSamples[] = "pcsamp__dropped_samples";
 inline constexpr const char kPcIntervalCycles[] = "pcsamp__interval_cycles";
 
+// Warpscope's values of the kernel record that ncu has no metric for: panel rows read them with
+// `from=record` (KernelRecordValues); no profile collects them.
+inline constexpr const char kRecordGrid[] = "record__grid";                               // text "(x, y, z)"
+inline constexpr const char kRecordBlock[] = "record__block";                             // text "(x, y, z)"
+inline constexpr const char kRecordCluster[] = "record__cluster";                         // text "(x, y, z)"
+inline constexpr const char kRecordRegistersPerThread[] = "record__registers_per_thread"; // as compiled
+inline constexpr const char kRecordLocalMemPerThread[] = "record__local_mem_per_thread";
+inline constexpr const char kRecordOccupancyLimiter[] = "record__occupancy_limiter"; // text
+inline constexpr const char* const kRecordOnly[] = {kRecordGrid, kRecordBlock, kRecordCluster,
+    kRecordRegistersPerThread, kRecordLocalMemPerThread, kRecordOccupancyLimiter};
+
 // Every full metric name above: each must be shown by some section file (tst_metricnames).
-inline constexpr const char* const kNamed[] = {kDuration, kSmThroughput, kMemoryThroughput, kDramThroughput,
-    kL1Throughput, kL1ThroughputActive, kL2Throughput, kElapsedCycles, kSmActiveCycles, kSmFrequency, kSmBusy,
-    kIssueSlotsBusy, kExecutedIpcElapsed, kExecutedIpcActive, kIssuedIpcActive, kMemBusy, kMaxBandwidth, kMemPipesBusy,
-    kL1HitRate, kL2HitRate, kDramBytes, kDramBytesRead, kDramBytesWrite, kSharedLoadBankConflicts,
-    kSharedStoreBankConflicts, kWavesPerSm, kSharedMemConfigSize, kOccupancyLimitRegisters, kOccupancyLimitSharedMem,
-    kOccupancyLimitWarps, kOccupancyLimitBlocks, kTheoreticalOccupancy, kTheoreticalWarpsPerSm, kAchievedOccupancy,
-    kAchievedWarpsPerSm, kSchedulerMaxWarps, kSchedulerTheoreticalWarps, kSchedulerActiveWarps, kSchedulerEligibleWarps,
-    kSchedulerIssuedWarps, kWarpCyclesPerIssued, kActiveThreadsPerWarp, kNotPredicatedOffThreadsPerWarp, kPcSampleCount,
-    kPcDroppedSamples, kPcIntervalCycles};
+inline constexpr const char* const kNamed[]
+    = {kDuration, kSmThroughput, kMemoryThroughput, kDramThroughput, kL1Throughput, kL1ThroughputActive, kL2Throughput,
+        kElapsedCycles, kSmActiveCycles, kSmFrequency, kSmBusy, kIssueSlotsBusy, kExecutedIpcElapsed,
+        kExecutedIpcActive, kIssuedIpcActive, kMemBusy, kMaxBandwidth, kMemPipesBusy, kL1HitRate, kL2HitRate,
+        kDramBytes, kDramBytesRead, kDramBytesWrite, kSharedLoadBankConflicts, kSharedStoreBankConflicts, kGridSize,
+        kBlockSize, kThreadCount, kClusterSize, kSharedMemPerBlockDriver, kRegistersPerThread, kSharedMemPerBlockStatic,
+        kSharedMemPerBlockDynamic, kSmCount, kWavesPerSm, kSharedMemConfigSize, kOccupancyLimitRegisters,
+        kOccupancyLimitSharedMem, kOccupancyLimitWarps, kOccupancyLimitBlocks, kTheoreticalOccupancy,
+        kTheoreticalWarpsPerSm, kAchievedOccupancy, kAchievedWarpsPerSm, kSchedulerMaxWarps, kSchedulerTheoreticalWarps,
+        kSchedulerActiveWarps, kSchedulerEligibleWarps, kSchedulerIssuedWarps, kWarpCyclesPerIssued,
+        kActiveThreadsPerWarp, kNotPredicatedOffThreadsPerWarp, kPcSampleCount, kPcDroppedSamples, kPcIntervalCycles};
 
 } // namespace ws::metric

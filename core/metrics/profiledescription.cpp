@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/metrics/profiledescription.h"
 
+#include "core/metrics/sessionmeta.h"
+
 namespace ws {
 
 std::string describeProfileRun(const std::map<std::string, std::string>& meta)
@@ -9,15 +11,15 @@ std::string describeProfileRun(const std::map<std::string, std::string>& meta)
         const auto it = meta.find(key);
         return it == meta.end() ? std::string() : it->second;
     };
-    if (value("session_kind") != "profile")
+    if (value(metakey::kSessionKind) != metakey::kSessionKindProfile)
         return {};
-    const std::string replay = value("profile_replay_mode");
-    if (replay.rfind("none: PC sampling", 0) == 0)
+    const std::string replay = value(metakey::kProfileReplayMode);
+    if (replay.rfind(metakey::kReplayModePcSamplingPrefix, 0) == 0)
         return "PC sampling (warpscope-cli profile --pc-sampling): sample counts per launch, no replay";
     std::string out = "warpscope-cli profile: values per launch";
-    if (const std::string passes = value("profile_passes"); !passes.empty())
+    if (const std::string passes = value(metakey::kProfilePasses); !passes.empty())
         out += ", " + passes + " replay passes each";
-    const std::string cache = value("profile_cache_control");
+    const std::string cache = value(metakey::kProfileCacheControl);
     if (cache == "all")
         out += "; cache control all: memory restored and L2 evicted before every pass (as ncu's default)";
     else if (cache == "none")

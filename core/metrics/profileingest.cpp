@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/metrics/profileingest.h"
 
+#include "core/metrics/metricnames.h"
+#include "core/metrics/sessionmeta.h"
 #include "core/occupancy/occupancycalculator.h"
 #include "core/util/demangle.h"
 
@@ -37,20 +39,20 @@ std::map<std::string, double> launchMetrics(const ProfiledLaunch& l, const Devic
     std::map<std::string, double> m;
     const int64_t grid = static_cast<int64_t>(l.gridX) * l.gridY * l.gridZ;
     const int64_t block = static_cast<int64_t>(l.blockX) * l.blockY * l.blockZ;
-    m["launch__grid_size"] = static_cast<double>(grid);
-    m["launch__block_size"] = static_cast<double>(block);
-    m["launch__thread_count"] = static_cast<double>(grid * block);
-    m["launch__cluster_size"] = l.clusterX > 0 ? static_cast<double>(l.clusterX) * l.clusterY * l.clusterZ : 0.0;
-    m["launch__registers_per_thread"] = l.registersPerThread;
-    m["launch__shared_mem_per_block_static"] = l.staticSmemBytes;
-    m["launch__shared_mem_per_block_dynamic"] = l.dynamicSmemBytes;
+    m[metric::kGridSize] = static_cast<double>(grid);
+    m[metric::kBlockSize] = static_cast<double>(block);
+    m[metric::kThreadCount] = static_cast<double>(grid * block);
+    m[metric::kClusterSize] = l.clusterX > 0 ? static_cast<double>(l.clusterX) * l.clusterY * l.clusterZ : 0.0;
+    m[metric::kRegistersPerThread] = l.registersPerThread;
+    m[metric::kSharedMemPerBlockStatic] = l.staticSmemBytes;
+    m[metric::kSharedMemPerBlockDynamic] = l.dynamicSmemBytes;
     if (!dev)
         return m;
-    m["launch__sm_count"] = dev->smCount;
+    m[metric::kSmCount] = dev->smCount;
     ArchitectureLimits limits;
     if (!ArchitectureLimits::forDevice(*dev, limits))
         return m;
-    m["launch__shared_mem_per_block_driver"] = static_cast<double>(limits.smemReservedPerBlock);
+    m[metric::kSharedMemPerBlockDriver] = static_cast<double>(limits.smemReservedPerBlock);
     OccupancyInput in;
     in.blockSize = static_cast<int>(block);
     in.registersPerThread = l.registersPerThread;
@@ -63,20 +65,20 @@ std::map<std::string, double> launchMetrics(const ProfiledLaunch& l, const Devic
         if (v != INT_MAX)
             m[name] = v;
     };
-    limit("launch__occupancy_limit_registers", occ.limitRegisters);
-    limit("launch__occupancy_limit_shared_mem", occ.limitSharedMem);
-    limit("launch__occupancy_limit_warps", occ.limitWarps);
-    limit("launch__occupancy_limit_blocks", occ.limitBlocks);
+    limit(metric::kOccupancyLimitRegisters, occ.limitRegisters);
+    limit(metric::kOccupancyLimitSharedMem, occ.limitSharedMem);
+    limit(metric::kOccupancyLimitWarps, occ.limitWarps);
+    limit(metric::kOccupancyLimitBlocks, occ.limitBlocks);
     // ncu reports the registers the hardware allocates (at least 16 per thread).
     if (occ.allocatedRegsPerThread > 0)
-        m["launch__registers_per_thread"] = occ.allocatedRegsPerThread;
+        m[metric::kRegistersPerThread] = occ.allocatedRegsPerThread;
     if (occ.blocksPerSm > 0) {
-        m["launch__shared_mem_config_size"] = static_cast<double>(occ.smemConfigBytes);
-        m["launch__waves_per_multiprocessor"] = OccupancyCalculator::waves(grid, occ.blocksPerSm, dev->smCount);
+        m[metric::kSharedMemConfigSize] = static_cast<double>(occ.smemConfigBytes);
+        m[metric::kWavesPerSm] = OccupancyCalculator::waves(grid, occ.blocksPerSm, dev->smCount);
     }
-    m["sm__maximum_warps_per_active_cycle_pct"] = occ.occupancyPct;
-    m["sm__maximum_warps_avg_per_active_cycle"] = occ.activeWarpsPerSm;
-    m["smsp__maximum_warps_avg_per_active_cycle"]
+    m[metric::kTheoreticalOccupancy] = occ.occupancyPct;
+    m[metric::kTheoreticalWarpsPerSm] = occ.activeWarpsPerSm;
+    m[metric::kSchedulerTheoreticalWarps]
         = static_cast<double>(occ.activeWarpsPerSm) / std::max(1, limits.subPartitions);
     return m;
 }
@@ -132,16 +134,16 @@ std::string ProfileIngest::breakdownLabel(const std::string& metricName)
 SessionData ProfileIngest::build(const std::vector<ProfileResult>& results, const ProcessExit& root) const
 {
     SessionData s;
-    s.meta["session_kind"] = "profile";
-    s.meta["profile_range_mode"] = "auto range (one range per kernel launch)";
-    s.meta["profile_replay_mode"] = "kernel replay";
-    s.meta["kernel_time_source"]
+    s.meta[metakey::kSessionKind] = metakey::kSessionKindProfile;
+    s.meta[metakey::kProfileRangeMode] = "auto range (one range per kernel launch)";
+    s.meta[metakey::kProfileReplayMode] = "kernel replay";
+    s.meta[metakey::kKernelTimeSource]
         = "profile run without activity tracing: start = host CLOCK_MONOTONIC at the launch call, "
           "end = start + gpu__time_duration.sum";
     std::string sections;
     for (const auto& id : m_request.sectionIds)
         sections += (sections.empty() ? "" : ",") + id;
-    s.meta["profile_sections"] = sections;
+    s.meta[metakey::kProfileSections] = sections;
 
     // metric_def: one per name across processes, in order of first appearance.
     std::map<std::string, uint32_t> idOf;
@@ -215,15 +217,16 @@ SessionData ProfileIngest::build(const std::vector<ProfileResult>& results, cons
                 = std::max<uint32_t>(passesMax, static_cast<uint32_t>(std::strtoul(it->second.c_str(), nullptr, 10)));
     }
     if (passesMax > 0)
-        s.meta["profile_passes"] = std::to_string(passesMax);
+        s.meta[metakey::kProfilePasses] = std::to_string(passesMax);
     // The cache state each replay pass started from (all: evicted L2, as ncu's default; none:
     // whatever CUPTI's kernel replay left). Cache-sensitive metrics mean different things.
     for (const auto& r : results) {
         if (auto it = r.info.find("cache_control"); it != r.info.end())
-            s.meta["profile_cache_control"] = it->second;
+            s.meta[metakey::kProfileCacheControl] = it->second;
     }
-    if (auto it = s.meta.find("profile_cache_control"); it != s.meta.end() && it->second == "all")
-        s.meta["profile_replay_mode"] = "user replay (memory checkpoint restored and L2 evicted before every pass)";
+    if (auto it = s.meta.find(metakey::kProfileCacheControl); it != s.meta.end() && it->second == "all")
+        s.meta[metakey::kProfileReplayMode]
+            = "user replay (memory checkpoint restored and L2 evicted before every pass)";
 
     for (const auto& ref : launches) {
         const auto& r = *ref.result;
@@ -273,7 +276,7 @@ SessionData ProfileIngest::build(const std::vector<ProfileResult>& results, cons
                 s.kernelMetrics.push_back({k.id, idOf.at(item.name), *v});
             }
         }
-        const auto dur = byName.find("gpu__time_duration.sum");
+        const auto dur = byName.find(metric::kDuration);
         k.end = dur != byName.end() ? k.start + static_cast<TimeNs>(std::llround(dur->second)) : k.start;
         s.kernels.push_back(k);
     }

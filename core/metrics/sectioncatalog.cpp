@@ -246,4 +246,14 @@ std::optional<SectionCatalog::Placement> SectionCatalog::placement(std::string_v
     return std::nullopt;
 }
 
+std::vector<const PanelBlock*> SectionCatalog::panelBlocks(std::string_view panel) const
+{
+    std::vector<const PanelBlock*> out;
+    for (const auto& s : m_sections)
+        for (const auto& b : s.panels)
+            if (b.panel == panel)
+                out.push_back(&b);
+    return out;
+}
+
 } // namespace ws

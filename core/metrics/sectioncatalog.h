@@ -65,6 +65,10 @@ public:
     // the breakdown they were expanded from.
     std::optional<Placement> placement(std::string_view metricName) const;
 
+    // The `panel` blocks of one details panel (launch, throughput, scheduler, memory): sections
+    // by order, blocks in file order. The panel shows their rows as they come.
+    std::vector<const PanelBlock*> panelBlocks(std::string_view panel) const;
+
 private:
     std::vector<SectionDefinition> m_sections;
 };

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <charconv>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace ws {
@@ -43,12 +44,108 @@ bool validMetricName(std::string_view n)
         n.begin(), n.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; });
 }
 
+std::optional<double> parseNumber(std::string_view s)
+{
+    double v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+std::string joined(const std::vector<std::string>& names)
+{
+    std::string out;
+    for (const auto& n : names)
+        out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
 } // namespace
+
+const std::vector<std::string>& SectionParser::panelNames()
+{
+    static const std::vector<std::string> names = {"launch", "throughput", "scheduler", "memory"};
+    return names;
+}
 
 bool SectionDefinition::inSet(std::string_view set) const
 {
     return std::find(sets.begin(), sets.end(), set) != sets.end();
 }
+
+namespace {
+
+// `metric <name> | <label> [| key=value ...]` or `derived <name> | <label> | <expr> [| ...]`
+// inside a `panel` block. `fail` throws.
+template <typename Fail>
+PanelRow parsePanelRow(std::string_view keyword, std::string_view rest, int lineNo, const Fail& fail)
+{
+    const auto fields = splitFields(rest);
+    PanelRow row;
+    row.line = lineNo;
+    row.derived = keyword == "derived";
+    row.name = std::string(fields[0]);
+    if (!validMetricName(row.name))
+        fail("bad metric name '" + row.name + "'");
+    if (fields.size() < 2 || fields[1].empty())
+        fail("panel row '" + row.name + "' needs a label: " + std::string(keyword) + " <name> | <label>");
+    row.label = std::string(fields[1]);
+    auto expression = [&](std::string_view text) {
+        try {
+            return MetricExpression::parse(text);
+        } catch (const std::invalid_argument& e) {
+            fail(e.what());
+        }
+        return MetricExpression();
+    };
+    size_t firstOption = 2;
+    if (row.derived) {
+        if (fields.size() < 3 || fields[2].empty())
+            fail("derived row '" + row.name + "' needs an expression: derived <name> | <label> | <expr>");
+        row.expression = expression(fields[2]);
+        firstOption = 3;
+    }
+    for (size_t i = firstOption; i < fields.size(); ++i) {
+        const auto f = fields[i];
+        const size_t eq = f.find('=');
+        if (eq == std::string_view::npos)
+            fail("expected key=value, found '" + std::string(f) + "'");
+        const auto key = trim(f.substr(0, eq));
+        const auto value = trim(f.substr(eq + 1));
+        if (key == "unit") {
+            row.unit = std::string(value);
+        } else if (key == "tip") {
+            row.tip = std::string(value);
+        } else if (key == "digits") {
+            const auto v = parseNumber(value);
+            if (!v || *v < 1 || *v > 15 || *v != static_cast<int>(*v))
+                fail("'digits' needs a whole number from 1 to 15, found '" + std::string(value) + "'");
+            row.digits = static_cast<int>(*v);
+        } else if (key == "divide") {
+            const auto v = parseNumber(value);
+            if (!v || *v == 0)
+                fail("'divide' needs a non-zero number, found '" + std::string(value) + "'");
+            row.divide = *v;
+        } else if (key == "from") {
+            if (value == "profile")
+                row.source = PanelRow::Source::Profile;
+            else if (value == "record")
+                row.source = PanelRow::Source::Record;
+            else if (value == "profile,record")
+                row.source = PanelRow::Source::ProfileThenRecord;
+            else
+                fail("unknown 'from' '" + std::string(value) + "' (profile, record, profile,record)");
+        } else if (key == "else") {
+            row.fallback = expression(value);
+        } else {
+            fail("unknown key '" + std::string(key) + "' in a panel row (unit, digits, divide, from, tip, else)");
+        }
+    }
+    return row;
+}
+
+} // namespace
 
 SectionDefinition SectionParser::parse(std::string_view text, const std::string& fileName)
 {
@@ -58,6 +155,8 @@ SectionDefinition SectionParser::parse(std::string_view text, const std::string&
     auto fail = [&](const std::string& what) -> void {
         throw SectionFileError(fileName + ":" + std::to_string(lineNo) + ": " + what);
     };
+    // Where `metric` and `derived` lines go: the last `group` (collected) or `panel` (shown).
+    bool inPanel = false;
     TextLines lines(text);
     std::string_view line;
     while (lines.next(line)) {
@@ -96,7 +195,21 @@ SectionDefinition SectionParser::parse(std::string_view text, const std::string&
             if (rest.empty())
                 fail("'group' needs a title");
             def.groups.push_back({std::string(rest), {}});
+            inPanel = false;
+        } else if (keyword == "panel") {
+            const auto fields = splitFields(rest);
+            const auto& names = panelNames();
+            if (std::find(names.begin(), names.end(), fields[0]) == names.end())
+                fail("unknown panel '" + std::string(fields[0]) + "' (" + joined(names) + ")");
+            if (fields.size() != 2 || fields[1].empty())
+                fail("'panel' needs a panel and a heading: panel <panel> | <heading>");
+            def.panels.push_back({std::string(fields[0]), std::string(fields[1]), {}});
+            inPanel = true;
+        } else if (inPanel && (keyword == "metric" || keyword == "derived")) {
+            def.panels.back().rows.push_back(parsePanelRow(keyword, rest, lineNo, fail));
         } else if (keyword == "metric" || keyword == "breakdown" || keyword == "derived") {
+            if (inPanel)
+                fail("'breakdown' inside a 'panel' block; panels show 'metric' and 'derived' lines");
             if (def.groups.empty())
                 fail("'" + std::string(keyword) + "' before any 'group'");
             const auto fields = splitFields(rest);

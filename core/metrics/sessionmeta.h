@@ -20,10 +20,17 @@ inline constexpr const char kRecordAllApi[] = "record.all_api";
 inline constexpr const char kRecordGpuMetrics[] = "record.gpu_metrics";
 inline constexpr const char kRecordNvtxTiming[] = "record.nvtx_timing";
 inline constexpr const char kRecordInjectionLibrary[] = "record.injection_library";
+inline constexpr const char kProfileRangeMode[] = "profile_range_mode";
+inline constexpr const char kProfileSections[] = "profile_sections"; // the --section ids, comma-separated
 inline constexpr const char kProfilePasses[] = "profile_passes";
 inline constexpr const char kProfileCacheControl[] = "profile_cache_control";
 inline constexpr const char kProfileReplayMode[] = "profile_replay_mode";
 inline constexpr const char kKernelTimeSource[] = "kernel_time_source";
+
+// Values of the keys above that readers test for.
+inline constexpr const char kSessionKindProfile[] = "profile"; // kSessionKind of a profile session
+// kProfileReplayMode of a PC-sampling run starts with this (no replay: one run per launch).
+inline constexpr const char kReplayModePcSamplingPrefix[] = "none: PC sampling";
 
 } // namespace ws::metakey
 

@@ -44,6 +44,38 @@ private slots:
             QVERIFY2(seen.insert(name).second, name);
     }
 
+    // Every panel row reads what some section collects (or, from=record, what the kernel record
+    // gives), so a section edit cannot leave a panel row silently empty; a derived row may read
+    // the rows above it.
+    void panelRowsReadCollectedMetrics()
+    {
+        const SectionCatalog catalog = SectionCatalog::loadDirectory(kSections);
+        const std::set<std::string> recordOnly(std::begin(metric::kRecordOnly), std::end(metric::kRecordOnly));
+        std::set<std::string> recordRows;
+        for (const char* panel : {"launch", "throughput", "scheduler", "memory"}) {
+            std::set<std::string> above;
+            for (const PanelBlock* b : catalog.panelBlocks(panel)) {
+                for (const PanelRow& row : b->rows) {
+                    const std::vector<std::string> reads
+                        = row.derived ? row.expression.inputs() : std::vector<std::string> {row.name};
+                    for (const std::string& name : reads) {
+                        const bool known = catalog.placement(name) || above.count(name)
+                            || (row.source != PanelRow::Source::Profile && recordOnly.count(name));
+                        QVERIFY2(known,
+                            qPrintable(
+                                QStringLiteral("%1 panel, row '%2' reads %3, which no section collects")
+                                    .arg(panel, QString::fromStdString(row.label), QString::fromStdString(name))));
+                    }
+                    if (recordOnly.count(row.name))
+                        recordRows.insert(row.name);
+                    above.insert(row.name);
+                }
+            }
+        }
+        // And every record value Warpscope computes is shown somewhere.
+        QCOMPARE(recordRows, recordOnly);
+    }
+
     // What the breakdown and pipe families match is how the section files spell them.
     void familyPatternsMatchTheSections()
     {

@@ -204,6 +204,118 @@ private slots:
         }
     }
 
+    // `panel` blocks: rows a details panel shows, read by the panel, never collected.
+    void parsePanelBlocks()
+    {
+        const std::string text = "section Demo\n"
+                                 "group Header\n"
+                                 "metric a.sum | A\n"
+                                 "panel memory | Bytes\n"
+                                 "metric a.sum | A bytes | unit=MB | divide=1e6 | digits=3 | else=b.sum + c.sum\n"
+                                 "derived derived__rate | A rate | a.sum / gpu__time_duration.sum | unit=GB/s | "
+                                 "from=profile,record | tip=a / duration\n"
+                                 "metric record__grid | Grid | from=record\n"
+                                 "group Second\n"
+                                 "metric d.sum | D\n"
+                                 "panel throughput | Other\n";
+        const auto def = SectionParser::parse(text, "demo.section");
+        QCOMPARE(def.groups.size(), size_t(2));
+        QCOMPARE(def.groups[0].items.size(), size_t(1)); // panel rows are not group items
+        QCOMPARE(def.groups[1].items.size(), size_t(1));
+        QCOMPARE(def.panels.size(), size_t(2));
+        const PanelBlock& b = def.panels[0];
+        QCOMPARE(QString::fromStdString(b.panel), QStringLiteral("memory"));
+        QCOMPARE(QString::fromStdString(b.heading), QStringLiteral("Bytes"));
+        QCOMPARE(b.rows.size(), size_t(3));
+        QCOMPARE(QString::fromStdString(b.rows[0].label), QStringLiteral("A bytes"));
+        QCOMPARE(QString::fromStdString(b.rows[0].unit), QStringLiteral("MB"));
+        QCOMPARE(b.rows[0].divide, 1e6);
+        QCOMPARE(b.rows[0].digits, 3);
+        QCOMPARE(b.rows[0].source, PanelRow::Source::Profile);
+        QCOMPARE(b.rows[0].fallback.inputs(), (std::vector<std::string> {"b.sum", "c.sum"}));
+        QCOMPARE(b.rows[0].line, 5);
+        QVERIFY(b.rows[1].derived);
+        QCOMPARE(b.rows[1].expression.inputs(), (std::vector<std::string> {"a.sum", "gpu__time_duration.sum"}));
+        QCOMPARE(b.rows[1].source, PanelRow::Source::ProfileThenRecord);
+        QCOMPARE(QString::fromStdString(b.rows[1].tip), QStringLiteral("a / duration"));
+        QCOMPARE(b.rows[1].digits, 4);
+        QCOMPARE(b.rows[2].source, PanelRow::Source::Record);
+        QVERIFY(def.panels[1].rows.empty());
+        // What a profile collects is the groups' lines only.
+        const SectionCatalog catalog({def});
+        const auto request = catalog.request({catalog.find("Demo")}, {});
+        QVERIFY(requests(request, "a.sum") && requests(request, "d.sum"));
+        QVERIFY(!requests(request, "b.sum") && !requests(request, "gpu__time_duration.sum"));
+        QVERIFY(request.derivedMetrics.empty());
+        QCOMPARE(catalog.panelBlocks("memory").size(), size_t(1));
+        QCOMPARE(catalog.panelBlocks("throughput").size(), size_t(1));
+        QVERIFY(catalog.panelBlocks("launch").empty());
+    }
+
+    void panelErrors_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("what");
+        const QString head = QStringLiteral("section A\npanel memory | Bytes\n");
+        QTest::newRow("unknown panel")
+            << "section A\npanel memroy | Bytes\n"
+            << "bad.section:2: unknown panel 'memroy' (launch, throughput, scheduler, memory)";
+        QTest::newRow("no heading") << "section A\npanel memory\n"
+                                    << "bad.section:2: 'panel' needs a panel and a heading";
+        QTest::newRow("unknown key") << head + "metric a.sum | A | colour=red\n"
+                                     << "bad.section:3: unknown key 'colour' in a panel row";
+        QTest::newRow("section key") << head + "metric a.sum | A | arch=90\n"
+                                     << "bad.section:3: unknown key 'arch' in a panel row";
+        QTest::newRow("bad digits") << head + "metric a.sum | A | digits=2.5\n"
+                                    << "bad.section:3: 'digits' needs a whole number from 1 to 15, found '2.5'";
+        QTest::newRow("zero divide") << head + "metric a.sum | A | divide=0\n"
+                                     << "bad.section:3: 'divide' needs a non-zero number, found '0'";
+        QTest::newRow("bad from") << head + "metric a.sum | A | from=trace\n"
+                                  << "bad.section:3: unknown 'from' 'trace'";
+        QTest::newRow("bad else") << head + "metric a.sum | A | else=b.sum *\n"
+                                  << "bad.section:3:";
+        QTest::newRow("derived without expression") << head + "derived d | D\n"
+                                                    << "bad.section:3: derived row 'd' needs an expression";
+        QTest::newRow("breakdown in panel") << head + "breakdown a.avg.pct_of_peak_sustained_elapsed | A\n"
+                                            << "bad.section:3: 'breakdown' inside a 'panel' block";
+        QTest::newRow("missing label") << head + "metric a.sum\n"
+                                       << "bad.section:3: panel row 'a.sum' needs a label";
+    }
+    void panelErrors()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, what);
+        try {
+            SectionParser::parse(text.toStdString(), "bad.section");
+            QFAIL("no error");
+        } catch (const SectionFileError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).startsWith(what), e.what());
+        }
+    }
+
+    // The shipped files give each of the four details panels its blocks, in section order.
+    void shippedPanels()
+    {
+        const auto catalog = SectionCatalog::loadDirectory(kSections);
+        auto headings = [&](const char* panel) {
+            QStringList out;
+            for (const PanelBlock* b : catalog.panelBlocks(panel)) {
+                out << QString::fromStdString(b->heading)
+                        + (b->rows.empty() ? QStringLiteral(" (no rows)") : QString());
+            }
+            return out;
+        };
+        QCOMPARE(headings("launch"),
+            QStringList(
+                {"Launch (from the kernel record)", "Occupancy (block limits per SM: the smallest one binds)"}));
+        QCOMPARE(headings("throughput"),
+            QStringList({"Speed of light (each figure is % of its own unit's peak)", "Compute workload"}));
+        QCOMPARE(headings("scheduler"), QStringList({"Warps per scheduler (average per active cycle)", "Warp states"}));
+        QCOMPARE(headings("memory"),
+            QStringList(
+                {"Bytes moved (whole kernel)", "Throughput (bytes / kernel duration)", "Caches and access pattern"}));
+    }
+
     void catalogHasTheIssueSections()
     {
         const auto catalog = SectionCatalog::loadDirectory(kSections);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/diagnosispanel.h"
 
+#include "core/metrics/sessionmeta.h"
 #include "core/ranking/compactname.h"
 #include "ui/panels/panelformat.h"
 #include "ui/style/timeformat.h"
@@ -89,8 +90,8 @@ void DiagnosisPanel::rebuild()
             "not standards).</small></p>");
 
     // 1. Timeline.
-    const auto kind = session->meta.find("session_kind");
-    const bool profileRun = kind != session->meta.end() && kind->second == "profile";
+    const auto kind = session->meta.find(metakey::kSessionKind);
+    const bool profileRun = kind != session->meta.end() && kind->second == metakey::kSessionKindProfile;
     h += tr("<h3>Timeline: is the GPU busy?</h3>");
     if (!profileRun) {
         h += QStringLiteral("<ul>");

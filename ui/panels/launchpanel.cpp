@@ -5,6 +5,7 @@
 #include "core/metrics/metricnames.h"
 #include "ui/panels/panelformat.h"
 #include "ui/panels/plotstyle.h"
+#include "ui/panels/sectionrows.h"
 
 #include <qcustomplot.h>
 
@@ -45,18 +46,6 @@ KernelOccupancy occupancyOf(const PanelData& data, const ShownKernel& k)
     o.curves = occupancyCurves(OccupancyCalculator(o.limits), occupancyInput(*k.config, o.limits));
     o.valid = true;
     return o;
-}
-
-QString triple(const std::array<int32_t, 3>& v)
-{
-    return QStringLiteral("(%1, %2, %3)").arg(v[0]).arg(v[1]).arg(v[2]);
-}
-
-std::optional<double> limitValue(int v)
-{
-    if (v == INT_MAX)
-        return std::nullopt;
-    return v;
 }
 
 void plotCurve(QCustomPlot* plot, const QList<ShownKernel>& shown, const std::vector<KernelOccupancy>& occ,
@@ -144,109 +133,8 @@ void LaunchPanel::rebuild()
         return k.profiled ? k.profiled->metrics.get(name) : std::nullopt;
     };
 
-    std::vector<MetricRow> rows;
-    rows.push_back(heading(tr("Launch (from the kernel record)")));
-    MetricRow grid = row(tr("Grid"), tr("blocks (x, y, z)"), tr("Grid dimensions of the launch"),
-        [](const ShownKernel&) { return std::nullopt; });
-    MetricRow block = row(tr("Block"), tr("threads (x, y, z)"), tr("Block dimensions of the launch"),
-        [](const ShownKernel&) { return std::nullopt; });
-    MetricRow cluster = row(tr("Cluster"), tr("blocks (x, y, z)"),
-        tr("Thread-block cluster dimensions (sm_90+); (0, 0, 0) = no cluster"),
-        [](const ShownKernel&) { return std::nullopt; });
-    for (const ShownKernel& k : m_shown) {
-        grid.texts.push_back(triple(k.config->grid));
-        block.texts.push_back(triple(k.config->block));
-        cluster.texts.push_back(triple(k.config->cluster));
-    }
-    rows.push_back(grid);
-    rows.push_back(block);
-    rows.push_back(cluster);
-    rows.push_back(row(tr("Grid size"), tr("blocks"), tr("launch__grid_size: blocks in the grid"),
-        [](const ShownKernel& k) { return static_cast<double>(k.config->gridBlocks()); }));
-    rows.push_back(row(tr("Block size"), tr("threads"), tr("launch__block_size: threads per block"),
-        [](const ShownKernel& k) { return static_cast<double>(k.config->blockThreads()); }));
-    rows.push_back(row(tr("Registers per thread"), tr("registers"),
-        tr("As compiled (the kernel record). The hardware allocates at least 16 and rounds per warp; ncu's "
-           "launch__registers_per_thread shows the allocated count."),
-        [](const ShownKernel& k) { return static_cast<double>(k.config->registersPerThread); }));
-    rows.push_back(row(tr("Registers allocated per thread"), tr("registers"),
-        tr("What the occupancy calculator allocates (minimum 16)"), [&](const ShownKernel& k) -> std::optional<double> {
-            return o(k).valid ? std::optional<double>(o(k).curves.current.allocatedRegsPerThread) : std::nullopt;
-        }));
-    rows.push_back(row(tr("Static shared memory per block"), tr("bytes"),
-        tr("launch__shared_mem_per_block_static: __shared__ arrays"),
-        [](const ShownKernel& k) { return static_cast<double>(k.config->staticSmemBytes); }));
-    rows.push_back(row(tr("Dynamic shared memory per block"), tr("bytes"),
-        tr("launch__shared_mem_per_block_dynamic: the launch's dynamic allocation"),
-        [](const ShownKernel& k) { return static_cast<double>(k.config->dynamicSmemBytes); }));
-    rows.push_back(row(tr("Local memory per thread"), tr("bytes"), tr("Stack and register spills"),
-        [](const ShownKernel& k) { return static_cast<double>(k.config->localMemPerThread); }));
-    rows.push_back(row(tr("SMs"), tr("SM"), tr("Multiprocessors of the device"),
-        [&](const ShownKernel& k) { return o(k).smCount > 0 ? std::optional<double>(o(k).smCount) : std::nullopt; }));
-    rows.push_back(row(
-        tr("Waves per SM"), tr("waves"),
-        tr("Grid size / (blocks per SM x SMs): how many times the grid fills the GPU. Collected value "
-           "(launch__waves_per_multiprocessor) when profiled, else computed from the theoretical blocks per SM."),
-        [&](const ShownKernel& k) -> std::optional<double> {
-            if (auto v = metricOf(k, metric::kWavesPerSm))
-                return v;
-            if (!o(k).valid || o(k).curves.current.blocksPerSm <= 0)
-                return std::nullopt;
-            return OccupancyCalculator::waves(k.config->gridBlocks(), o(k).curves.current.blocksPerSm, o(k).smCount);
-        },
-        3));
-
-    rows.push_back(heading(tr("Occupancy (block limits per SM: the smallest one binds)")));
-    auto limitRow = [&](const QString& label, const char* metricName, int OccupancyResult::*member,
-                        const QString& tip) {
-        return row(label, tr("blocks/SM"), tip + QStringLiteral(" (") + QLatin1String(metricName) + QLatin1Char(')'),
-            [&, metricName, member](const ShownKernel& k) -> std::optional<double> {
-                if (auto v = metricOf(k, metricName))
-                    return v;
-                return o(k).valid ? limitValue(o(k).curves.current.*member) : std::nullopt;
-            });
-    };
-    rows.push_back(limitRow(tr("Block limit registers"), metric::kOccupancyLimitRegisters,
-        &OccupancyResult::limitRegisters, tr("Blocks that fit the register file")));
-    rows.push_back(limitRow(tr("Block limit shared memory"), metric::kOccupancyLimitSharedMem,
-        &OccupancyResult::limitSharedMem, tr("Blocks that fit the shared-memory carveout")));
-    rows.push_back(limitRow(tr("Block limit warps"), metric::kOccupancyLimitWarps, &OccupancyResult::limitWarps,
-        tr("Blocks that fit the SM's warp slots")));
-    rows.push_back(limitRow(tr("Block limit SM"), metric::kOccupancyLimitBlocks, &OccupancyResult::limitBlocks,
-        tr("The SM's maximum resident blocks")));
-    MetricRow limiter = row(tr("Limited by"), QString(), tr("The resource with the smallest block limit"),
-        [](const ShownKernel&) { return std::nullopt; });
-    for (const ShownKernel& k : m_shown)
-        limiter.texts.push_back(o(k).valid ? QString::fromLatin1(toString(o(k).curves.current.limiter)) : o(k).why);
-    rows.push_back(limiter);
-    rows.push_back(row(
-        tr("Theoretical occupancy"), tr("%"),
-        tr("Resident warps the limits allow / the SM's maximum (sm__maximum_warps_per_active_cycle_pct)"),
-        [&](const ShownKernel& k) -> std::optional<double> {
-            if (auto v = metricOf(k, metric::kTheoreticalOccupancy))
-                return v;
-            return o(k).valid ? std::optional<double>(o(k).curves.current.occupancyPct) : std::nullopt;
-        },
-        3));
-    rows.push_back(row(tr("Theoretical active warps per SM"), tr("warps"), tr("sm__maximum_warps_avg_per_active_cycle"),
-        [&](const ShownKernel& k) -> std::optional<double> {
-            if (auto v = metricOf(k, metric::kTheoreticalWarpsPerSm))
-                return v;
-            return o(k).valid ? std::optional<double>(o(k).curves.current.activeWarpsPerSm) : std::nullopt;
-        }));
-    rows.push_back(metricRow(QString::fromLatin1(metric::kAchievedOccupancy), tr("Achieved occupancy"), tr("%"), 3));
-    rows.back().tip = tr("Average active warps per active cycle / the SM's maximum, measured "
-                         "(sm__warps_active.avg.pct_of_peak_sustained_active); n/c without metrics");
-    rows.push_back(metricRow(
-        QString::fromLatin1(metric::kAchievedWarpsPerSm), tr("Achieved active warps per SM"), tr("warps"), 3));
-    rows.push_back(row(tr("Shared memory configuration"), tr("bytes"),
-        tr("The carveout the driver configures (launch__shared_mem_config_size)"),
-        [&](const ShownKernel& k) -> std::optional<double> {
-            if (auto v = metricOf(k, metric::kSharedMemConfigSize))
-                return v;
-            return o(k).valid ? std::optional<double>(static_cast<double>(o(k).curves.current.smemConfigBytes))
-                              : std::nullopt;
-        }));
+    // The table: the `panel launch` blocks of the section files (LaunchStats, Occupancy).
+    const std::vector<MetricRow> rows = sectionRows("launch", m_shown, session.get());
     table()->set(kernelColumns(), rows);
 
     // Curves.

@@ -4,6 +4,7 @@
 #include "core/metrics/metricnames.h"
 #include "ui/panels/panelformat.h"
 #include "ui/panels/plotstyle.h"
+#include "ui/panels/sectionrows.h"
 
 #include <qcustomplot.h>
 
@@ -35,57 +36,8 @@ MemoryPanel::MemoryPanel(KernelFocus* focus, QWidget* parent)
 void MemoryPanel::rebuild()
 {
     const auto& session = m_focus->data();
-    std::vector<MetricRow> rows;
-    auto fact = [](std::optional<double> KernelFacts::*member, double scale = 1.0) {
-        return [member, scale](const ShownKernel& k) -> std::optional<double> {
-            const auto v = k.facts.*member;
-            return v ? std::optional<double>(*v / scale) : std::nullopt;
-        };
-    };
-    auto rate = [](std::optional<double> KernelFacts::*member) {
-        return [member](const ShownKernel& k) -> std::optional<double> {
-            const auto v = k.facts.perSecond(k.facts.*member);
-            return v ? std::optional<double>(*v / 1e9) : std::nullopt;
-        };
-    };
-    rows.push_back(heading(tr("Bytes moved (whole kernel)")));
-    rows.push_back(row(tr("L1/TEX bytes"), tr("MB"), tr("l1tex__t_bytes.sum: bytes requested from L1/TEX"),
-        fact(&KernelFacts::l1Bytes, 1e6)));
-    rows.push_back(row(
-        tr("L2 bytes"), tr("MB"), tr("lts__t_bytes.sum: bytes requested from L2"), fact(&KernelFacts::l2Bytes, 1e6)));
-    rows.push_back(
-        row(tr("DRAM bytes read"), tr("MB"), tr("dram__bytes_read.sum"), fact(&KernelFacts::dramReadBytes, 1e6)));
-    rows.push_back(
-        row(tr("DRAM bytes written"), tr("MB"), tr("dram__bytes_write.sum"), fact(&KernelFacts::dramWriteBytes, 1e6)));
-    rows.push_back(row(tr("DRAM bytes"), tr("MB"), tr("dram__bytes.sum"), fact(&KernelFacts::dramBytes, 1e6)));
-    rows.push_back(heading(tr("Throughput (bytes / kernel duration)")));
-    rows.push_back(row(tr("L1/TEX"), tr("GB/s"), tr("l1tex__t_bytes.sum / duration"), rate(&KernelFacts::l1Bytes)));
-    rows.push_back(row(tr("L2"), tr("GB/s"), tr("lts__t_bytes.sum / duration"), rate(&KernelFacts::l2Bytes)));
-    rows.push_back(row(tr("DRAM"), tr("GB/s"), tr("dram__bytes.sum / duration"), rate(&KernelFacts::dramBytes)));
-    rows.push_back(metricRow(QString::fromLatin1(metric::kMemBusy), tr("Mem busy"), tr("%"), 3));
-    rows.push_back(metricRow(QString::fromLatin1(metric::kMaxBandwidth), tr("Max bandwidth"), tr("%"), 3));
-    rows.push_back(metricRow(QString::fromLatin1(metric::kMemPipesBusy), tr("Mem pipes busy"), tr("%"), 3));
-    rows.push_back(heading(tr("Caches and access pattern")));
-    rows.push_back(row(
-        tr("L1/TEX hit rate"), tr("%"), tr("l1tex__t_sector_hit_rate.pct"),
-        [](const ShownKernel& k) { return k.facts.l1HitRatePct; }, 3));
-    rows.push_back(row(
-        tr("L2 hit rate"), tr("%"), tr("lts__t_sector_hit_rate.pct"),
-        [](const ShownKernel& k) { return k.facts.l2HitRatePct; }, 3));
-    rows.push_back(row(
-        tr("Global load sectors per request"), tr("sectors"),
-        tr("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum / ..._requests_...: 4 is ideal for 4-byte words; 32 means "
-           "every thread touches its own sector (uncoalesced)"),
-        [](const ShownKernel& k) { return k.facts.globalLoadSectorsPerRequest(); }, 3));
-    rows.push_back(row(
-        tr("Global store sectors per request"), tr("sectors"),
-        tr("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / ..._requests_..."),
-        [](const ShownKernel& k) { return k.facts.globalStoreSectorsPerRequest(); }, 3));
-    rows.push_back(metricRow(
-        QString::fromLatin1(metric::kSharedLoadBankConflicts), tr("Shared load bank conflicts"), tr("conflicts")));
-    rows.push_back(metricRow(
-        QString::fromLatin1(metric::kSharedStoreBankConflicts), tr("Shared store bank conflicts"), tr("conflicts")));
-    table()->set(kernelColumns(), rows);
+    // The table: the `panel memory` blocks of the section files (MemoryWorkloadAnalysis).
+    table()->set(kernelColumns(), sectionRows("memory", m_shown, session.get()));
 
     const bool any = anyProfiled();
     const QString none = m_shown.isEmpty() ? tr("No kernel selected") : notCollectedText();

@@ -4,6 +4,7 @@
 #include "core/metrics/metricnames.h"
 #include "ui/panels/panelformat.h"
 #include "ui/panels/plotstyle.h"
+#include "ui/panels/sectionrows.h"
 
 #include <qcustomplot.h>
 
@@ -68,32 +69,10 @@ std::vector<std::string> SchedulerPanel::stallOrder() const
 
 void SchedulerPanel::rebuild()
 {
-    std::vector<MetricRow> rows;
-    rows.push_back(heading(tr("Warps per scheduler (average per active cycle)")));
-    rows.push_back(
-        metricRow(QString::fromLatin1(metric::kSchedulerMaxWarps), tr("GPU maximum warps"), tr("warps/scheduler"), 3));
-    rows.push_back(metricRow(
-        QString::fromLatin1(metric::kSchedulerTheoreticalWarps), tr("Theoretical warps"), tr("warps/scheduler"), 3));
-    rows.push_back(
-        metricRow(QString::fromLatin1(metric::kSchedulerActiveWarps), tr("Active warps"), tr("warps/scheduler"), 3));
-    rows.push_back(metricRow(
-        QString::fromLatin1(metric::kSchedulerEligibleWarps), tr("Eligible warps"), tr("warps/scheduler"), 3));
-    rows.push_back(metricRow(
-        QString::fromLatin1(metric::kSchedulerIssuedWarps), tr("Issued warps"), tr("warps/scheduler/cycle"), 3));
-    rows.push_back(row(
-        tr("No eligible"), tr("% of active cycles"),
-        tr("smsp__issue_inst0.avg.pct_of_peak_sustained_active: active cycles in which no warp could issue"),
-        [](const ShownKernel& k) { return k.facts.noEligiblePct; }, 3));
-    rows.push_back(row(
-        tr("One or more eligible"), tr("% of active cycles"), tr("smsp__issue_active.avg.pct_of_peak_sustained_active"),
-        [](const ShownKernel& k) { return k.facts.issueActivePct; }, 3));
-    rows.push_back(heading(tr("Warp states")));
-    rows.push_back(metricRow(QString::fromLatin1(metric::kWarpCyclesPerIssued),
-        tr("Warp cycles per issued instruction"), tr("warp-cycles/inst"), 4));
-    rows.push_back(metricRow(
-        QString::fromLatin1(metric::kActiveThreadsPerWarp), tr("Avg. active threads per warp"), tr("threads"), 3));
-    rows.push_back(metricRow(QString::fromLatin1(metric::kNotPredicatedOffThreadsPerWarp),
-        tr("Avg. not predicated off threads per warp"), tr("threads"), 3));
+    // The table: the `panel scheduler` blocks of the section files (SchedulerStats,
+    // WarpStateStats), then the stall reasons. Those stay built here: they are a family sorted
+    // by value, each with its share of all warp-cycles next to it, not fixed rows.
+    std::vector<MetricRow> rows = sectionRows("scheduler", m_shown, m_focus->data().get());
     const std::vector<std::string> order = stallOrder();
     if (!order.empty())
         rows.push_back(heading(tr("Stall reasons (warp-cycles per issued instruction, share of all)")));

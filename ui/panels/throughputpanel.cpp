@@ -5,6 +5,7 @@
 #include "core/metrics/profileingest.h"
 #include "ui/panels/panelformat.h"
 #include "ui/panels/plotstyle.h"
+#include "ui/panels/sectionrows.h"
 
 #include <qcustomplot.h>
 
@@ -98,40 +99,11 @@ ThroughputPanel::ThroughputPanel(KernelFocus* focus, QWidget* parent)
 void ThroughputPanel::rebuild()
 {
     const auto& session = m_focus->data();
-    std::vector<MetricRow> rows;
-    rows.push_back(heading(tr("Speed of light (each figure is % of its own unit's peak)")));
-    rows.push_back(row(tr("Duration"), tr("µs"),
-        tr("gpu__time_duration.sum when profiled (under kernel replay), else the traced duration"),
-        [](const ShownKernel& k) -> std::optional<double> {
-            return k.facts.durationNs ? std::optional<double>(*k.facts.durationNs / 1e3) : std::nullopt;
-        }));
-    rows.push_back(metricRow(QString::fromLatin1(metric::kSmThroughput), tr("Compute (SM) throughput"), tr("%"), 3));
-    rows.push_back(metricRow(QString::fromLatin1(metric::kMemoryThroughput), tr("Memory throughput"), tr("%"), 3));
-    rows.push_back(metricRow(QString::fromLatin1(metric::kDramThroughput), tr("DRAM throughput"), tr("%"), 3));
-    rows.push_back(
-        metricRow(QString::fromLatin1(metric::kL1ThroughputActive), tr("L1/TEX cache throughput"), tr("%"), 3));
-    rows.push_back(metricRow(QString::fromLatin1(metric::kL2Throughput), tr("L2 cache throughput"), tr("%"), 3));
-    rows.push_back(metricRow(QString::fromLatin1(metric::kElapsedCycles), tr("Elapsed cycles"), tr("cycles")));
-    rows.push_back(metricRow(QString::fromLatin1(metric::kSmActiveCycles), tr("SM active cycles"), tr("cycles")));
-    rows.push_back(row(
-        tr("SM frequency"), tr("GHz"), tr("gpc__cycles_elapsed.avg.per_second"),
-        [](const ShownKernel& k) -> std::optional<double> {
-            if (!k.profiled)
-                return std::nullopt;
-            const auto& m = k.profiled->metrics;
-            const auto v = m.get(metric::kSmFrequency);
-            return v ? std::optional<double>(toBaseUnit(*v, m.unit(metric::kSmFrequency)) / 1e9) : std::nullopt;
-        },
-        3));
-    rows.push_back(heading(tr("Compute workload")));
-    rows.push_back(metricRow(QString::fromLatin1(metric::kSmBusy), tr("SM busy"), tr("%"), 3));
-    rows.push_back(metricRow(QString::fromLatin1(metric::kIssueSlotsBusy), tr("Issue slots busy"), tr("%"), 3));
-    rows.push_back(
-        metricRow(QString::fromLatin1(metric::kExecutedIpcElapsed), tr("Executed IPC elapsed"), tr("inst/cycle"), 3));
-    rows.push_back(
-        metricRow(QString::fromLatin1(metric::kExecutedIpcActive), tr("Executed IPC active"), tr("inst/cycle"), 3));
-    rows.push_back(
-        metricRow(QString::fromLatin1(metric::kIssuedIpcActive), tr("Issued IPC active"), tr("inst/cycle"), 3));
+    // The table: the `panel throughput` blocks of the section files (SpeedOfLight,
+    // ComputeWorkloadAnalysis), then the breakdown and pipe families. Those stay built here:
+    // which units they list depends on the chip and the profile (a breakdown expands at
+    // collection time), and they are sorted by value, the busiest first.
+    std::vector<MetricRow> rows = sectionRows("throughput", m_shown, session.get());
 
     // Every figure of the families, for the table and the charts.
     auto collect = [&](Family family) {
