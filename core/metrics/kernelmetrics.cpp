@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/metrics/kernelmetrics.h"
 
-#include "core/store/rowcodec.h"
-#include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
-#include "core/store/sqlite.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -74,55 +71,28 @@ SessionMetrics SessionMetrics::fromData(const SessionData& data)
 SessionMetrics SessionMetrics::read(const SessionReader& reader)
 {
     SessionMetrics s;
-    try {
-        ::sqlite3* db = reader.handle();
-        {
-            sqlite::Statement q(db, "SELECT id, name, unit, section, description FROM metric_def ORDER BY id", false);
-            while (q.step()) {
-                MetricDef d;
-                d.id = static_cast<uint32_t>(q.columnInt64(0));
-                d.name = q.columnText(1);
-                d.unit = q.columnText(2);
-                d.section = q.columnText(3);
-                d.description = q.columnText(4);
-                s.m_defs.push_back(std::move(d));
-            }
-        }
-        if (s.m_defs.empty())
-            return s;
-        std::unordered_map<uint32_t, const MetricDef*> defById;
-        for (const MetricDef& d : s.m_defs)
-            defById.emplace(d.id, &d);
+    s.m_defs = reader.readMetricDefs();
+    std::sort(s.m_defs.begin(), s.m_defs.end(), [](const MetricDef& a, const MetricDef& b) { return a.id < b.id; });
+    if (s.m_defs.empty())
+        return s;
+    std::unordered_map<uint32_t, const MetricDef*> defById;
+    for (const MetricDef& d : s.m_defs)
+        defById.emplace(d.id, &d);
 
-        // The profiled kernels' own rows: a trace session of millions of launches has no
-        // metrics, and a profile session has one row per profiled launch.
-        using Codec = store::Codec<KernelRecord>;
-        const std::string sql = "SELECT " + std::string(Codec::columns) + " FROM " + std::string(Codec::table)
-            + " WHERE id IN (SELECT DISTINCT kernel_id FROM kernel_metric) ORDER BY id";
-        std::unordered_map<int64_t, size_t> indexOf;
-        {
-            sqlite::Statement q(db, sql, false);
-            while (q.step()) {
-                store::ColumnReader columns {q};
-                Kernel k;
-                Codec::fields(columns, k.launch);
-                indexOf.emplace(k.launch.id, s.m_kernels.size());
-                s.m_kernels.push_back(std::move(k));
-            }
-        }
-        {
-            sqlite::Statement q(db, "SELECT kernel_id, metric_id, value FROM kernel_metric", false);
-            while (q.step()) {
-                const auto k = indexOf.find(q.columnInt64(0));
-                const auto d = defById.find(static_cast<uint32_t>(q.columnInt64(1)));
-                if (k != indexOf.end() && d != defById.end())
-                    s.m_kernels[k->second].metrics.set(d->second->name, q.columnDouble(2), d->second->unit);
-            }
-        }
-        s.m_strings = reader.readStrings();
-    } catch (const sqlite::Error& e) {
-        throw SessionError(SessionError::Kind::Corrupted, reader.path(), std::string("reading metrics: ") + e.what());
+    // The profiled kernels' own rows: a trace session of millions of launches has no
+    // metrics, and a profile session has one row per profiled launch.
+    std::unordered_map<int64_t, size_t> indexOf;
+    for (KernelRecord& k : reader.readMeasuredKernels()) {
+        indexOf.emplace(k.id, s.m_kernels.size());
+        s.m_kernels.push_back({std::move(k), {}});
     }
+    reader.forEachRow<KernelMetric>([&](const KernelMetric& m) {
+        const auto k = indexOf.find(m.kernelId);
+        const auto d = defById.find(m.metricId);
+        if (k != indexOf.end() && d != defById.end())
+            s.m_kernels[k->second].metrics.set(d->second->name, m.value, d->second->unit);
+    });
+    s.m_strings = reader.readStrings();
     s.index();
     return s;
 }

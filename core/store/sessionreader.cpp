@@ -211,6 +211,8 @@ struct SessionReader::Impl {
         return values;
     }
 
+    template <class R> std::vector<R> optionalTable() const;
+
     StringTable strings() const
     {
         std::vector<std::string> all;
@@ -421,9 +423,312 @@ SessionData SessionReader::readAll(const ProgressCallback& progress, const Cance
     return data;
 }
 
-::sqlite3* SessionReader::handle() const
+// --- Typed reads ---
+
+namespace {
+
+// The columns a time window filters on; tables without times have none.
+template <class R> struct TimeColumns {
+    static constexpr std::string_view begin = "start";
+    static constexpr std::string_view end = "end";
+};
+template <> struct TimeColumns<NvtxMarkRecord> {
+    static constexpr std::string_view begin = "ts";
+    static constexpr std::string_view end = "ts";
+};
+template <> struct TimeColumns<CounterSample> {
+    static constexpr std::string_view begin = "ts";
+    static constexpr std::string_view end = "ts";
+};
+template <> struct TimeColumns<WarpEvent> {
+    static constexpr std::string_view begin = "t_begin";
+    static constexpr std::string_view end = "t_end";
+};
+
+template <class R> R decodeRow(const sqlite::Statement& st)
 {
-    return d->db->handle();
+    R row;
+    store::ColumnReader columns {st};
+    store::Codec<R>::fields(columns, row);
+    return row;
+}
+
+} // namespace
+
+template <class R> std::optional<R> SessionReader::readRow(int64_t id) const
+{
+    using C = store::Codec<R>;
+    try {
+        sqlite::Statement st = d->db->prepare(store::selectSql<R>() + " WHERE id = ?1");
+        st.bind(1, id);
+        if (!st.step())
+            return std::nullopt;
+        return decodeRow<R>(st);
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading a row of table " + std::string(C::table));
+    }
+}
+
+template <class R> std::vector<R> SessionReader::readByCorrelation(int64_t pid, int64_t correlationId) const
+{
+    using C = store::Codec<R>;
+    std::vector<R> rows;
+    try {
+        sqlite::Statement st
+            = d->db->prepare(store::selectSql<R>() + " WHERE pid = ?1 AND correlation_id = ?2 ORDER BY id");
+        st.bind(1, pid);
+        st.bind(2, correlationId);
+        while (st.step())
+            rows.push_back(decodeRow<R>(st));
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading correlated rows of table " + std::string(C::table));
+    }
+    return rows;
+}
+
+template <class R>
+std::vector<int64_t> SessionReader::idsWithCorrelation(int64_t correlationId, std::span<const int64_t> ids) const
+{
+    using C = store::Codec<R>;
+    std::vector<int64_t> hits;
+    try {
+        sqlite::Statement st
+            = d->db->prepare("SELECT 1 FROM " + std::string(C::table) + " WHERE id = ?1 AND correlation_id = ?2");
+        for (const int64_t id : ids) {
+            st.reset();
+            st.bind(1, id);
+            st.bind(2, correlationId);
+            if (st.step())
+                hits.push_back(id);
+        }
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading correlation ids of table " + std::string(C::table));
+    }
+    return hits;
+}
+
+template <class R> void SessionReader::forEachRow(const std::function<void(const R&)>& visit) const
+{
+    using C = store::Codec<R>;
+    try {
+        sqlite::Statement st = d->db->prepare(store::selectSql<R>());
+        R row;
+        while (st.step()) {
+            store::ColumnReader columns {st};
+            C::fields(columns, row);
+            visit(row);
+        }
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading table " + std::string(C::table));
+    }
+}
+
+template <class R> void SessionReader::forEachRow(TimeWindow window, const std::function<void(const R&)>& visit) const
+{
+    using C = store::Codec<R>;
+    using T = TimeColumns<R>;
+    try {
+        sqlite::Statement st = d->db->prepare(
+            store::selectSql<R>() + " WHERE " + std::string(T::end) + " >= ?1 AND " + std::string(T::begin) + " <= ?2");
+        st.bind(1, window.begin);
+        st.bind(2, window.end);
+        R row;
+        while (st.step()) {
+            store::ColumnReader columns {st};
+            C::fields(columns, row);
+            visit(row);
+        }
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading table " + std::string(C::table));
+    }
+}
+
+template <class R> std::vector<R> SessionReader::readTable() const
+{
+    return d->readTable<R>([](std::string_view, size_t) {});
+}
+
+template <class R> std::optional<std::pair<int64_t, int64_t>> SessionReader::timeRange() const
+{
+    using C = store::Codec<R>;
+    using T = TimeColumns<R>;
+    try {
+        sqlite::Statement st = d->db->prepare("SELECT min(" + std::string(T::begin) + "), max(" + std::string(T::end)
+            + ") FROM " + std::string(C::table));
+        if (!st.step() || st.columnType(0) == SQLITE_NULL)
+            return std::nullopt;
+        return std::pair(st.columnInt64(0), st.columnInt64(1));
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading the time range of table " + std::string(C::table));
+    }
+}
+
+template <class R> int64_t SessionReader::rowCount() const
+{
+    using C = store::Codec<R>;
+    try {
+        return d->db->queryInt64("SELECT count(*) FROM " + std::string(C::table));
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "counting table " + std::string(C::table));
+    }
+}
+
+// The instantiations the rest of the code may use: the codecs stay inside core/store.
+#define WS_READER_ROWS(R)                                                                                              \
+    template std::optional<R> SessionReader::readRow<R>(int64_t) const;                                                \
+    template void SessionReader::forEachRow<R>(const std::function<void(const R&)>&) const;                            \
+    template std::vector<R> SessionReader::readTable<R>() const;                                                       \
+    template int64_t SessionReader::rowCount<R>() const;
+#define WS_READER_TIMED(R)                                                                                             \
+    template void SessionReader::forEachRow<R>(TimeWindow, const std::function<void(const R&)>&) const;                \
+    template std::optional<std::pair<int64_t, int64_t>> SessionReader::timeRange<R>() const;
+#define WS_READER_CORRELATED(R)                                                                                        \
+    template std::vector<R> SessionReader::readByCorrelation<R>(int64_t, int64_t) const;                               \
+    template std::vector<int64_t> SessionReader::idsWithCorrelation<R>(int64_t, std::span<const int64_t>) const;
+
+WS_READER_ROWS(KernelRecord)
+WS_READER_ROWS(MemcpyRecord)
+WS_READER_ROWS(MemsetRecord)
+WS_READER_ROWS(ApiCallRecord)
+WS_READER_ROWS(NvtxRangeRecord)
+WS_READER_ROWS(NvtxMarkRecord)
+WS_READER_ROWS(SyncRecord)
+WS_READER_ROWS(OverheadRecord)
+WS_READER_ROWS(WarpEvent)
+WS_READER_ROWS(CounterTrack)
+WS_READER_ROWS(MetricDef)
+WS_READER_ROWS(BenchRun)
+WS_READER_ROWS(SassFunction)
+WS_READER_ROWS(SourceFile)
+template void SessionReader::forEachRow<CounterSample>(const std::function<void(const CounterSample&)>&) const;
+template void SessionReader::forEachRow<KernelMetric>(const std::function<void(const KernelMetric&)>&) const;
+template void SessionReader::forEachRow<BenchSample>(const std::function<void(const BenchSample&)>&) const;
+template void SessionReader::forEachRow<StreamInfo>(const std::function<void(const StreamInfo&)>&) const;
+template std::vector<StreamInfo> SessionReader::readTable<StreamInfo>() const;
+template std::vector<BenchSample> SessionReader::readTable<BenchSample>() const;
+template std::vector<KernelMetric> SessionReader::readTable<KernelMetric>() const;
+template std::vector<CounterSample> SessionReader::readTable<CounterSample>() const;
+template int64_t SessionReader::rowCount<CounterSample>() const;
+template int64_t SessionReader::rowCount<KernelMetric>() const;
+WS_READER_TIMED(KernelRecord)
+WS_READER_TIMED(MemcpyRecord)
+WS_READER_TIMED(MemsetRecord)
+WS_READER_TIMED(ApiCallRecord)
+WS_READER_TIMED(NvtxRangeRecord)
+WS_READER_TIMED(NvtxMarkRecord)
+WS_READER_TIMED(SyncRecord)
+WS_READER_TIMED(OverheadRecord)
+WS_READER_TIMED(WarpEvent)
+WS_READER_TIMED(CounterSample)
+WS_READER_CORRELATED(KernelRecord)
+WS_READER_CORRELATED(MemcpyRecord)
+WS_READER_CORRELATED(MemsetRecord)
+WS_READER_CORRELATED(ApiCallRecord)
+WS_READER_CORRELATED(SyncRecord)
+#undef WS_READER_ROWS
+#undef WS_READER_TIMED
+#undef WS_READER_CORRELATED
+
+std::vector<CounterTrack> SessionReader::readCounterTracks() const
+{
+    return readTable<CounterTrack>();
+}
+
+std::vector<CounterSample> SessionReader::readCounterSamples() const
+{
+    return readTable<CounterSample>();
+}
+
+std::vector<CounterSample> SessionReader::readCounterSamples(uint32_t trackId) const
+{
+    std::vector<CounterSample> rows;
+    try {
+        sqlite::Statement st = d->db->prepare(store::selectSql<CounterSample>() + " WHERE track_id = ?1");
+        st.bind(1, static_cast<int64_t>(trackId));
+        while (st.step())
+            rows.push_back(decodeRow<CounterSample>(st));
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading table counter_sample");
+    }
+    return rows;
+}
+
+void SessionReader::forEachLaneChunk(const std::function<bool(const LaneChunk&)>& visit) const
+{
+    try {
+        sqlite::Statement st = d->db->prepare("SELECT lane_key, format, data FROM lane_blob");
+        while (st.step()) {
+            if (!visit(LaneChunk {st.columnText(0), st.columnInt64(1), st.columnBlob(2)}))
+                return;
+        }
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading table lane_blob");
+    }
+}
+
+std::vector<MetricDef> SessionReader::readMetricDefs() const
+{
+    return readTable<MetricDef>();
+}
+
+std::vector<KernelMetric> SessionReader::readKernelMetrics() const
+{
+    return readTable<KernelMetric>();
+}
+
+std::vector<KernelRecord> SessionReader::readMeasuredKernels() const
+{
+    std::vector<KernelRecord> rows;
+    try {
+        sqlite::Statement st = d->db->prepare(store::selectSql<KernelRecord>()
+            + " WHERE id IN (SELECT DISTINCT kernel_id FROM kernel_metric) ORDER BY id");
+        while (st.step())
+            rows.push_back(decodeRow<KernelRecord>(st));
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading measured kernels");
+    }
+    return rows;
+}
+
+template <class R> std::vector<R> SessionReader::Impl::optionalTable() const
+{
+    if (std::find(optionalTables.begin(), optionalTables.end(), store::Codec<R>::table) == optionalTables.end())
+        return {};
+    return readTable<R>([](std::string_view, size_t) {});
+}
+
+std::vector<SassFunction> SessionReader::readSassFunctions() const
+{
+    return d->optionalTable<SassFunction>();
+}
+
+std::vector<SassInstruction> SessionReader::readSassInstructions() const
+{
+    return d->optionalTable<SassInstruction>();
+}
+
+std::vector<SourceCounter> SessionReader::readSourceCounters() const
+{
+    return d->optionalTable<SourceCounter>();
+}
+
+std::vector<SourceFile> SessionReader::readSourceFiles() const
+{
+    return d->optionalTable<SourceFile>();
+}
+
+std::map<std::string, std::string> SessionReader::readEnvironment() const
+{
+    return d->keyValues("SELECT key, value FROM environment", "environment");
+}
+
+bool SessionReader::hasTable(std::string_view table) const
+{
+    try {
+        return d->db->hasTable(table);
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading the table list");
+    }
 }
 
 } // namespace ws
