@@ -29,43 +29,6 @@ using Kind = SessionError::Kind;
 
 constexpr char kSqliteMagic[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f', 'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
 
-// Every table of schema v1; table_check is optional (files written without checksums).
-constexpr std::array<std::string_view, 24> kTables = {
-    "meta",
-    "environment",
-    "string",
-    "process",
-    "thread",
-    "device",
-    "stream",
-    "kernel",
-    "memcpy",
-    "memset",
-    "api_call",
-    "nvtx_range",
-    "nvtx_mark",
-    "sync",
-    "overhead",
-    "metric_def",
-    "kernel_metric",
-    "counter_track",
-    "counter_sample",
-    "bench_run",
-    "bench_sample",
-    "warp_event",
-    "lane_blob",
-    "table_check",
-};
-
-// Tables a session has only when a collector filled them (PC-sampling source counters); older
-// files and other session kinds do not have them.
-constexpr std::array<std::string_view, 4> kOptionalTables = {
-    "sass_function",
-    "sass_instruction",
-    "source_counter",
-    "source_file",
-};
-
 uint32_t bigEndian32(const unsigned char* p)
 {
     return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | uint32_t(p[3]);
@@ -147,32 +110,32 @@ struct SessionReader::Impl {
     std::unique_ptr<sqlite::Database> db;
     int schemaVersion = 0;
     std::map<std::string, std::pair<int64_t, uint64_t>> checks; // table -> (rows, hash)
-    std::vector<std::string_view> optionalTables;               // those of kOptionalTables present
+    std::vector<std::string_view> optionalTables;               // optional tables the file has
 
     // Reads a table, verifying its row count and content hash against table_check.
     template <class R, class Tick> std::vector<R> readTable(Tick&& tick) const
     {
         using C = store::Codec<R>;
         std::vector<R> rows;
-        const auto check = checks.find(std::string(C::table));
+        const auto check = checks.find(std::string(C::info.name));
         if (check != checks.end())
             rows.reserve(reservationFor(check->second.first));
         try {
-            sqlite::Statement st = db->prepare(store::selectSql<R>());
+            sqlite::Statement st = db->prepare(store::selectSql<R>(schemaVersion));
             uint64_t hash = 0;
             while (st.step()) {
                 R& row = rows.emplace_back();
-                store::ColumnReader reader {st};
+                store::ColumnReader reader(st, schemaVersion);
                 C::fields(reader, row);
-                hash += store::rowHash(row);
+                hash += store::rowHash(row, schemaVersion);
                 if ((rows.size() & 0xffff) == 0)
-                    tick(C::table, rows.size());
+                    tick(C::info.name, rows.size());
             }
-            verify(C::table, static_cast<int64_t>(rows.size()), hash);
+            verify(C::info.name, static_cast<int64_t>(rows.size()), hash);
         } catch (const sqlite::Error& e) {
-            throw store::readError(path, e, "reading table " + std::string(C::table));
+            throw store::readError(path, e, "reading table " + std::string(C::info.name));
         }
-        tick(C::table, rows.size());
+        tick(C::info.name, rows.size());
         return rows;
     }
 
@@ -271,16 +234,15 @@ SessionReader::SessionReader(const std::string& path)
         sqlite::Statement tables = d->db->prepare("SELECT name FROM sqlite_schema WHERE type = 'table'");
         while (tables.step())
             present.emplace(tables.columnText(0));
-        for (const std::string_view table : kTables) {
-            if (table == "table_check")
+        for (const schema::TableSpec& table : schema::tables()) {
+            if (table.since > d->schemaVersion)
                 continue;
-            if (!present.contains(table))
-                throw SessionError(
-                    Kind::Corrupted, path, "the file is damaged: table " + std::string(table) + " is missing");
-        }
-        for (const std::string_view table : kOptionalTables) {
-            if (present.contains(table))
-                d->optionalTables.push_back(table);
+            if (table.optional) {
+                if (present.contains(table.name))
+                    d->optionalTables.push_back(table.name);
+            } else if (!present.contains(table.name)) {
+                throw SessionError(Kind::Corrupted, path, "the file is damaged: table " + table.name + " is missing");
+            }
         }
         if (present.contains("table_check")) {
             sqlite::Statement st = d->db->prepare("SELECT table_name, row_count, content_hash FROM table_check");
@@ -318,12 +280,15 @@ std::map<std::string, std::string> SessionReader::meta() const
 std::map<std::string, int64_t> SessionReader::tableCounts() const
 {
     std::map<std::string, int64_t> counts;
-    std::vector<std::string_view> tables(kTables.begin(), kTables.end());
-    tables.insert(tables.end(), d->optionalTables.begin(), d->optionalTables.end());
-    for (const std::string_view table : tables) {
-        if (table == "lane_blob" || table == "table_check")
+    for (const schema::TableSpec& spec : schema::tables()) {
+        const std::string_view table = spec.name;
+        // The lane cache and the checksums belong to the store, not to the session's content.
+        if (table == "lane_blob" || table == "table_check" || spec.since > d->schemaVersion)
             continue;
-        // Table names come from the fixed list above, never from the file or the user.
+        if (spec.optional
+            && std::find(d->optionalTables.begin(), d->optionalTables.end(), table) == d->optionalTables.end())
+            continue;
+        // Table names come from the schema, never from the file or the user.
         const std::string sql = "SELECT count(*) FROM " + std::string(table);
         try {
             counts[std::string(table)] = d->db->queryInt64(sql);
@@ -445,10 +410,10 @@ template <> struct TimeColumns<WarpEvent> {
     static constexpr std::string_view end = "t_end";
 };
 
-template <class R> R decodeRow(const sqlite::Statement& st)
+template <class R> R decodeRow(const sqlite::Statement& st, int version)
 {
     R row;
-    store::ColumnReader columns {st};
+    store::ColumnReader columns(st, version);
     store::Codec<R>::fields(columns, row);
     return row;
 }
@@ -459,13 +424,13 @@ template <class R> std::optional<R> SessionReader::readRow(int64_t id) const
 {
     using C = store::Codec<R>;
     try {
-        sqlite::Statement st = d->db->prepare(store::selectSql<R>() + " WHERE id = ?1");
+        sqlite::Statement st = d->db->prepare(store::selectSql<R>(d->schemaVersion) + " WHERE id = ?1");
         st.bind(1, id);
         if (!st.step())
             return std::nullopt;
-        return decodeRow<R>(st);
+        return decodeRow<R>(st, d->schemaVersion);
     } catch (const sqlite::Error& e) {
-        throw store::readError(m_path, e, "reading a row of table " + std::string(C::table));
+        throw store::readError(m_path, e, "reading a row of table " + std::string(C::info.name));
     }
 }
 
@@ -474,14 +439,14 @@ template <class R> std::vector<R> SessionReader::readByCorrelation(int64_t pid, 
     using C = store::Codec<R>;
     std::vector<R> rows;
     try {
-        sqlite::Statement st
-            = d->db->prepare(store::selectSql<R>() + " WHERE pid = ?1 AND correlation_id = ?2 ORDER BY id");
+        sqlite::Statement st = d->db->prepare(
+            store::selectSql<R>(d->schemaVersion) + " WHERE pid = ?1 AND correlation_id = ?2 ORDER BY id");
         st.bind(1, pid);
         st.bind(2, correlationId);
         while (st.step())
-            rows.push_back(decodeRow<R>(st));
+            rows.push_back(decodeRow<R>(st, d->schemaVersion));
     } catch (const sqlite::Error& e) {
-        throw store::readError(m_path, e, "reading correlated rows of table " + std::string(C::table));
+        throw store::readError(m_path, e, "reading correlated rows of table " + std::string(C::info.name));
     }
     return rows;
 }
@@ -493,7 +458,7 @@ std::vector<int64_t> SessionReader::idsWithCorrelation(int64_t correlationId, st
     std::vector<int64_t> hits;
     try {
         sqlite::Statement st
-            = d->db->prepare("SELECT 1 FROM " + std::string(C::table) + " WHERE id = ?1 AND correlation_id = ?2");
+            = d->db->prepare("SELECT 1 FROM " + std::string(C::info.name) + " WHERE id = ?1 AND correlation_id = ?2");
         for (const int64_t id : ids) {
             st.reset();
             st.bind(1, id);
@@ -502,7 +467,7 @@ std::vector<int64_t> SessionReader::idsWithCorrelation(int64_t correlationId, st
                 hits.push_back(id);
         }
     } catch (const sqlite::Error& e) {
-        throw store::readError(m_path, e, "reading correlation ids of table " + std::string(C::table));
+        throw store::readError(m_path, e, "reading correlation ids of table " + std::string(C::info.name));
     }
     return hits;
 }
@@ -511,15 +476,15 @@ template <class R> void SessionReader::forEachRow(const std::function<void(const
 {
     using C = store::Codec<R>;
     try {
-        sqlite::Statement st = d->db->prepare(store::selectSql<R>());
+        sqlite::Statement st = d->db->prepare(store::selectSql<R>(d->schemaVersion));
         R row;
         while (st.step()) {
-            store::ColumnReader columns {st};
+            store::ColumnReader columns(st, d->schemaVersion);
             C::fields(columns, row);
             visit(row);
         }
     } catch (const sqlite::Error& e) {
-        throw store::readError(m_path, e, "reading table " + std::string(C::table));
+        throw store::readError(m_path, e, "reading table " + std::string(C::info.name));
     }
 }
 
@@ -528,18 +493,18 @@ template <class R> void SessionReader::forEachRow(TimeWindow window, const std::
     using C = store::Codec<R>;
     using T = TimeColumns<R>;
     try {
-        sqlite::Statement st = d->db->prepare(
-            store::selectSql<R>() + " WHERE " + std::string(T::end) + " >= ?1 AND " + std::string(T::begin) + " <= ?2");
+        sqlite::Statement st = d->db->prepare(store::selectSql<R>(d->schemaVersion) + " WHERE " + std::string(T::end)
+            + " >= ?1 AND " + std::string(T::begin) + " <= ?2");
         st.bind(1, window.begin);
         st.bind(2, window.end);
         R row;
         while (st.step()) {
-            store::ColumnReader columns {st};
+            store::ColumnReader columns(st, d->schemaVersion);
             C::fields(columns, row);
             visit(row);
         }
     } catch (const sqlite::Error& e) {
-        throw store::readError(m_path, e, "reading table " + std::string(C::table));
+        throw store::readError(m_path, e, "reading table " + std::string(C::info.name));
     }
 }
 
@@ -554,12 +519,12 @@ template <class R> std::optional<std::pair<int64_t, int64_t>> SessionReader::tim
     using T = TimeColumns<R>;
     try {
         sqlite::Statement st = d->db->prepare("SELECT min(" + std::string(T::begin) + "), max(" + std::string(T::end)
-            + ") FROM " + std::string(C::table));
+            + ") FROM " + std::string(C::info.name));
         if (!st.step() || st.columnType(0) == SQLITE_NULL)
             return std::nullopt;
         return std::pair(st.columnInt64(0), st.columnInt64(1));
     } catch (const sqlite::Error& e) {
-        throw store::readError(m_path, e, "reading the time range of table " + std::string(C::table));
+        throw store::readError(m_path, e, "reading the time range of table " + std::string(C::info.name));
     }
 }
 
@@ -567,9 +532,9 @@ template <class R> int64_t SessionReader::rowCount() const
 {
     using C = store::Codec<R>;
     try {
-        return d->db->queryInt64("SELECT count(*) FROM " + std::string(C::table));
+        return d->db->queryInt64("SELECT count(*) FROM " + std::string(C::info.name));
     } catch (const sqlite::Error& e) {
-        throw store::readError(m_path, e, "counting table " + std::string(C::table));
+        throw store::readError(m_path, e, "counting table " + std::string(C::info.name));
     }
 }
 
@@ -643,10 +608,11 @@ std::vector<CounterSample> SessionReader::readCounterSamples(uint32_t trackId) c
 {
     std::vector<CounterSample> rows;
     try {
-        sqlite::Statement st = d->db->prepare(store::selectSql<CounterSample>() + " WHERE track_id = ?1");
+        sqlite::Statement st
+            = d->db->prepare(store::selectSql<CounterSample>(d->schemaVersion) + " WHERE track_id = ?1");
         st.bind(1, static_cast<int64_t>(trackId));
         while (st.step())
-            rows.push_back(decodeRow<CounterSample>(st));
+            rows.push_back(decodeRow<CounterSample>(st, d->schemaVersion));
     } catch (const sqlite::Error& e) {
         throw store::readError(m_path, e, "reading table counter_sample");
     }
@@ -680,10 +646,10 @@ std::vector<KernelRecord> SessionReader::readMeasuredKernels() const
 {
     std::vector<KernelRecord> rows;
     try {
-        sqlite::Statement st = d->db->prepare(store::selectSql<KernelRecord>()
+        sqlite::Statement st = d->db->prepare(store::selectSql<KernelRecord>(d->schemaVersion)
             + " WHERE id IN (SELECT DISTINCT kernel_id FROM kernel_metric) ORDER BY id");
         while (st.step())
-            rows.push_back(decodeRow<KernelRecord>(st));
+            rows.push_back(decodeRow<KernelRecord>(st, d->schemaVersion));
     } catch (const sqlite::Error& e) {
         throw store::readError(m_path, e, "reading measured kernels");
     }
@@ -692,7 +658,7 @@ std::vector<KernelRecord> SessionReader::readMeasuredKernels() const
 
 template <class R> std::vector<R> SessionReader::Impl::optionalTable() const
 {
-    if (std::find(optionalTables.begin(), optionalTables.end(), store::Codec<R>::table) == optionalTables.end())
+    if (std::find(optionalTables.begin(), optionalTables.end(), store::Codec<R>::info.name) == optionalTables.end())
         return {};
     return readTable<R>([](std::string_view, size_t) {});
 }

@@ -84,9 +84,9 @@ struct SessionWriter::Impl {
     template <class R> void append(std::span<const R> records)
     {
         using C = store::Codec<R>;
-        sqlite::Statement& one = statement(C::table, false, store::insertSql<R>(1));
-        sqlite::Statement& many = statement(C::table, true, store::insertSql<R>(kRowsPerInsert));
-        TableCheck& check = checks[std::string(C::table)];
+        sqlite::Statement& one = statement(C::info.name, false, store::insertSql<R>(1));
+        sqlite::Statement& many = statement(C::info.name, true, store::insertSql<R>(kRowsPerInsert));
+        TableCheck& check = checks[std::string(C::info.name)];
         sqlite::Transaction tx(*db);
         size_t i = 0;
         while (i < records.size()) {
@@ -139,9 +139,9 @@ struct SessionWriter::Impl {
     {
         using C = store::Codec<R>;
         std::string sql = "DELETE FROM ";
-        sql += C::table;
+        sql += C::info.name;
         db->exec(sql.c_str());
-        checks.erase(std::string(C::table));
+        checks.erase(std::string(C::info.name));
         append(std::span<const R>(records));
     }
 
