@@ -13,6 +13,7 @@
 #include "core/source/pcsamplingresult.h"
 #include "core/source/sourceingest.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 #include "launcher/targetprocess.h"
 
 #include <algorithm>
@@ -259,6 +260,7 @@ ws::SessionData writeSession(const fs::path& output, const ws::SectionCatalog& c
     data.environment["profile.launch_skip"] = std::to_string(a.launchSkip);
     data.environment["profile.launch_count"] = std::to_string(a.launchCount);
     ws::SessionWriter writer(output.string());
+    ws::attachLaneCache(writer);
     writer.write(data);
     writer.commit();
     return data;

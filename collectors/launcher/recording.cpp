@@ -6,6 +6,7 @@
 #include "core/raw/rawformat.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 #include "launcher/gpuprobe.h"
 
 #include <algorithm>
@@ -307,6 +308,7 @@ RecordResult Recording::run(const std::function<void(const std::string&)>& note)
 
     try {
         SessionWriter writer(output.string());
+        attachLaneCache(writer);
         writer.write(data);
         writer.commit();
     } catch (const SessionError& e) {

@@ -5,8 +5,6 @@
 #include "core/store/schema.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sqlite.h"
-#include "core/timeline/laneblob.h"
-#include "core/timeline/lanebuilder.h"
 
 #include <sqlite3.h>
 
@@ -61,7 +59,7 @@ struct SessionWriter::Impl {
     std::map<std::pair<std::string_view, bool>, sqlite::Statement> inserts;
     std::map<std::string, TableCheck> checks;
     std::map<std::string, std::string> meta;
-    LaneBuilder lanes;
+    std::vector<std::unique_ptr<SessionRowObserver>> observers;
     StringId stringCount = 1;
     bool stringsWritten = false;
     bool committed = false;
@@ -130,8 +128,10 @@ struct SessionWriter::Impl {
     template <class R> void stored(const R& record, TableCheck& check)
     {
         check.hash += store::rowHash(record);
-        if constexpr (requires { lanes.add(record, record.id); })
-            lanes.add(record, record.id);
+        if constexpr (requires(SessionRowObserver & o) { o.stored(record); }) {
+            for (const auto& observer : observers)
+                observer->stored(record);
+        }
     }
 
     // Small tables: replace the whole content.
@@ -191,17 +191,15 @@ struct SessionWriter::Impl {
 
     void writeLaneCache()
     {
-        sqlite::Statement st = db->prepare("INSERT INTO lane_blob(lane_key, format, data) VALUES(?1, ?2, ?3)");
-        lanes.finish(stringCount, [&](TimelineLane&& lane) {
-            for (size_t offset = 0, chunk = 0; offset < lane.size(); offset += kLaneChunkEvents, ++chunk) {
-                const size_t count = std::min(kLaneChunkEvents, lane.size() - offset);
-                const std::vector<std::byte> blob = encodeLaneChunk(lane, offset, count, stringCount);
-                st.bind(1, std::string_view(laneBlobKey(lane, chunk)));
-                st.bind(2, static_cast<int64_t>(kLaneBlobFormat));
-                st.bindBlob(3, blob);
+        sqlite::Statement st = db->prepare(store::insertSql<store::LaneBlobRow>(1));
+        for (const auto& observer : observers) {
+            observer->finish(stringCount, [&](SessionRowObserver::LaneChunkRow&& row) {
+                st.bind(1, std::string_view(row.key));
+                st.bind(2, row.format);
+                st.bindBlob(3, row.data);
                 st.run();
-            }
-        });
+            });
+        }
     }
 
     void writeChecks()
@@ -294,6 +292,11 @@ template <class F> static void runGuarded(bool& failed, bool committed, const st
         failed = true;
         throw SessionError(SessionError::Kind::WriteFailed, path, e.what());
     }
+}
+
+void SessionWriter::attach(std::unique_ptr<SessionRowObserver> observer)
+{
+    d->observers.push_back(std::move(observer));
 }
 
 void SessionWriter::write(const SessionData& data)

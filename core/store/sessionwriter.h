@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/model/sessiondata.h"
+#include "core/store/rowobserver.h"
 
 #include <memory>
 #include <span>
@@ -17,14 +18,18 @@ namespace ws {
 // ingest stream millions of events without holding them all); strings are written at commit.
 // Each append is one transaction over persistent prepared statements. Event records with
 // id 0 get the next rowid as id. A NaN in a REAL column is rejected (SessionError BadInput):
-// SQLite cannot store NaN. commit() also stores the lane cache (lane_blob) and per-table
-// content checksums (table_check), see docs/session-format.md.
+// SQLite cannot store NaN. commit() stores per-table content checksums (table_check) and the
+// rows an attached SessionRowObserver derives (the lane cache, lane_blob: attach it with
+// attachLaneCache(writer) from core/timeline/lanebuilder.h), see docs/session-format.md.
 class SessionWriter {
 public:
     explicit SessionWriter(std::string path); // throws SessionError(WriteFailed)
     ~SessionWriter();
     SessionWriter(const SessionWriter&) = delete;
     SessionWriter& operator=(const SessionWriter&) = delete;
+
+    // Sees every event row from now on and adds its rows at commit; attach before appending.
+    void attach(std::unique_ptr<SessionRowObserver> observer);
 
     // Writes every table of `data` (strings, meta and environment included).
     void write(const SessionData& data);

@@ -14,6 +14,7 @@
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 #include "core/store/sqlite.h"
 #include "core/timeline/timelinemodel.h"
 
@@ -514,6 +515,7 @@ private slots:
         const std::string out = dir.filePath("imported.wscope").toStdString();
         {
             SessionWriter writer(out);
+            attachLaneCache(writer);
             writer.write(d);
             writer.commit();
         }

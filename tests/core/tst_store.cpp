@@ -5,6 +5,7 @@
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 #include "core/store/sqlite.h"
 #include "core/synth/synthgenerator.h"
 #include "core/timeline/timelinemodel.h"
@@ -124,6 +125,7 @@ SessionData everyTable()
 void writeSession(const std::string& path, const SessionData& data)
 {
     SessionWriter writer(path);
+    attachLaneCache(writer);
     writer.write(data);
     writer.commit();
 }
@@ -135,6 +137,7 @@ void writeSynthetic(const std::string& path, int64_t events, int64_t batch = 1 <
     options.seed = 3;
     options.batchEvents = batch;
     SessionWriter writer(path);
+    attachLaneCache(writer);
     writeSyntheticSession(options, writer);
     writer.commit();
 }
@@ -299,6 +302,7 @@ private slots:
         writeSession(whole, in);
         {
             SessionWriter writer(parts);
+            attachLaneCache(writer);
             writer.appendKernels(std::span(in.kernels).first(1));
             writer.writeHeaderTables(in);
             writer.appendKernels(std::span(in.kernels).subspan(1));
@@ -319,6 +323,7 @@ private slots:
         QTemporaryDir dir;
         const std::string path = dir.filePath("bad.wscope").toStdString();
         SessionWriter writer(path);
+        attachLaneCache(writer);
         SessionData d;
         d.kernelMetrics = {{1, 1, std::nan("")}};
         try {
@@ -351,6 +356,7 @@ private slots:
         const std::string path = dir.filePath("gone.wscope").toStdString();
         {
             SessionWriter writer(path);
+            attachLaneCache(writer);
             writer.write(everyTable());
             QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // the temp file
         }
@@ -378,6 +384,7 @@ private slots:
         const std::string path = dir.filePath("missing/dir/x.wscope").toStdString();
         try {
             SessionWriter writer(path);
+            attachLaneCache(writer);
             QFAIL("creating a session in a missing directory must fail");
         } catch (const SessionError& e) {
             QCOMPARE(e.kind(), Kind::WriteFailed);

@@ -5,6 +5,8 @@
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
+#include "core/timeline/timelinemodel.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -69,6 +71,7 @@ private slots:
         QVERIFY(m_dir.isValid());
         m_path = m_dir.filePath("reads.wscope").toStdString();
         SessionWriter writer(m_path);
+        attachLaneCache(writer);
         writer.write(m_data);
         writer.commit();
     }
@@ -153,6 +156,32 @@ private slots:
             return false;
         });
         QCOMPARE(stoppedAfter, 1);
+    }
+
+    void laneCacheOnlyWhenAttached()
+    {
+        // The store knows nothing of lanes: without attachLaneCache the file has no lane_blob
+        // rows and the timeline comes from a row scan, with the same lanes.
+        const std::string bare = m_dir.filePath("bare.wscope").toStdString();
+        {
+            SessionWriter writer(bare);
+            writer.write(m_data);
+            writer.commit();
+        }
+        const SessionReader plain(bare);
+        int chunks = 0;
+        plain.forEachLaneChunk([&](const SessionReader::LaneChunk&) { return ++chunks > 0; });
+        QCOMPARE(chunks, 0);
+        const auto scanned = TimelineModel::load(plain);
+        QVERIFY(!scanned->fromLaneCache);
+        const SessionReader cachedReader(m_path);
+        const auto cached = TimelineModel::load(cachedReader);
+        QVERIFY(cached->fromLaneCache);
+        QCOMPARE(cached->lanes.size(), scanned->lanes.size());
+        for (size_t i = 0; i < cached->lanes.size(); ++i) {
+            QCOMPARE(cached->lanes[i].start, scanned->lanes[i].start);
+            QVERIFY(cached->lanes[i].ref == scanned->lanes[i].ref);
+        }
     }
 
     void metricsAndEnvironment()

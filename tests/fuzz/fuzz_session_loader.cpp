@@ -6,6 +6,7 @@
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 #include "core/store/sqlite.h"
 #include "core/timeline/timelinemodel.h"
 
@@ -38,6 +39,7 @@ void writeSeed(const char* dir)
     std::remove(full.c_str());
     {
         ws::SessionWriter writer(full);
+        ws::attachLaneCache(writer);
         writer.write(d);
         writer.commit();
     }

@@ -3,6 +3,7 @@
 // error dialog, status bar, recent files, reload, drag and drop, docks in the View menu, the
 // embedded demo, and search with next / previous through the shared selection.
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 #include "core/synth/synthgenerator.h"
 #include "ui/benchpanel.h"
 #include "ui/mainwindow.h"
@@ -56,6 +57,7 @@ private slots:
         o.events = 30000;
         o.seed = 11;
         SessionWriter w(m_session.toStdString());
+        attachLaneCache(w);
         writeSyntheticSession(o, w);
         w.commit();
     }
@@ -150,6 +152,7 @@ private slots:
         o.seed = 2;
         {
             SessionWriter wr(big.toStdString());
+            attachLaneCache(wr);
             writeSyntheticSession(o, wr);
             wr.commit();
         }

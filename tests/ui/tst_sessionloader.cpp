@@ -4,6 +4,7 @@
 // and the details worker reads rows by rowid and finds the launching API call.
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 #include "core/synth/synthgenerator.h"
 #include "core/timeline/lodfold.h"
 #include "ui/session/eventdetails.h"
@@ -30,6 +31,7 @@ QString writeSynth(const QTemporaryDir& dir, const QString& name, int64_t events
     o.events = events;
     o.seed = seed;
     SessionWriter w(path.toStdString());
+    attachLaneCache(w);
     writeSyntheticSession(o, w);
     w.commit();
     return path;

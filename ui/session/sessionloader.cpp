@@ -5,6 +5,7 @@
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -101,6 +102,7 @@ void load(QPromise<LoadResult>& promise, const QString& copyFrom, const QString&
             options.cancel = cancel;
             const SessionData data = importSession(path.toStdString(), ImportFormat::Auto, options);
             SessionWriter writer(sessionPath.toStdString());
+            attachLaneCache(writer);
             writer.write(data);
             writer.commit();
             opened = std::make_unique<SessionReader>(sessionPath.toStdString());
