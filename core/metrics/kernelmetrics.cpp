@@ -54,15 +54,28 @@ SessionMetrics SessionMetrics::fromData(const SessionData& data)
     for (const MetricDef& d : s.m_defs)
         defById.emplace(d.id, &d);
     std::unordered_map<int64_t, KernelMetrics> byKernel;
+    std::unordered_map<int64_t, uint32_t> runOf;
     for (const KernelMetric& m : data.kernelMetrics) {
         const auto d = defById.find(m.metricId);
         if (d != defById.end())
             byKernel[m.kernelId].set(d->second->name, m.value, d->second->unit);
+        runOf[m.kernelId] = m.runId;
+    }
+    // Traced launches a profiled launch links to show its metrics (their own win).
+    std::unordered_map<int64_t, int64_t> measuredFor;
+    for (const KernelLink& link : data.kernelLinks) {
+        if (byKernel.contains(link.kernelId) && !byKernel.contains(link.traceKernelId))
+            measuredFor.try_emplace(link.traceKernelId, link.kernelId);
     }
     for (const KernelRecord& k : data.kernels) {
         auto it = byKernel.find(k.id);
-        if (it != byKernel.end())
-            s.m_kernels.push_back({k, std::move(it->second)});
+        if (it != byKernel.end()) {
+            s.m_kernels.push_back({k, it->second, k.id, runOf[k.id]});
+            continue;
+        }
+        const auto linked = measuredFor.find(k.id);
+        if (linked != measuredFor.end())
+            s.m_kernels.push_back({k, byKernel[linked->second], linked->second, runOf[linked->second]});
     }
     s.index();
     return s;
@@ -79,19 +92,26 @@ SessionMetrics SessionMetrics::read(const SessionReader& reader)
     for (const MetricDef& d : s.m_defs)
         defById.emplace(d.id, &d);
 
-    // The profiled kernels' own rows: a trace session of millions of launches has no
-    // metrics, and a profile session has one row per profiled launch.
+    // The profiled kernels' own rows (a trace session of millions of launches has no metrics,
+    // a profile session one row per profiled launch), and the traced launches linked to them.
     std::unordered_map<int64_t, size_t> indexOf;
     for (KernelRecord& k : reader.readMeasuredKernels()) {
         indexOf.emplace(k.id, s.m_kernels.size());
         s.m_kernels.push_back({std::move(k), {}});
     }
-    reader.forEachRow<KernelMetric>([&](const KernelMetric& m) {
-        const auto k = indexOf.find(m.kernelId);
-        const auto d = defById.find(m.metricId);
-        if (k != indexOf.end() && d != defById.end())
-            s.m_kernels[k->second].metrics.set(d->second->name, m.value, d->second->unit);
-    });
+    for (const SessionReader::KernelMetricValues& v : reader.readMetricsByKernel()) {
+        const auto k = indexOf.find(v.kernelId);
+        if (k == indexOf.end())
+            continue;
+        Kernel& kernel = s.m_kernels[k->second];
+        kernel.measuredKernelId = v.measuredKernelId;
+        kernel.metricsRunId = v.runId;
+        for (const auto& [metricId, value] : v.values) {
+            const auto d = defById.find(metricId);
+            if (d != defById.end())
+                kernel.metrics.set(d->second->name, value, d->second->unit);
+        }
+    }
     s.m_strings = reader.readStrings();
     s.index();
     return s;

@@ -49,18 +49,67 @@ template <class T> constexpr T fromInt64(int64_t value)
 
 using Blob = std::vector<std::byte>;
 
-// One column of a field list: its name, the schema version it first appeared in, UNIQUE.
+// What an integer column refers to, so ids can be remapped generically (merging sessions) and
+// the doc can say it: a string id, a pid, the id of another table's row, a run; Own: the row's
+// own id in an event table without other references to it.
+enum class Ref : uint8_t {
+    None,
+    Own,
+    String,
+    Pid,
+    Kernel,
+    Metric,
+    CounterTrack,
+    BenchRun,
+    SassFunction,
+    SourceFile,
+    Run
+};
+
+// One column of a field list: its name, what it refers to, the schema version it first
+// appeared in, UNIQUE.
 struct Col {
     std::string_view name;
+    Ref ref = Ref::None;
     int since = 1;
     bool unique = false;
-    constexpr Col(const char* n, int s = 1, bool u = false)
+    constexpr Col(const char* n, Ref r = Ref::None, int s = 1, bool u = false)
         : name(n)
+        , ref(r)
         , since(s)
         , unique(u)
     {
     }
 };
+
+// "string.id", "kernel.id"...: the doc's name for a reference.
+constexpr std::string_view refTarget(Ref ref)
+{
+    switch (ref) {
+    case Ref::String:
+        return "string.id";
+    case Ref::Pid:
+        return "process.pid";
+    case Ref::Kernel:
+        return "kernel.id";
+    case Ref::Metric:
+        return "metric_def.id";
+    case Ref::CounterTrack:
+        return "counter_track.id";
+    case Ref::BenchRun:
+        return "bench_run.id";
+    case Ref::SassFunction:
+        return "sass_function.id";
+    case Ref::SourceFile:
+        return "source_file.id";
+    case Ref::Run:
+        return "run.id";
+    case Ref::None:
+    case Ref::Own:
+        break;
+    }
+    return "";
+}
 
 // Table-level facts. primaryKey: "" (none), one INTEGER column of a rowid table (the row id),
 // or a column list. optional: files written before the table existed lack it. checked: the
@@ -220,9 +269,10 @@ template <> struct Codec<ProcessInfo> {
     static constexpr bool kAutoId = false;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("pid", r.pid), v("name", r.name), v("command_line", r.commandLine), v("exit_code", r.exitCode),
-            v("exit_signal", r.exitSignal), v("anchor_realtime_ns", r.anchorRealtimeNs),
-            v("anchor_monotonic_ns", r.anchorMonotonicNs), v("parent_pid", r.parentPid);
+        v(Col {"pid", Ref::Pid}, r.pid), v("name", r.name), v("command_line", r.commandLine),
+            v("exit_code", r.exitCode), v("exit_signal", r.exitSignal), v("anchor_realtime_ns", r.anchorRealtimeNs),
+            v("anchor_monotonic_ns", r.anchorMonotonicNs), v(Col {"parent_pid", Ref::Pid}, r.parentPid),
+            v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -230,7 +280,10 @@ template <> struct Codec<ThreadInfo> {
     static constexpr TableInfo info {
         .name = "thread", .primaryKey = "pid, tid", .withoutRowid = true, .doc = "Thread names."};
     static constexpr bool kAutoId = false;
-    template <class V, class R> static void fields(V& v, R& r) { v("pid", r.pid), v("tid", r.tid), v("name", r.name); }
+    template <class V, class R> static void fields(V& v, R& r)
+    {
+        v(Col {"pid", Ref::Pid}, r.pid), v("tid", r.tid), v("name", r.name), v(Col {"run_id", Ref::Run, 2}, r.runId);
+    }
 };
 
 template <> struct Codec<DeviceInfo> {
@@ -241,7 +294,7 @@ template <> struct Codec<DeviceInfo> {
     static constexpr bool kAutoId = false;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("id", r.id), v("pid", r.pid), v("name", r.name), v("uuid", r.uuid), v("cc_major", r.ccMajor),
+        v("id", r.id), v(Col {"pid", Ref::Pid}, r.pid), v("name", r.name), v("uuid", r.uuid), v("cc_major", r.ccMajor),
             v("cc_minor", r.ccMinor), v("sm_count", r.smCount), v("sm_clock_khz", r.smClockKhz),
             v("sm_clock_max_khz", r.smClockMaxKhz), v("mem_clock_khz", r.memClockKhz),
             v("mem_bus_width_bits", r.memBusWidthBits), v("l2_bytes", r.l2Bytes),
@@ -255,7 +308,7 @@ template <> struct Codec<DeviceInfo> {
             v("peak_bf16_tensor_flops", r.peakBf16TensorFlopsPerS),
             v("peak_fp8_tensor_flops", r.peakFp8TensorFlopsPerS),
             v("peak_tf32_tensor_flops", r.peakTf32TensorFlopsPerS), v("l2_bw_bytes_per_s", r.l2BandwidthBytesPerS),
-            v("l1_bw_bytes_per_s", r.l1BandwidthBytesPerS);
+            v("l1_bw_bytes_per_s", r.l1BandwidthBytesPerS), v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -265,8 +318,9 @@ template <> struct Codec<StreamInfo> {
     static constexpr bool kAutoId = false;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("pid", r.pid), v("device_id", r.deviceId), v("context_id", r.contextId), v("stream_id", r.streamId),
-            v("priority", r.priority), v("label", r.label);
+        v(Col {"pid", Ref::Pid}, r.pid), v("device_id", r.deviceId), v("context_id", r.contextId),
+            v("stream_id", r.streamId), v("priority", r.priority), v("label", r.label),
+            v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -276,15 +330,17 @@ template <> struct Codec<KernelRecord> {
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("id", r.id), v("pid", r.pid), v("device_id", r.deviceId), v("context_id", r.contextId),
-            v("stream_id", r.streamId), v("correlation_id", r.correlationId), v("start", r.start), v("end", r.end),
-            v("queued", r.queued), v("submitted", r.submitted), v("mangled_name", r.mangledName),
-            v("demangled_name", r.demangledName), v("short_name", r.shortName), v("grid_x", r.gridX),
-            v("grid_y", r.gridY), v("grid_z", r.gridZ), v("block_x", r.blockX), v("block_y", r.blockY),
-            v("block_z", r.blockZ), v("cluster_x", r.clusterX), v("cluster_y", r.clusterY), v("cluster_z", r.clusterZ),
-            v("registers_per_thread", r.registersPerThread), v("static_smem", r.staticSmemBytes),
-            v("dynamic_smem", r.dynamicSmemBytes), v("local_mem_per_thread", r.localMemPerThread),
-            v("graph_id", r.graphId), v("graph_node_id", r.graphNodeId);
+        v(Col {"id", Ref::Kernel}, r.id), v(Col {"pid", Ref::Pid}, r.pid), v("device_id", r.deviceId),
+            v("context_id", r.contextId), v("stream_id", r.streamId), v("correlation_id", r.correlationId),
+            v("start", r.start), v("end", r.end), v("queued", r.queued), v("submitted", r.submitted),
+            v(Col {"mangled_name", Ref::String}, r.mangledName),
+            v(Col {"demangled_name", Ref::String}, r.demangledName), v(Col {"short_name", Ref::String}, r.shortName),
+            v("grid_x", r.gridX), v("grid_y", r.gridY), v("grid_z", r.gridZ), v("block_x", r.blockX),
+            v("block_y", r.blockY), v("block_z", r.blockZ), v("cluster_x", r.clusterX), v("cluster_y", r.clusterY),
+            v("cluster_z", r.clusterZ), v("registers_per_thread", r.registersPerThread),
+            v("static_smem", r.staticSmemBytes), v("dynamic_smem", r.dynamicSmemBytes),
+            v("local_mem_per_thread", r.localMemPerThread), v("graph_id", r.graphId), v("graph_node_id", r.graphNodeId),
+            v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -293,10 +349,11 @@ template <> struct Codec<MemcpyRecord> {
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("id", r.id), v("pid", r.pid), v("device_id", r.deviceId), v("context_id", r.contextId),
-            v("stream_id", r.streamId), v("correlation_id", r.correlationId), v("start", r.start), v("end", r.end),
-            v("bytes", r.bytes), v("copy_kind", r.copyKind), v("src_kind", r.srcKind), v("dst_kind", r.dstKind),
-            v("graph_id", r.graphId);
+        v(Col {"id", Ref::Own}, r.id), v(Col {"pid", Ref::Pid}, r.pid), v("device_id", r.deviceId),
+            v("context_id", r.contextId), v("stream_id", r.streamId), v("correlation_id", r.correlationId),
+            v("start", r.start), v("end", r.end), v("bytes", r.bytes), v("copy_kind", r.copyKind),
+            v("src_kind", r.srcKind), v("dst_kind", r.dstKind), v("graph_id", r.graphId),
+            v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -305,9 +362,10 @@ template <> struct Codec<MemsetRecord> {
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("id", r.id), v("pid", r.pid), v("device_id", r.deviceId), v("context_id", r.contextId),
-            v("stream_id", r.streamId), v("correlation_id", r.correlationId), v("start", r.start), v("end", r.end),
-            v("bytes", r.bytes), v("value", r.value), v("graph_id", r.graphId);
+        v(Col {"id", Ref::Own}, r.id), v(Col {"pid", Ref::Pid}, r.pid), v("device_id", r.deviceId),
+            v("context_id", r.contextId), v("stream_id", r.streamId), v("correlation_id", r.correlationId),
+            v("start", r.start), v("end", r.end), v("bytes", r.bytes), v("value", r.value), v("graph_id", r.graphId),
+            v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -317,9 +375,10 @@ template <> struct Codec<ApiCallRecord> {
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("id", r.id), v("pid", r.pid), v("tid", r.tid), v("correlation_id", r.correlationId), v("start", r.start),
-            v("end", r.end), v("domain", r.domain), v("cbid", r.cbid), v("name", r.name),
-            v("return_value", r.returnValue);
+        v(Col {"id", Ref::Own}, r.id), v(Col {"pid", Ref::Pid}, r.pid), v("tid", r.tid),
+            v("correlation_id", r.correlationId), v("start", r.start), v("end", r.end), v("domain", r.domain),
+            v("cbid", r.cbid), v(Col {"name", Ref::String}, r.name), v("return_value", r.returnValue),
+            v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -328,9 +387,10 @@ template <> struct Codec<NvtxRangeRecord> {
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("id", r.id), v("pid", r.pid), v("tid", r.tid), v("end_tid", r.endTid), v("start", r.start), v("end", r.end),
-            v("name", r.name), v("domain", r.domain), v("category", r.category), v("color", r.color),
-            v("style", r.style), v("depth", r.depth);
+        v(Col {"id", Ref::Own}, r.id), v(Col {"pid", Ref::Pid}, r.pid), v("tid", r.tid), v("end_tid", r.endTid),
+            v("start", r.start), v("end", r.end), v(Col {"name", Ref::String}, r.name),
+            v(Col {"domain", Ref::String}, r.domain), v("category", r.category), v("color", r.color),
+            v("style", r.style), v("depth", r.depth), v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -339,8 +399,9 @@ template <> struct Codec<NvtxMarkRecord> {
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("id", r.id), v("pid", r.pid), v("tid", r.tid), v("ts", r.ts), v("name", r.name), v("domain", r.domain),
-            v("category", r.category), v("color", r.color);
+        v(Col {"id", Ref::Own}, r.id), v(Col {"pid", Ref::Pid}, r.pid), v("tid", r.tid), v("ts", r.ts),
+            v(Col {"name", Ref::String}, r.name), v(Col {"domain", Ref::String}, r.domain), v("category", r.category),
+            v("color", r.color), v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -349,9 +410,10 @@ template <> struct Codec<SyncRecord> {
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("id", r.id), v("pid", r.pid), v("tid", r.tid), v("device_id", r.deviceId), v("context_id", r.contextId),
-            v("stream_id", r.streamId), v("correlation_id", r.correlationId), v("start", r.start), v("end", r.end),
-            v("kind", r.kind), v("event_id", r.eventId);
+        v(Col {"id", Ref::Own}, r.id), v(Col {"pid", Ref::Pid}, r.pid), v("tid", r.tid), v("device_id", r.deviceId),
+            v("context_id", r.contextId), v("stream_id", r.streamId), v("correlation_id", r.correlationId),
+            v("start", r.start), v("end", r.end), v("kind", r.kind), v("event_id", r.eventId),
+            v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -360,7 +422,8 @@ template <> struct Codec<OverheadRecord> {
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("id", r.id), v("pid", r.pid), v("tid", r.tid), v("start", r.start), v("end", r.end), v("kind", r.kind);
+        v(Col {"id", Ref::Own}, r.id), v(Col {"pid", Ref::Pid}, r.pid), v("tid", r.tid), v("start", r.start),
+            v("end", r.end), v(Col {"kind", Ref::String}, r.kind), v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -370,8 +433,8 @@ template <> struct Codec<MetricDef> {
     static constexpr bool kAutoId = false;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("id", r.id), v(Col {"name", 1, true}, r.name), v("unit", r.unit), v("section", r.section),
-            v("description", r.description);
+        v(Col {"id", Ref::Metric}, r.id), v(Col {"name", Ref::None, 1, true}, r.name), v("unit", r.unit),
+            v("section", r.section), v("description", r.description);
     }
 };
 
@@ -383,7 +446,8 @@ template <> struct Codec<KernelMetric> {
     static constexpr bool kAutoId = false;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("kernel_id", r.kernelId), v("metric_id", r.metricId), v("value", r.value);
+        v(Col {"kernel_id", Ref::Kernel}, r.kernelId), v(Col {"metric_id", Ref::Metric}, r.metricId),
+            v("value", r.value), v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -392,7 +456,8 @@ template <> struct Codec<CounterTrack> {
     static constexpr bool kAutoId = false;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("id", r.id), v("pid", r.pid), v("device_id", r.deviceId), v("name", r.name), v("unit", r.unit);
+        v(Col {"id", Ref::CounterTrack}, r.id), v(Col {"pid", Ref::Pid}, r.pid), v("device_id", r.deviceId),
+            v("name", r.name), v("unit", r.unit), v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -401,7 +466,7 @@ template <> struct Codec<CounterSample> {
     static constexpr bool kAutoId = false;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("track_id", r.trackId), v("ts", r.ts), v("value", r.value);
+        v(Col {"track_id", Ref::CounterTrack}, r.trackId), v("ts", r.ts), v("value", r.value);
     }
 };
 
@@ -410,9 +475,10 @@ template <> struct Codec<BenchRun> {
     static constexpr bool kAutoId = false;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("id", r.id), v("workload", r.workload), v("implementation", r.implementation), v("boundary", r.boundary),
-            v("timer", r.timer), v("cache_policy", r.cachePolicy), v("unit", r.unit), v("options_json", r.optionsJson),
-            v("work_flops", r.workFlops), v("work_bytes", r.workBytes);
+        v(Col {"id", Ref::BenchRun}, r.id), v("workload", r.workload), v("implementation", r.implementation),
+            v("boundary", r.boundary), v("timer", r.timer), v("cache_policy", r.cachePolicy), v("unit", r.unit),
+            v("options_json", r.optionsJson), v("work_flops", r.workFlops), v("work_bytes", r.workBytes),
+            v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -422,7 +488,7 @@ template <> struct Codec<BenchSample> {
     static constexpr bool kAutoId = false;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("run_id", r.runId), v("round", r.round), v("call", r.call), v("value", r.value);
+        v(Col {"run_id", Ref::BenchRun}, r.runId), v("round", r.round), v("call", r.call), v("value", r.value);
     }
 };
 
@@ -431,9 +497,10 @@ template <> struct Codec<WarpEvent> {
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("id", r.id), v("kernel_id", r.kernelId), v("block", r.block), v("warp", r.warp), v("sm", r.sm),
-            v("role", r.role), v("name", r.name), v("kind", r.kind), v("t_begin", r.begin), v("t_end", r.end),
-            v("depth", r.depth);
+        v(Col {"id", Ref::Own}, r.id), v(Col {"kernel_id", Ref::Kernel}, r.kernelId), v("block", r.block),
+            v("warp", r.warp), v("sm", r.sm), v(Col {"role", Ref::String}, r.role),
+            v(Col {"name", Ref::String}, r.name), v("kind", r.kind), v("t_begin", r.begin), v("t_end", r.end),
+            v("depth", r.depth), v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -444,8 +511,9 @@ template <> struct Codec<SassFunction> {
     static constexpr bool kAutoId = false;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("id", r.id), v("pid", r.pid), v("cubin_crc", r.cubinCrc), v("name", r.name),
-            v("disassembler", r.disassembler);
+        v(Col {"id", Ref::SassFunction}, r.id), v(Col {"pid", Ref::Pid}, r.pid), v("cubin_crc", r.cubinCrc),
+            v(Col {"name", Ref::String}, r.name), v("disassembler", r.disassembler),
+            v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -458,8 +526,8 @@ template <> struct Codec<SassInstruction> {
     static constexpr bool kAutoId = false;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("function_id", r.functionId), v("pc_offset", r.pcOffset), v("text", r.text), v("file", r.file),
-            v("line", r.line);
+        v(Col {"function_id", Ref::SassFunction}, r.functionId), v("pc_offset", r.pcOffset), v("text", r.text),
+            v(Col {"file", Ref::String}, r.file), v("line", r.line);
     }
 };
 
@@ -472,8 +540,9 @@ template <> struct Codec<SourceCounter> {
     static constexpr bool kAutoId = false;
     template <class V, class R> static void fields(V& v, R& r)
     {
-        v("kernel_id", r.kernelId), v("function_id", r.functionId), v("pc_offset", r.pcOffset), v("counter", r.counter),
-            v("value", r.value);
+        v(Col {"kernel_id", Ref::Kernel}, r.kernelId), v(Col {"function_id", Ref::SassFunction}, r.functionId),
+            v("pc_offset", r.pcOffset), v(Col {"counter", Ref::String}, r.counter), v("value", r.value),
+            v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };
 
@@ -483,7 +552,40 @@ template <> struct Codec<SourceFile> {
         .optional = true,
         .doc = "CUDA source text captured at record time."};
     static constexpr bool kAutoId = false;
-    template <class V, class R> static void fields(V& v, R& r) { v("id", r.id), v("path", r.path), v("text", r.text); }
+    template <class V, class R> static void fields(V& v, R& r)
+    {
+        v(Col {"id", Ref::SourceFile}, r.id), v(Col {"path", Ref::String}, r.path), v("text", r.text);
+    }
+};
+
+template <> struct Codec<RunInfo> {
+    static constexpr TableInfo info {.name = "run",
+        .primaryKey = "id",
+        .since = 2,
+        .doc = "One row per run of a program that fed the session: trace, profile, pc-sampling, bench or import."};
+    static constexpr bool kAutoId = false;
+    template <class V, class R> static void fields(V& v, R& r)
+    {
+        v(Col {"id", Ref::Run, 2}, r.id), v(Col {"kind", Ref::None, 2}, r.kind),
+            v(Col {"command_line", Ref::None, 2}, r.commandLine), v(Col {"cwd", Ref::None, 2}, r.cwd),
+            v(Col {"environment", Ref::None, 2}, r.environmentJson), v(Col {"host", Ref::None, 2}, r.host),
+            v(Col {"user", Ref::None, 2}, r.user), v(Col {"start_realtime_ns", Ref::None, 2}, r.startRealtimeNs),
+            v(Col {"end_realtime_ns", Ref::None, 2}, r.endRealtimeNs), v(Col {"options", Ref::None, 2}, r.optionsJson);
+    }
+};
+
+template <> struct Codec<KernelLink> {
+    static constexpr TableInfo info {.name = "kernel_link",
+        .primaryKey = "kernel_id",
+        .withoutRowid = true,
+        .since = 2,
+        .doc = "A profiled launch and the traced launch it corresponds to (same process, kernel and "
+               "per-name launch ordinal)."};
+    static constexpr bool kAutoId = false;
+    template <class V, class R> static void fields(V& v, R& r)
+    {
+        v(Col {"kernel_id", Ref::Kernel, 2}, r.kernelId), v(Col {"trace_kernel_id", Ref::Kernel, 2}, r.traceKernelId);
+    }
 };
 
 template <> struct Codec<LaneBlobRow> {
@@ -520,7 +622,7 @@ template <class... R> struct TypeList {
 using SchemaTables = TypeList<MetaRow, EnvironmentRow, StringRow, ProcessInfo, ThreadInfo, DeviceInfo, StreamInfo,
     KernelRecord, MemcpyRecord, MemsetRecord, ApiCallRecord, NvtxRangeRecord, NvtxMarkRecord, SyncRecord,
     OverheadRecord, MetricDef, KernelMetric, CounterTrack, CounterSample, BenchRun, BenchSample, WarpEvent,
-    SassFunction, SassInstruction, SourceCounter, SourceFile, LaneBlobRow, TableCheckRow>;
+    SassFunction, SassInstruction, SourceCounter, SourceFile, RunInfo, KernelLink, LaneBlobRow, TableCheckRow>;
 
 template <class F, class... R> void forEachTable(TypeList<R...>, F&& f)
 {

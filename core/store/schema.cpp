@@ -25,7 +25,7 @@ struct ColumnCollector {
     std::vector<ColumnSpec>& out;
     template <class T> void operator()(store::Col c, const T&)
     {
-        out.push_back({std::string(c.name), sqlType<T>(), c.since, c.unique});
+        out.push_back({std::string(c.name), sqlType<T>(), c.since, c.unique, std::string(store::refTarget(c.ref))});
     }
 };
 
@@ -127,10 +127,12 @@ std::string markdownReference()
             md += " Optional: older files lack it.";
         if (!t.checked)
             md += " Not in table_check.";
-        md += "\n\n| Column | Type | Since |\n|---|---|---|\n";
+        if (t.since > 1)
+            md += " New in v" + std::to_string(t.since) + ".";
+        md += "\n\n| Column | Type | Refers to | Since |\n|---|---|---|---|\n";
         for (const ColumnSpec& c : t.columns)
-            md += "| " + c.name + " | " + c.type + (c.unique ? " UNIQUE" : "") + " | v" + std::to_string(c.since)
-                + " |\n";
+            md += "| " + c.name + " | " + c.type + (c.unique ? " UNIQUE" : "") + " | " + c.references + " | v"
+                + std::to_string(c.since) + " |\n";
     }
     return md;
 }

@@ -13,7 +13,7 @@ namespace ws::schema {
 inline constexpr int32_t kApplicationId = 0x57534350;
 // PRAGMA user_version and meta.schema_version. Bump when a table changes; mark the new columns
 // with the version (Col::since in rowcodec.h) so older files still read and verify.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 // The table specification, generated from the codecs of core/store/rowcodec.h (the one place
 // columns are spelled).
@@ -22,6 +22,7 @@ struct ColumnSpec {
     std::string type; // INTEGER, REAL, TEXT, BLOB
     int since = 1;
     bool unique = false;
+    std::string references; // "string.id", "kernel.id"... or ""
 };
 struct TableSpec {
     std::string name;

@@ -2,6 +2,7 @@
 #include "core/store/sessionreader.h"
 
 #include "core/store/rowcodec.h"
+#include "core/store/runinference.h"
 #include "core/store/schema.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sqlite.h"
@@ -383,6 +384,8 @@ SessionData SessionReader::readAll(const ProgressCallback& progress, const Cance
     read(data.benchRuns);
     read(data.benchSamples);
     read(data.warpEvents);
+    data.runs = readRuns();
+    data.kernelLinks = readKernelLinks();
     if (progress)
         progress(1.0, "done");
     return data;
@@ -573,6 +576,8 @@ template std::vector<StreamInfo> SessionReader::readTable<StreamInfo>() const;
 template std::vector<BenchSample> SessionReader::readTable<BenchSample>() const;
 template std::vector<KernelMetric> SessionReader::readTable<KernelMetric>() const;
 template std::vector<CounterSample> SessionReader::readTable<CounterSample>() const;
+template std::vector<RunInfo> SessionReader::readTable<RunInfo>() const;
+template std::vector<KernelLink> SessionReader::readTable<KernelLink>() const;
 template int64_t SessionReader::rowCount<CounterSample>() const;
 template int64_t SessionReader::rowCount<KernelMetric>() const;
 WS_READER_TIMED(KernelRecord)
@@ -646,8 +651,11 @@ std::vector<KernelRecord> SessionReader::readMeasuredKernels() const
 {
     std::vector<KernelRecord> rows;
     try {
-        sqlite::Statement st = d->db->prepare(store::selectSql<KernelRecord>(d->schemaVersion)
-            + " WHERE id IN (SELECT DISTINCT kernel_id FROM kernel_metric) ORDER BY id");
+        std::string sql = store::selectSql<KernelRecord>(d->schemaVersion)
+            + " WHERE id IN (SELECT DISTINCT kernel_id FROM kernel_metric)";
+        if (d->schemaVersion >= 2)
+            sql += " OR id IN (SELECT trace_kernel_id FROM kernel_link)";
+        sqlite::Statement st = d->db->prepare(sql + " ORDER BY id");
         while (st.step())
             rows.push_back(decodeRow<KernelRecord>(st, d->schemaVersion));
     } catch (const sqlite::Error& e) {
@@ -681,6 +689,57 @@ std::vector<SourceCounter> SessionReader::readSourceCounters() const
 std::vector<SourceFile> SessionReader::readSourceFiles() const
 {
     return d->optionalTable<SourceFile>();
+}
+
+std::vector<RunInfo> SessionReader::readRuns() const
+{
+    if (d->schemaVersion >= 2)
+        return readTable<RunInfo>();
+    const auto stored = storedRowCounts();
+    const auto has = [&](const char* table) {
+        const auto it = stored.find(table);
+        return it != stored.end() ? it->second > 0
+                                  : (d->db->queryInt64(std::string("SELECT count(*) FROM ") + table) > 0);
+    };
+    const std::map<std::string, std::string> values = meta();
+    const std::map<std::string, std::string> environment = readEnvironment();
+    try {
+        return {store::inferRun(values, environment, has("kernel"), has("bench_run"))};
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading the run of a v1 file");
+    }
+}
+
+std::vector<KernelLink> SessionReader::readKernelLinks() const
+{
+    if (d->schemaVersion < 2)
+        return {};
+    return readTable<KernelLink>();
+}
+
+std::vector<SessionReader::KernelMetricValues> SessionReader::readMetricsByKernel() const
+{
+    std::map<int64_t, KernelMetricValues> own;
+    forEachRow<KernelMetric>([&](const KernelMetric& m) {
+        KernelMetricValues& v = own[m.kernelId];
+        v.kernelId = v.measuredKernelId = m.kernelId;
+        v.runId = m.runId;
+        v.values.emplace_back(m.metricId, m.value);
+    });
+    std::map<int64_t, KernelMetricValues> all = own;
+    for (const KernelLink& link : readKernelLinks()) {
+        const auto measured = own.find(link.kernelId);
+        if (measured == own.end() || own.contains(link.traceKernelId))
+            continue;
+        KernelMetricValues v = measured->second;
+        v.kernelId = link.traceKernelId;
+        all.emplace(link.traceKernelId, std::move(v));
+    }
+    std::vector<KernelMetricValues> out;
+    out.reserve(all.size());
+    for (auto& [id, v] : all)
+        out.push_back(std::move(v));
+    return out;
 }
 
 std::map<std::string, std::string> SessionReader::readEnvironment() const

@@ -105,7 +105,8 @@ public:
     void forEachLaneChunk(const std::function<bool(const LaneChunk&)>& visit) const;
 
     // Metrics. readMeasuredKernels: the launches that have at least one kernel_metric row (a
-    // trace of millions of launches has none; a profile one per profiled launch), in id order.
+    // trace of millions of launches has none; a profile one per profiled launch), and those a
+    // profiled launch links to (kernel_link), in id order.
     std::vector<MetricDef> readMetricDefs() const;
     std::vector<KernelMetric> readKernelMetrics() const;
     std::vector<KernelRecord> readMeasuredKernels() const;
@@ -115,6 +116,23 @@ public:
     std::vector<SassInstruction> readSassInstructions() const;
     std::vector<SourceCounter> readSourceCounters() const;
     std::vector<SourceFile> readSourceFiles() const;
+
+    // Schema v2 runs, in id order. A v1 file has one run, inferred from its meta and
+    // environment (store/runinference.h): every row of it belongs to run 1.
+    std::vector<RunInfo> readRuns() const;
+    // Profiled launch -> traced launch (table kernel_link); empty for v1 files.
+    std::vector<KernelLink> readKernelLinks() const;
+
+    // Metric values by kernel: for every launch that has metrics, its own or those of the
+    // profiled launch linked to it (kernel_link), with the launch and run they were measured in.
+    // A launch's own metrics win over linked ones. In kernel id order.
+    struct KernelMetricValues {
+        int64_t kernelId = 0;                            // the launch the values are shown for
+        int64_t measuredKernelId = 0;                    // the launch they were measured on (== kernelId when own)
+        uint32_t runId = 1;                              // the run of the measured launch
+        std::vector<std::pair<uint32_t, double>> values; // (metric_def.id, value)
+    };
+    std::vector<KernelMetricValues> readMetricsByKernel() const;
 
     // Environment (host, driver, command line...); checksum verified.
     std::map<std::string, std::string> readEnvironment() const;

@@ -2,6 +2,7 @@
 #include "core/store/sessionwriter.h"
 
 #include "core/store/rowcodec.h"
+#include "core/store/runinference.h"
 #include "core/store/schema.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sqlite.h"
@@ -59,6 +60,8 @@ struct SessionWriter::Impl {
     std::map<std::pair<std::string_view, bool>, sqlite::Statement> inserts;
     std::map<std::string, TableCheck> checks;
     std::map<std::string, std::string> meta;
+    std::map<std::string, std::string> environment;
+    uint32_t lastRunId = 0; // 0: no run row yet
     std::vector<std::unique_ptr<SessionRowObserver>> observers;
     StringId stringCount = 1;
     bool stringsWritten = false;
@@ -121,7 +124,8 @@ struct SessionWriter::Impl {
         }
         tx.commit();
         check.rows += static_cast<int64_t>(records.size());
-        rows += static_cast<int64_t>(records.size());
+        if constexpr (!std::is_same_v<R, RunInfo> && !std::is_same_v<R, KernelLink>)
+            rows += static_cast<int64_t>(records.size()); // runs and links are bookkeeping, not rows of a run
     }
 
     // Bookkeeping for a row now in the table (with its final id): checksum and lane cache.
@@ -314,6 +318,7 @@ void SessionWriter::write(const SessionData& data)
     appendCounterSamples(data.counterSamples);
     appendBenchSamples(data.benchSamples);
     appendKernelMetrics(data.kernelMetrics);
+    appendKernelLinks(data.kernelLinks);
     if (!data.sassInstructions.empty() || !data.sourceCounters.empty())
         runGuarded(d->failed, d->committed, m_path, [&] {
             d->append(std::span<const SassInstruction>(data.sassInstructions));
@@ -339,6 +344,7 @@ WS_APPEND(appendWarpEvents, WarpEvent)
 WS_APPEND(appendCounterSamples, CounterSample)
 WS_APPEND(appendBenchSamples, BenchSample)
 WS_APPEND(appendKernelMetrics, KernelMetric)
+WS_APPEND(appendKernelLinks, KernelLink)
 #undef WS_APPEND
 
 void SessionWriter::writeHeaderTables(const SessionData& data)
@@ -356,9 +362,27 @@ void SessionWriter::writeHeaderTables(const SessionData& data)
         d->replace(data.benchRuns);
         d->replace(data.sassFunctions);
         d->replace(data.sourceFiles);
+        if (!data.runs.empty()) {
+            d->replace(data.runs);
+            d->lastRunId = 0;
+            for (const RunInfo& r : data.runs)
+                d->lastRunId = std::max(d->lastRunId, r.id);
+        }
         tx.commit();
         d->meta = data.meta;
+        d->environment = data.environment;
     });
+}
+
+uint32_t SessionWriter::beginRun(RunInfo run)
+{
+    runGuarded(d->failed, d->committed, m_path, [&] {
+        if (run.id == 0)
+            run.id = d->lastRunId + 1;
+        d->append(std::span<const RunInfo>(&run, 1));
+        d->lastRunId = std::max(d->lastRunId, run.id);
+    });
+    return run.id;
 }
 
 void SessionWriter::commit()
@@ -368,6 +392,17 @@ void SessionWriter::commit()
             sqlite::Transaction tx(*d->db);
             if (!d->stringsWritten)
                 d->writeStrings(StringTable());
+            if (d->lastRunId == 0) {
+                // Every v2 file says which run produced its rows (run 1, the rows' default).
+                const auto rowsOf = [&](const char* table) {
+                    const auto it = d->checks.find(table);
+                    return it == d->checks.end() ? int64_t(0) : it->second.rows;
+                };
+                const RunInfo run
+                    = store::inferRun(d->meta, d->environment, rowsOf("kernel") > 0, rowsOf("bench_run") > 0);
+                d->append(std::span<const RunInfo>(&run, 1));
+                d->lastRunId = run.id;
+            }
             std::map<std::string, std::string> meta = d->meta;
             meta.try_emplace("created", utcNow());
             meta.try_emplace("tool_version", WS_VERSION);

@@ -31,6 +31,12 @@ public:
     // Sees every event row from now on and adds its rows at commit; attach before appending.
     void attach(std::unique_ptr<SessionRowObserver> observer);
 
+    // Schema v2 runs. beginRun stores a run row (id 0: the next free id) and returns its id;
+    // rows carry their run in their runId (default 1). A writer whose producer sets no run stores
+    // one at commit, inferred from meta and environment (store/runinference.h).
+    uint32_t beginRun(RunInfo run);
+    void appendKernelLinks(std::span<const KernelLink> rows);
+
     // Writes every table of `data` (strings, meta and environment included).
     void write(const SessionData& data);
 

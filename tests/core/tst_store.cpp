@@ -5,9 +5,9 @@
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
-#include "core/timeline/lanebuilder.h"
 #include "core/store/sqlite.h"
 #include "core/synth/synthgenerator.h"
+#include "core/timeline/lanebuilder.h"
 #include "core/timeline/timelinemodel.h"
 #include "core/util/hash.h"
 
@@ -230,7 +230,7 @@ private slots:
         QCOMPARE(out.nvtxRanges[1].color, 0xFFFFFFFFu);
 
         const auto meta = reader.meta();
-        QCOMPARE(meta.at("schema_version"), std::string("1"));
+        QCOMPARE(meta.at("schema_version"), std::to_string(schema::kSchemaVersion));
         QCOMPARE(meta.at("complete"), std::string("1"));
 
         const auto counts = reader.tableCounts();
@@ -402,10 +402,15 @@ private slots:
         QTest::newRow("empty") << "empty" << Kind::NotSqlite << "empty";
         QTest::newRow("text file") << "text" << Kind::NotSqlite << "not a SQLite database";
         QTest::newRow("other SQLite database") << "other-db" << Kind::NotSession << "not a Warpscope session";
+        // One version above the newest this build writes (kSchemaVersion).
+        const QString newest = QString::number(schema::kSchemaVersion);
+        const QString newer = QString::number(schema::kSchemaVersion + 1);
         QTest::newRow("newer schema") << "newer" << Kind::NewerSchema
-                                      << "written by a newer Warpscope (schema 2, this build reads up to 1)";
+                                      << "written by a newer Warpscope (schema " + newer + ", this build reads up to "
+                + newest + ")";
         QTest::newRow("newer schema in meta only")
-            << "newer-meta" << Kind::NewerSchema << "written by a newer Warpscope (schema 7, this build reads up to 1)";
+            << "newer-meta" << Kind::NewerSchema
+            << "written by a newer Warpscope (schema 7, this build reads up to " + newest + ")";
         QTest::newRow("truncated to half") << "half" << Kind::Truncated << "truncated";
         QTest::newRow("truncated inside the header") << "header" << Kind::Truncated << "truncated";
         QTest::newRow("incomplete") << "incomplete" << Kind::Incomplete << "incomplete";
@@ -437,7 +442,11 @@ private slots:
             sqlite::Database db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
             db.exec("CREATE TABLE kernel(id INTEGER PRIMARY KEY); INSERT INTO kernel VALUES(1);");
         } else if (damage == "newer") {
-            editSession(path, "PRAGMA user_version = 2; UPDATE meta SET value = '2' WHERE key = 'schema_version';");
+            const std::string newer = std::to_string(schema::kSchemaVersion + 1);
+            editSession(path,
+                ("PRAGMA user_version = " + newer + "; UPDATE meta SET value = '" + newer
+                    + "' WHERE key = 'schema_version';")
+                    .c_str());
         } else if (damage == "newer-meta") {
             editSession(path, "UPDATE meta SET value = '7' WHERE key = 'schema_version';");
         } else if (damage == "half") {
