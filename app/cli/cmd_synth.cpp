@@ -4,8 +4,8 @@
 
 #include "core/report/reportformat.h"
 #include "core/store/sessionwriter.h"
-#include "core/timeline/lanebuilder.h"
 #include "core/synth/synthgenerator.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <chrono>
 #include <cstdio>

@@ -13,8 +13,8 @@
 //
 // Usage: bench_ui_timeline [--sizes 1M,10M,100M] [--dir DIR] [--keep]
 #include "core/store/sessionwriter.h"
-#include "core/timeline/lanebuilder.h"
 #include "core/synth/synthgenerator.h"
+#include "core/timeline/lanebuilder.h"
 #include "ui/session/selectionmodel.h"
 #include "ui/session/sessionloader.h"
 #include "ui/timeline/timelinerowmodel.h"

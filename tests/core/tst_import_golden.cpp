@@ -14,8 +14,8 @@
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
-#include "core/timeline/lanebuilder.h"
 #include "core/store/sqlite.h"
+#include "core/timeline/lanebuilder.h"
 #include "core/timeline/timelinemodel.h"
 
 #include <QFile>

@@ -5,8 +5,8 @@
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
-#include "core/timeline/lanebuilder.h"
 #include "core/synth/synthgenerator.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

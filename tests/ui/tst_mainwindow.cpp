@@ -3,8 +3,8 @@
 // error dialog, status bar, recent files, reload, drag and drop, docks in the View menu, the
 // embedded demo, and search with next / previous through the shared selection.
 #include "core/store/sessionwriter.h"
-#include "core/timeline/lanebuilder.h"
 #include "core/synth/synthgenerator.h"
+#include "core/timeline/lanebuilder.h"
 #include "ui/benchpanel.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/analysispanels.h"

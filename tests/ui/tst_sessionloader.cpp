@@ -4,8 +4,8 @@
 // and the details worker reads rows by rowid and finds the launching API call.
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
-#include "core/timeline/lanebuilder.h"
 #include "core/synth/synthgenerator.h"
+#include "core/timeline/lanebuilder.h"
 #include "core/timeline/lodfold.h"
 #include "ui/session/eventdetails.h"
 #include "ui/session/sessionloader.h"
