@@ -90,6 +90,15 @@ private slots:
         QVERIFY(profile.optionsJson.find("\"profile_passes\":\"26\"") != std::string::npos);
         const RunInfo trace = SessionReader(fixture(kTrace)).readRuns().at(0);
         QVERIFY(trace.commandLine.find("ws-example-gemm-relu") != std::string::npos);
+        QCOMPARE(trace.host, std::string("vm"));
+        QCOMPARE(SessionReader(fixture("bench/h200-pdl-1M.wscope")).readRuns().at(0).kind, std::string("bench"));
+
+        // A producer that sets no run gets the same inference at commit: an import says so.
+        const std::string path = m_dir.filePath("imported.wscope").toStdString();
+        SessionData imported;
+        imported.meta["import.format"] = "nsys-sqlite";
+        write(path, imported);
+        QCOMPARE(SessionReader(path).readRuns().at(0).kind, std::string("import"));
     }
 
     void writingProducesV2WithARun()
