@@ -117,6 +117,9 @@ constexpr std::string_view refTarget(Ref ref)
 struct TableInfo {
     std::string_view name;
     std::string_view primaryKey;
+    // The columns a time window filters on (SessionReader::forEachRow, timeRange); "" for none.
+    std::string_view timeBegin = "";
+    std::string_view timeEnd = "";
     bool withoutRowid = false;
     bool optional = false;
     bool checked = true;
@@ -325,8 +328,11 @@ template <> struct Codec<StreamInfo> {
 };
 
 template <> struct Codec<KernelRecord> {
-    static constexpr TableInfo info {
-        .name = "kernel", .primaryKey = "id", .doc = "Kernel launches; id is the launch id."};
+    static constexpr TableInfo info {.name = "kernel",
+        .primaryKey = "id",
+        .timeBegin = "start",
+        .timeEnd = "end",
+        .doc = "Kernel launches; id is the launch id."};
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
@@ -345,7 +351,8 @@ template <> struct Codec<KernelRecord> {
 };
 
 template <> struct Codec<MemcpyRecord> {
-    static constexpr TableInfo info {.name = "memcpy", .primaryKey = "id", .doc = "Memory copies."};
+    static constexpr TableInfo info {
+        .name = "memcpy", .primaryKey = "id", .timeBegin = "start", .timeEnd = "end", .doc = "Memory copies."};
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
@@ -358,7 +365,8 @@ template <> struct Codec<MemcpyRecord> {
 };
 
 template <> struct Codec<MemsetRecord> {
-    static constexpr TableInfo info {.name = "memset", .primaryKey = "id", .doc = "Memory sets."};
+    static constexpr TableInfo info {
+        .name = "memset", .primaryKey = "id", .timeBegin = "start", .timeEnd = "end", .doc = "Memory sets."};
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
@@ -370,8 +378,11 @@ template <> struct Codec<MemsetRecord> {
 };
 
 template <> struct Codec<ApiCallRecord> {
-    static constexpr TableInfo info {
-        .name = "api_call", .primaryKey = "id", .doc = "CUDA runtime and driver API calls."};
+    static constexpr TableInfo info {.name = "api_call",
+        .primaryKey = "id",
+        .timeBegin = "start",
+        .timeEnd = "end",
+        .doc = "CUDA runtime and driver API calls."};
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
@@ -383,7 +394,8 @@ template <> struct Codec<ApiCallRecord> {
 };
 
 template <> struct Codec<NvtxRangeRecord> {
-    static constexpr TableInfo info {.name = "nvtx_range", .primaryKey = "id", .doc = "NVTX ranges."};
+    static constexpr TableInfo info {
+        .name = "nvtx_range", .primaryKey = "id", .timeBegin = "start", .timeEnd = "end", .doc = "NVTX ranges."};
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
@@ -395,7 +407,8 @@ template <> struct Codec<NvtxRangeRecord> {
 };
 
 template <> struct Codec<NvtxMarkRecord> {
-    static constexpr TableInfo info {.name = "nvtx_mark", .primaryKey = "id", .doc = "NVTX marks."};
+    static constexpr TableInfo info {
+        .name = "nvtx_mark", .primaryKey = "id", .timeBegin = "ts", .timeEnd = "ts", .doc = "NVTX marks."};
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
@@ -406,7 +419,8 @@ template <> struct Codec<NvtxMarkRecord> {
 };
 
 template <> struct Codec<SyncRecord> {
-    static constexpr TableInfo info {.name = "sync", .primaryKey = "id", .doc = "Synchronization waits."};
+    static constexpr TableInfo info {
+        .name = "sync", .primaryKey = "id", .timeBegin = "start", .timeEnd = "end", .doc = "Synchronization waits."};
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
@@ -418,7 +432,11 @@ template <> struct Codec<SyncRecord> {
 };
 
 template <> struct Codec<OverheadRecord> {
-    static constexpr TableInfo info {.name = "overhead", .primaryKey = "id", .doc = "Tool overhead intervals."};
+    static constexpr TableInfo info {.name = "overhead",
+        .primaryKey = "id",
+        .timeBegin = "start",
+        .timeEnd = "end",
+        .doc = "Tool overhead intervals."};
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {
@@ -462,7 +480,8 @@ template <> struct Codec<CounterTrack> {
 };
 
 template <> struct Codec<CounterSample> {
-    static constexpr TableInfo info {.name = "counter_sample", .primaryKey = "", .doc = "Counter samples."};
+    static constexpr TableInfo info {
+        .name = "counter_sample", .primaryKey = "", .timeBegin = "ts", .timeEnd = "ts", .doc = "Counter samples."};
     static constexpr bool kAutoId = false;
     template <class V, class R> static void fields(V& v, R& r)
     {
@@ -493,7 +512,11 @@ template <> struct Codec<BenchSample> {
 };
 
 template <> struct Codec<WarpEvent> {
-    static constexpr TableInfo info {.name = "warp_event", .primaryKey = "id", .doc = "In-kernel (warp) trace events."};
+    static constexpr TableInfo info {.name = "warp_event",
+        .primaryKey = "id",
+        .timeBegin = "t_begin",
+        .timeEnd = "t_end",
+        .doc = "In-kernel (warp) trace events."};
     static constexpr bool kAutoId = true;
     template <class V, class R> static void fields(V& v, R& r)
     {

@@ -395,24 +395,6 @@ SessionData SessionReader::readAll(const ProgressCallback& progress, const Cance
 
 namespace {
 
-// The columns a time window filters on; tables without times have none.
-template <class R> struct TimeColumns {
-    static constexpr std::string_view begin = "start";
-    static constexpr std::string_view end = "end";
-};
-template <> struct TimeColumns<NvtxMarkRecord> {
-    static constexpr std::string_view begin = "ts";
-    static constexpr std::string_view end = "ts";
-};
-template <> struct TimeColumns<CounterSample> {
-    static constexpr std::string_view begin = "ts";
-    static constexpr std::string_view end = "ts";
-};
-template <> struct TimeColumns<WarpEvent> {
-    static constexpr std::string_view begin = "t_begin";
-    static constexpr std::string_view end = "t_end";
-};
-
 template <class R> R decodeRow(const sqlite::Statement& st, int version)
 {
     R row;
@@ -494,10 +476,10 @@ template <class R> void SessionReader::forEachRow(const std::function<void(const
 template <class R> void SessionReader::forEachRow(TimeWindow window, const std::function<void(const R&)>& visit) const
 {
     using C = store::Codec<R>;
-    using T = TimeColumns<R>;
+    static_assert(!C::info.timeBegin.empty(), "the table has no time columns");
     try {
-        sqlite::Statement st = d->db->prepare(store::selectSql<R>(d->schemaVersion) + " WHERE " + std::string(T::end)
-            + " >= ?1 AND " + std::string(T::begin) + " <= ?2");
+        sqlite::Statement st = d->db->prepare(store::selectSql<R>(d->schemaVersion) + " WHERE "
+            + std::string(C::info.timeEnd) + " >= ?1 AND " + std::string(C::info.timeBegin) + " <= ?2");
         st.bind(1, window.begin);
         st.bind(2, window.end);
         R row;
@@ -519,10 +501,10 @@ template <class R> std::vector<R> SessionReader::readTable() const
 template <class R> std::optional<std::pair<int64_t, int64_t>> SessionReader::timeRange() const
 {
     using C = store::Codec<R>;
-    using T = TimeColumns<R>;
+    static_assert(!C::info.timeBegin.empty(), "the table has no time columns");
     try {
-        sqlite::Statement st = d->db->prepare("SELECT min(" + std::string(T::begin) + "), max(" + std::string(T::end)
-            + ") FROM " + std::string(C::info.name));
+        sqlite::Statement st = d->db->prepare("SELECT min(" + std::string(C::info.timeBegin) + "), max("
+            + std::string(C::info.timeEnd) + ") FROM " + std::string(C::info.name));
         if (!st.step() || st.columnType(0) == SQLITE_NULL)
             return std::nullopt;
         return std::pair(st.columnInt64(0), st.columnInt64(1));
