@@ -724,6 +724,40 @@ std::vector<SessionReader::KernelMetricValues> SessionReader::readMetricsByKerne
     return out;
 }
 
+std::optional<SessionReader::KernelMetricValues> SessionReader::readMetricsOfKernel(int64_t kernelId) const
+{
+    try {
+        const auto valuesOf = [&](int64_t measured) {
+            KernelMetricValues v;
+            v.kernelId = kernelId;
+            v.measuredKernelId = measured;
+            sqlite::Statement st
+                = d->db->prepare(store::selectSql<KernelMetric>(d->schemaVersion) + " WHERE kernel_id = ?1");
+            st.bind(1, measured);
+            while (st.step()) {
+                const KernelMetric m = decodeRow<KernelMetric>(st, d->schemaVersion);
+                v.runId = m.runId;
+                v.values.emplace_back(m.metricId, m.value);
+            }
+            return v;
+        };
+        KernelMetricValues own = valuesOf(kernelId);
+        if (!own.values.empty() || d->schemaVersion < 2)
+            return own.values.empty() ? std::nullopt : std::optional(std::move(own));
+        sqlite::Statement link
+            = d->db->prepare("SELECT kernel_id FROM kernel_link WHERE trace_kernel_id = ?1 ORDER BY kernel_id");
+        link.bind(1, kernelId);
+        while (link.step()) {
+            KernelMetricValues linked = valuesOf(link.columnInt64(0));
+            if (!linked.values.empty())
+                return linked;
+        }
+        return std::nullopt;
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading the metrics of kernel " + std::to_string(kernelId));
+    }
+}
+
 std::map<std::string, std::string> SessionReader::readEnvironment() const
 {
     return d->keyValues("SELECT key, value FROM environment", "environment");

@@ -133,6 +133,8 @@ public:
         std::vector<std::pair<uint32_t, double>> values; // (metric_def.id, value)
     };
     std::vector<KernelMetricValues> readMetricsByKernel() const;
+    // The same for one launch (event details): nullopt when it has no metrics, own or linked.
+    std::optional<KernelMetricValues> readMetricsOfKernel(int64_t kernelId) const;
 
     // Environment (host, driver, command line...); checksum verified.
     std::map<std::string, std::string> readEnvironment() const;

@@ -180,6 +180,17 @@ private slots:
                 QCOMPARE(shown->metrics.get(name), std::optional<double>(entry.value));
             QVERIFY(shown->metrics.get("gpu__time_duration.sum").has_value());
         }
+        // One launch at a time (event details): the same values, and nothing for an unprofiled one.
+        const auto one = reader.readMetricsOfKernel(tracedGemm[0]->id);
+        QVERIFY(one.has_value());
+        QCOMPARE(one->runId, 2u);
+        QCOMPARE(one->measuredKernelId, metrics.find(tracedGemm[0]->id)->measuredKernelId);
+        QCOMPARE(one->values.size(), profiledGemm[0]->metrics.all().size());
+        QVERIFY(!reader.readMetricsOfKernel(tracedGemm.back()->id).has_value());
+        const auto own = reader.readMetricsOfKernel(one->measuredKernelId);
+        QVERIFY(own.has_value());
+        QCOMPARE(own->measuredKernelId, own->kernelId);
+
         // The same through the in-memory path.
         const SessionMetrics fromData = SessionMetrics::fromData(merged);
         QVERIFY(fromData.find(tracedGemm[0]->id) != nullptr);
