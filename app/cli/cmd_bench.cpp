@@ -9,6 +9,7 @@
 #include "core/bench/benchreport.h"
 #include "core/bench/benchworkload.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 #include "launcher/targetlauncher.h"
 
 #include <sys/stat.h>
@@ -272,6 +273,7 @@ void runBench(const BenchArgs& a, const Given& g, int& exitCode)
     }
 
     ws::SessionWriter writer(a.output);
+    ws::attachLaneCache(writer);
     writer.write(toSessionData(result));
     writer.commit();
     std::fputs(formatReport(result).c_str(), stdout);

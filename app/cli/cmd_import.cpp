@@ -7,6 +7,7 @@
 #include "core/import/importer.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <unistd.h>
 
@@ -104,6 +105,7 @@ void runImport(const ImportArgs& a)
     ws::SessionData data = ws::createImporter(resolved)->importFile(a.file, options);
     (*printer)(1.0, "writing session");
     ws::SessionWriter writer(a.output);
+    ws::attachLaneCache(writer);
     writer.write(data);
     if (interruptToken().isCancelled())
         throw ws::SessionError(ws::SessionError::Kind::Cancelled, a.file, "import cancelled");

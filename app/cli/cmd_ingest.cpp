@@ -6,6 +6,7 @@
 
 #include "core/ingest/rawingest.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -43,6 +44,7 @@ int runIngest(const IngestArgs& a)
     for (const auto& w : ingest.warnings())
         std::fprintf(stderr, "warpscope-cli ingest: %s\n", w.c_str());
     ws::SessionWriter writer(a.output);
+    ws::attachLaneCache(writer);
     writer.write(data);
     writer.commit();
     std::printf("wrote %s: %zu raw file(s), %zu kernels, %zu API calls, %zu warp events\n", a.output.c_str(), files,

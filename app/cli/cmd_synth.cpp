@@ -5,6 +5,7 @@
 #include "core/report/reportformat.h"
 #include "core/store/sessionwriter.h"
 #include "core/synth/synthgenerator.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <chrono>
 #include <cstdio>
@@ -29,6 +30,7 @@ void runSynth(const SynthCommandOptions& o)
     options.seed = o.seed;
     const auto begin = std::chrono::steady_clock::now();
     ws::SessionWriter writer(o.output); // throws SessionError naming the file
+    ws::attachLaneCache(writer);
     ws::writeSyntheticSession(options, writer);
     writer.commit();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();

@@ -9,6 +9,7 @@
 #include "core/source/pcsamplingresult.h"
 #include "core/source/sourceingest.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 #include "launcher/cubindisassembler.h"
 #include "launcher/targetlauncher.h"
 
@@ -177,6 +178,7 @@ SessionData writeSession(const fs::path& output, const SectionCatalog& catalog, 
     data.environment[envkey::kProfileLaunchSkip] = std::to_string(a.launchSkip);
     data.environment[envkey::kProfileLaunchCount] = std::to_string(a.launchCount);
     SessionWriter writer(output.string());
+    attachLaneCache(writer);
     writer.write(data);
     writer.commit();
     return data;

@@ -7,6 +7,7 @@
 #include "core/raw/rawformat.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 #include "launcher/gpuprobe.h"
 #include "launcher/targetlauncher.h"
 
@@ -286,6 +287,7 @@ RecordResult RecordPipeline::run(const std::function<void(const std::string&)>& 
 
     try {
         SessionWriter writer(output.string());
+        attachLaneCache(writer);
         writer.write(data);
         writer.commit();
     } catch (const SessionError& e) {

@@ -1,15 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/nvtxtimingreport.h"
 
-// Before sessionreader.h: its `struct sqlite3* handle()` must name the global ::sqlite3.
-#include <sqlite3.h>
-
 #include "core/analysis/durationsummary.h"
 #include "core/ingest/nvtxtimingingest.h"
-#include "core/store/rowcodec.h"
-#include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
-#include "core/store/sqlite.h"
 
 #include <cmath>
 #include <string>
@@ -21,18 +15,7 @@ namespace {
 template <class R> std::vector<R> readRows(const SessionReader& reader)
 {
     std::vector<R> rows;
-    try {
-        sqlite::Statement statement(reader.handle(), store::selectSql<R>(), false);
-        R row;
-        while (statement.step()) {
-            store::ColumnReader columns {statement};
-            store::Codec<R>::fields(columns, row);
-            rows.push_back(row);
-        }
-    } catch (const sqlite::Error& e) {
-        throw SessionError(e.isCorruption() ? SessionError::Kind::Corrupted : SessionError::Kind::BadInput,
-            reader.path(), "reading table " + std::string(store::Codec<R>::table) + ": " + e.what());
-    }
+    reader.forEachRow<R>([&](const R& row) { rows.push_back(row); });
     return rows;
 }
 

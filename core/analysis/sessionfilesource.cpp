@@ -1,13 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/sessionfilesource.h"
 
-// Before sessionreader.h: its `struct sqlite3* handle()` must name the global ::sqlite3.
-#include <sqlite3.h>
-
-#include "core/store/rowcodec.h"
-#include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
-#include "core/store/sqlite.h"
 
 #include <algorithm>
 #include <string>
@@ -16,29 +10,26 @@ namespace ws {
 
 namespace {
 
-// Rows are decoded with the store's own codec (store/rowcodec.h), so this streaming reader and
-// SessionWriter/SessionReader can never disagree on column order.
 template <class R> void streamTable(const SessionReader& reader, const std::function<void(const R&)>& visit)
 {
-    try {
-        sqlite::Statement statement(reader.handle(), store::selectSql<R>(), false);
-        R row;
-        while (statement.step()) {
-            store::ColumnReader columns {statement};
-            store::Codec<R>::fields(columns, row);
-            visit(row);
-        }
-    } catch (const sqlite::Error& e) {
-        throw SessionError(e.isCorruption() ? SessionError::Kind::Corrupted : SessionError::Kind::BadInput,
-            reader.path(), "reading table " + std::string(store::Codec<R>::table) + ": " + e.what());
-    }
+    reader.forEachRow<R>(visit);
 }
 
 template <class R> std::vector<R> readTable(const SessionReader& reader)
 {
     std::vector<R> rows;
-    streamTable<R>(reader, [&](const R& row) { rows.push_back(row); });
+    reader.forEachRow<R>([&](const R& row) { rows.push_back(row); });
     return rows;
+}
+
+template <class R> void widen(const SessionReader& reader, TimeSpan& span)
+{
+    const auto range = reader.timeRange<R>();
+    if (!range)
+        return;
+    span.begin = span.valid ? std::min(span.begin, range->first) : range->first;
+    span.end = span.valid ? std::max(span.end, range->second) : range->second;
+    span.valid = true;
 }
 
 } // namespace
@@ -54,14 +45,7 @@ SessionFileSource::SessionFileSource(const SessionReader& reader)
     m_header.devices = reader.readDevices();
     m_header.streams = readTable<StreamInfo>(reader);
     m_header.counterTracks = readTable<CounterTrack>(reader);
-    try {
-        sqlite::Statement environment(reader.handle(), "SELECT key, value FROM environment", false);
-        while (environment.step())
-            m_header.environment[std::string(environment.columnText(0))] = std::string(environment.columnText(1));
-    } catch (const sqlite::Error& e) {
-        throw SessionError(
-            SessionError::Kind::Corrupted, reader.path(), std::string("reading environment: ") + e.what());
-    }
+    m_header.environment = reader.readEnvironment();
 }
 
 void SessionFileSource::forEachKernel(const std::function<void(const KernelRecord&)>& visit) const
@@ -112,31 +96,14 @@ void SessionFileSource::forEachCounterSample(const std::function<void(const Coun
 TimeSpan SessionFileSource::timeSpan() const
 {
     // min/max per table: one scan each inside SQLite, no row crosses into C++.
-    static constexpr const char* kQueries[] = {
-        "SELECT min(start), max(end) FROM kernel",
-        "SELECT min(start), max(end) FROM memcpy",
-        "SELECT min(start), max(end) FROM memset",
-        "SELECT min(start), max(end) FROM api_call",
-        "SELECT min(start), max(end) FROM nvtx_range",
-        "SELECT min(ts), max(ts) FROM nvtx_mark",
-        "SELECT min(start), max(end) FROM sync",
-    };
     TimeSpan span;
-    try {
-        for (const char* sql : kQueries) {
-            sqlite::Statement q(m_reader.handle(), sql, false);
-            if (!q.step() || q.columnType(0) == SQLITE_NULL)
-                continue;
-            const TimeNs begin = q.columnInt64(0);
-            const TimeNs end = q.columnInt64(1);
-            span.begin = span.valid ? std::min(span.begin, begin) : begin;
-            span.end = span.valid ? std::max(span.end, end) : end;
-            span.valid = true;
-        }
-    } catch (const sqlite::Error& e) {
-        throw SessionError(
-            SessionError::Kind::Corrupted, m_reader.path(), std::string("reading time span: ") + e.what());
-    }
+    widen<KernelRecord>(m_reader, span);
+    widen<MemcpyRecord>(m_reader, span);
+    widen<MemsetRecord>(m_reader, span);
+    widen<ApiCallRecord>(m_reader, span);
+    widen<NvtxRangeRecord>(m_reader, span);
+    widen<NvtxMarkRecord>(m_reader, span);
+    widen<SyncRecord>(m_reader, span);
     return span;
 }
 

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "core/compare/hypothesis.h"
 
+#include "core/store/metaupdate.h"
 #include "core/store/schema.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
-#include "core/store/sqlite.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -183,37 +182,7 @@ std::vector<Hypothesis> hypothesesFromJson(const std::string& json)
 
 void saveHypotheses(const std::string& sessionPath, const std::vector<Hypothesis>& list)
 {
-    // Validates the target as a complete session before anything is written.
-    {
-        const SessionReader check(sessionPath);
-    }
-    const fs::path target(sessionPath);
-    const fs::path temp = target.string() + ".hyp-" + std::to_string(::getpid());
-    std::error_code ec;
-    fs::copy_file(target, temp, fs::copy_options::overwrite_existing, ec);
-    if (ec)
-        throw SessionError(SessionError::Kind::WriteFailed, sessionPath, "cannot copy for saving: " + ec.message());
-    try {
-        {
-            sqlite::Database db(temp.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_EXRESCODE);
-            // A rollback journal beside the copy only, never beside the session.
-            db.exec("PRAGMA journal_mode=MEMORY");
-            auto st = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)");
-            st.bind(1, std::string_view(kHypothesesMetaKey));
-            st.bind(2, std::string_view(hypothesesToJson(list)));
-            st.run();
-        }
-        fs::rename(temp, target, ec);
-        if (ec)
-            throw SessionError(
-                SessionError::Kind::WriteFailed, sessionPath, "cannot replace the session: " + ec.message());
-    } catch (const sqlite::Error& e) {
-        fs::remove(temp, ec);
-        throw SessionError(SessionError::Kind::WriteFailed, sessionPath, std::string("saving hypotheses: ") + e.what());
-    } catch (...) {
-        fs::remove(temp, ec);
-        throw;
-    }
+    store::updateSessionMeta(sessionPath, kHypothesesMetaKey, hypothesesToJson(list), "saving hypotheses");
 }
 
 } // namespace ws::compare

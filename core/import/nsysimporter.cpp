@@ -3,11 +3,9 @@
 
 #include "core/import/importfinish.h"
 #include "core/ingest/devicepeaks.h"
+#include "core/store/foreigndatabase.h"
 #include "core/store/sessionerror.h"
-#include "core/store/sqlite.h"
 #include "core/util/demangle.h"
-
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -74,7 +72,7 @@ int32_t i32(int64_t v)
 
 class NsysReader {
 public:
-    NsysReader(sqlite::Database& db, const std::string& name, const ImportOptions& options)
+    NsysReader(const store::ForeignDatabase& db, const std::string& name, const ImportOptions& options)
         : m_db(db)
         , m_name(name)
         , m_options(options)
@@ -137,45 +135,14 @@ private:
             checkCancel();
     }
 
-    std::set<std::string> columnsOf(const char* table)
+    sqlite::Statement select(const char* table, std::initializer_list<const char*> wanted, const char* orderBy = "")
     {
-        std::set<std::string> columns;
-        auto st = m_db.prepare("SELECT name FROM pragma_table_info(?1)");
-        st.bind(1, std::string_view(table));
-        while (st.step())
-            columns.emplace(st.columnText(0));
-        return columns;
-    }
-
-    // "SELECT a, b, NULL, ... FROM table": columns this version of the schema lacks read as NULL.
-    // Table and column names are constants of this file, never text from the database.
-    sqlite::Statement select(const char* table, std::initializer_list<const char*> wanted, const char* tail = "")
-    {
-        const auto have = columnsOf(table);
-        std::string sql = "SELECT ";
-        bool first = true;
-        for (const char* c : wanted) {
-            if (!first)
-                sql += ", ";
-            first = false;
-            if (have.count(c)) {
-                sql += '"';
-                sql += c;
-                sql += '"';
-            } else {
-                sql += "NULL";
-            }
-        }
-        sql += " FROM \"";
-        sql += table;
-        sql += "\" ";
-        sql += tail;
-        return m_db.prepare(sql);
+        return m_db.select(table, wanted, orderBy);
     }
 
     StringId str(const sqlite::Statement& st, int column)
     {
-        if (st.columnType(column) == SQLITE_NULL)
+        if (st.isNull(column))
             return 0;
         const int64_t id = st.columnInt64(column);
         if (auto it = m_ids.find(id); it != m_ids.end())
@@ -184,7 +151,7 @@ private:
     }
 
     static int64_t i64(const sqlite::Statement& st, int column) { return st.columnInt64(column); }
-    static bool isNull(const sqlite::Statement& st, int column) { return st.columnType(column) == SQLITE_NULL; }
+    static bool isNull(const sqlite::Statement& st, int column) { return st.isNull(column); }
 
     void readStrings()
     {
@@ -509,7 +476,7 @@ private:
         auto st = select("NVTX_EVENTS",
             {"start", "end", "eventType", "globalTid", "endGlobalTid", "text", "textId", "domainId", "category",
                 "color"},
-            "ORDER BY start");
+            "start");
         struct Pending {
             NvtxRangeRecord range;
             int64_t domainId;
@@ -576,7 +543,7 @@ private:
         }
     }
 
-    sqlite::Database& m_db;
+    const store::ForeignDatabase& m_db;
     const std::string& m_name;
     const ImportOptions& m_options;
     SessionData m_data;
@@ -589,13 +556,13 @@ private:
     uint64_t m_rows = 0;
 };
 
-SessionData readDatabase(sqlite::Database& db, const std::string& name, const ImportOptions& options)
+SessionData readDatabase(const store::ForeignDatabase& db, const std::string& name, const ImportOptions& options)
 {
     try {
         NsysReader reader(db, name, options);
         return reader.read();
     } catch (const sqlite::Error& e) {
-        if (e.primaryCode() == SQLITE_NOTADB)
+        if (e.isNotADatabase())
             throw SessionError(SessionError::Kind::BadInput, name, "not a SQLite database (nsys export expected)");
         throw SessionError(SessionError::Kind::BadInput, name,
             std::string(e.isCorruption() ? "damaged SQLite file: " : "cannot read nsys export: ") + e.what());
@@ -611,8 +578,7 @@ SessionData NsysImporter::importFile(const std::string& path, const ImportOption
     else
         throw SessionError(SessionError::Kind::NotFound, path, std::string("cannot open: ") + std::strerror(errno));
     try {
-        sqlite::Database db(sqlite::fileUri(path, "mode=ro&immutable=1"),
-            SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE);
+        const auto db = store::ForeignDatabase::openFile(path);
         return readDatabase(db, path, options);
     } catch (const sqlite::Error& e) {
         throw SessionError(SessionError::Kind::BadInput, path, e.what());
@@ -623,16 +589,7 @@ SessionData NsysImporter::importBytes(
     std::string_view bytes, const std::string& displayName, const ImportOptions& options) const
 {
     try {
-        sqlite::Database db(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_EXRESCODE);
-        auto* image = static_cast<unsigned char*>(sqlite3_malloc64(bytes.size() ? bytes.size() : 1));
-        if (!image)
-            throw SessionError(SessionError::Kind::BadInput, displayName, "out of memory");
-        if (!bytes.empty())
-            std::memcpy(image, bytes.data(), bytes.size());
-        const int rc = sqlite3_deserialize(db.handle(), "main", image, static_cast<sqlite3_int64>(bytes.size()),
-            static_cast<sqlite3_int64>(bytes.size()), SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
-        if (rc != SQLITE_OK)
-            throw SessionError(SessionError::Kind::BadInput, displayName, "cannot load SQLite image");
+        const auto db = store::ForeignDatabase::fromImage(bytes);
         return readDatabase(db, displayName, options);
     } catch (const sqlite::Error& e) {
         throw SessionError(SessionError::Kind::BadInput, displayName, e.what());

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/metrics/kernelmetrics.h"
 
-#include "core/store/rowcodec.h"
-#include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
-#include "core/store/sqlite.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -57,15 +54,28 @@ SessionMetrics SessionMetrics::fromData(const SessionData& data)
     for (const MetricDef& d : s.m_defs)
         defById.emplace(d.id, &d);
     std::unordered_map<int64_t, KernelMetrics> byKernel;
+    std::unordered_map<int64_t, uint32_t> runOf;
     for (const KernelMetric& m : data.kernelMetrics) {
         const auto d = defById.find(m.metricId);
         if (d != defById.end())
             byKernel[m.kernelId].set(d->second->name, m.value, d->second->unit);
+        runOf[m.kernelId] = m.runId;
+    }
+    // Traced launches a profiled launch links to show its metrics (their own win).
+    std::unordered_map<int64_t, int64_t> measuredFor;
+    for (const KernelLink& link : data.kernelLinks) {
+        if (byKernel.contains(link.kernelId) && !byKernel.contains(link.traceKernelId))
+            measuredFor.try_emplace(link.traceKernelId, link.kernelId);
     }
     for (const KernelRecord& k : data.kernels) {
         auto it = byKernel.find(k.id);
-        if (it != byKernel.end())
-            s.m_kernels.push_back({k, std::move(it->second)});
+        if (it != byKernel.end()) {
+            s.m_kernels.push_back({k, it->second, k.id, runOf[k.id]});
+            continue;
+        }
+        const auto linked = measuredFor.find(k.id);
+        if (linked != measuredFor.end())
+            s.m_kernels.push_back({k, byKernel[linked->second], linked->second, runOf[linked->second]});
     }
     s.index();
     return s;
@@ -74,55 +84,35 @@ SessionMetrics SessionMetrics::fromData(const SessionData& data)
 SessionMetrics SessionMetrics::read(const SessionReader& reader)
 {
     SessionMetrics s;
-    try {
-        ::sqlite3* db = reader.handle();
-        {
-            sqlite::Statement q(db, "SELECT id, name, unit, section, description FROM metric_def ORDER BY id", false);
-            while (q.step()) {
-                MetricDef d;
-                d.id = static_cast<uint32_t>(q.columnInt64(0));
-                d.name = q.columnText(1);
-                d.unit = q.columnText(2);
-                d.section = q.columnText(3);
-                d.description = q.columnText(4);
-                s.m_defs.push_back(std::move(d));
-            }
-        }
-        if (s.m_defs.empty())
-            return s;
-        std::unordered_map<uint32_t, const MetricDef*> defById;
-        for (const MetricDef& d : s.m_defs)
-            defById.emplace(d.id, &d);
+    s.m_defs = reader.readMetricDefs();
+    std::sort(s.m_defs.begin(), s.m_defs.end(), [](const MetricDef& a, const MetricDef& b) { return a.id < b.id; });
+    if (s.m_defs.empty())
+        return s;
+    std::unordered_map<uint32_t, const MetricDef*> defById;
+    for (const MetricDef& d : s.m_defs)
+        defById.emplace(d.id, &d);
 
-        // The profiled kernels' own rows: a trace session of millions of launches has no
-        // metrics, and a profile session has one row per profiled launch.
-        using Codec = store::Codec<KernelRecord>;
-        const std::string sql = "SELECT " + std::string(Codec::columns) + " FROM " + std::string(Codec::table)
-            + " WHERE id IN (SELECT DISTINCT kernel_id FROM kernel_metric) ORDER BY id";
-        std::unordered_map<int64_t, size_t> indexOf;
-        {
-            sqlite::Statement q(db, sql, false);
-            while (q.step()) {
-                store::ColumnReader columns {q};
-                Kernel k;
-                Codec::fields(columns, k.launch);
-                indexOf.emplace(k.launch.id, s.m_kernels.size());
-                s.m_kernels.push_back(std::move(k));
-            }
-        }
-        {
-            sqlite::Statement q(db, "SELECT kernel_id, metric_id, value FROM kernel_metric", false);
-            while (q.step()) {
-                const auto k = indexOf.find(q.columnInt64(0));
-                const auto d = defById.find(static_cast<uint32_t>(q.columnInt64(1)));
-                if (k != indexOf.end() && d != defById.end())
-                    s.m_kernels[k->second].metrics.set(d->second->name, q.columnDouble(2), d->second->unit);
-            }
-        }
-        s.m_strings = reader.readStrings();
-    } catch (const sqlite::Error& e) {
-        throw SessionError(SessionError::Kind::Corrupted, reader.path(), std::string("reading metrics: ") + e.what());
+    // The profiled kernels' own rows (a trace session of millions of launches has no metrics,
+    // a profile session one row per profiled launch), and the traced launches linked to them.
+    std::unordered_map<int64_t, size_t> indexOf;
+    for (KernelRecord& k : reader.readMeasuredKernels()) {
+        indexOf.emplace(k.id, s.m_kernels.size());
+        s.m_kernels.push_back({std::move(k), {}});
     }
+    for (const SessionReader::KernelMetricValues& v : reader.readMetricsByKernel()) {
+        const auto k = indexOf.find(v.kernelId);
+        if (k == indexOf.end())
+            continue;
+        Kernel& kernel = s.m_kernels[k->second];
+        kernel.measuredKernelId = v.measuredKernelId;
+        kernel.metricsRunId = v.runId;
+        for (const auto& [metricId, value] : v.values) {
+            const auto d = defById.find(metricId);
+            if (d != defById.end())
+                kernel.metrics.set(d->second->name, value, d->second->unit);
+        }
+    }
+    s.m_strings = reader.readStrings();
     s.index();
     return s;
 }

@@ -39,12 +39,16 @@ private:
 };
 
 // Every profiled kernel of a session: its launch record and its metrics, with the metric
-// definitions (label, section, description) for display.
+// definitions (label, section, description) for display. In a multi-run session (schema v2) a
+// traced launch that a profiled launch links to (kernel_link) has that launch's metrics, with
+// the launch and run they were measured in.
 class SessionMetrics {
 public:
     struct Kernel {
         KernelRecord launch;
         KernelMetrics metrics;
+        int64_t measuredKernelId = 0; // the launch the metrics were measured on (launch.id when its own)
+        uint32_t metricsRunId = 1;    // the run of that launch
     };
 
     // From tables already in memory (importers, tests).

@@ -28,6 +28,7 @@ struct ProcessInfo {
     TimeNs anchorRealtimeNs = 0;
     TimeNs anchorMonotonicNs = 0;
     int64_t parentPid = 0;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const ProcessInfo&) const = default;
 };
 
@@ -35,6 +36,7 @@ struct ThreadInfo {
     int64_t pid = 0;
     int64_t tid = 0;
     std::string name;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const ThreadInfo&) const = default;
 };
 
@@ -72,6 +74,7 @@ struct DeviceInfo {
     double peakTf32TensorFlopsPerS = 0;
     double l2BandwidthBytesPerS = 0;
     double l1BandwidthBytesPerS = 0;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const DeviceInfo&) const = default;
 };
 
@@ -82,6 +85,7 @@ struct StreamInfo {
     uint32_t streamId = 0; // CUPTI stream id
     int priority = 0;
     std::string label;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const StreamInfo&) const = default;
 };
 
@@ -108,6 +112,7 @@ struct KernelRecord {
     int32_t localMemPerThread = 0;
     uint32_t graphId = 0;
     uint64_t graphNodeId = 0;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const KernelRecord&) const = default;
 };
 
@@ -139,6 +144,7 @@ struct MemcpyRecord {
     int32_t srcKind = 0; // CUpti_ActivityMemoryKind
     int32_t dstKind = 0;
     uint32_t graphId = 0;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const MemcpyRecord&) const = default;
 };
 
@@ -154,6 +160,7 @@ struct MemsetRecord {
     int64_t bytes = 0;
     int32_t value = 0;
     uint32_t graphId = 0;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const MemsetRecord&) const = default;
 };
 
@@ -170,6 +177,7 @@ struct ApiCallRecord {
     int32_t cbid = 0;
     StringId name = 0; // as CUPTI names it, e.g. cudaLaunchKernel_v7000
     int32_t returnValue = 0;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const ApiCallRecord&) const = default;
 };
 
@@ -187,7 +195,8 @@ struct NvtxRangeRecord {
     int32_t category = 0;
     uint32_t color = 0; // ARGB, 0 = none
     NvtxStyle style = NvtxStyle::PushPop;
-    int32_t depth = 0; // nesting level on its thread, 0 = outermost
+    int32_t depth = 0;  // nesting level on its thread, 0 = outermost
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const NvtxRangeRecord&) const = default;
 };
 
@@ -200,6 +209,7 @@ struct NvtxMarkRecord {
     StringId domain = 0;
     int32_t category = 0;
     uint32_t color = 0;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const NvtxMarkRecord&) const = default;
 };
 
@@ -223,6 +233,7 @@ struct SyncRecord {
     TimeNs end = 0;
     SyncKind kind = SyncKind::Unknown;
     uint32_t eventId = 0;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const SyncRecord&) const = default;
 };
 
@@ -232,7 +243,8 @@ struct OverheadRecord {
     int64_t tid = 0;
     TimeNs start = 0;
     TimeNs end = 0;
-    StringId kind = 0; // e.g. "activity buffer request"
+    StringId kind = 0;  // e.g. "activity buffer request"
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const OverheadRecord&) const = default;
 };
 
@@ -249,6 +261,7 @@ struct KernelMetric {
     int64_t kernelId = 0;
     uint32_t metricId = 0;
     double value = 0;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const KernelMetric&) const = default;
 };
 
@@ -258,6 +271,7 @@ struct CounterTrack {
     uint32_t deviceId = 0;
     std::string name;
     std::string unit;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const CounterTrack&) const = default;
 };
 
@@ -279,6 +293,7 @@ struct BenchRun {
     std::string optionsJson;
     double workFlops = 0; // declared work per call, 0 when not applicable
     double workBytes = 0;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const BenchRun&) const = default;
 };
 
@@ -304,6 +319,7 @@ struct WarpEvent {
     TimeNs begin = 0;
     TimeNs end = 0; // == begin for marks
     int32_t depth = 0;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const WarpEvent&) const = default;
 };
 
@@ -316,6 +332,7 @@ struct SassFunction {
     uint64_t cubinCrc = 0;    // CUPTI's cubin CRC: the key of PC sampling records
     StringId name = 0;        // mangled function name
     std::string disassembler; // e.g. "nvdisasm -c -gi" or "" when no disassembly was available
+    uint32_t runId = 1;       // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const SassFunction&) const = default;
 };
 
@@ -334,6 +351,7 @@ struct SourceCounter {
     uint64_t pcOffset = 0;
     StringId counter = 0; // stall reason (CUPTI name, smsp__pcsamp_warps_issue_stalled_*) or inst_executed
     int64_t value = 0;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const SourceCounter&) const = default;
 };
 
@@ -342,6 +360,30 @@ struct SourceFile {
     StringId path = 0; // as the line table names it
     std::string text;
     bool operator==(const SourceFile&) const = default;
+};
+
+// One run of a program that fed the session (schema v2, table run): a trace, a metric profile,
+// PC sampling, a benchmark or an import. A session holds one or more; rows carry their runId.
+struct RunInfo {
+    uint32_t id = 1;
+    std::string kind = "trace"; // trace | profile | pc-sampling | bench | import
+    std::string commandLine;
+    std::string cwd;
+    std::string environmentJson; // {"NAME":"value",...}
+    std::string host;
+    std::string user;
+    int64_t startRealtimeNs = 0; // wall clock, ns since the Unix epoch; 0 = unknown
+    int64_t endRealtimeNs = 0;
+    std::string optionsJson; // what the collector was asked for: sets, cache control, passes...
+    bool operator==(const RunInfo&) const = default;
+};
+
+// A profiled launch (kernelId, in a profile or pc-sampling run) and the traced launch it
+// corresponds to (traceKernelId): same process, same kernel, same per-name launch ordinal.
+struct KernelLink {
+    int64_t kernelId = 0;
+    int64_t traceKernelId = 0;
+    bool operator==(const KernelLink&) const = default;
 };
 
 } // namespace ws

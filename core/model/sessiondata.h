@@ -77,6 +77,8 @@ struct SessionData {
     std::vector<BenchRun> benchRuns;
     std::vector<BenchSample> benchSamples;
     std::vector<WarpEvent> warpEvents;
+    std::vector<RunInfo> runs;           // schema v2; empty: the writer stores one inferred run
+    std::vector<KernelLink> kernelLinks; // profiled launch -> traced launch (linkKernels)
     std::vector<SassFunction> sassFunctions;
     std::vector<SassInstruction> sassInstructions;
     std::vector<SourceCounter> sourceCounters;

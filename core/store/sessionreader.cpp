@@ -2,6 +2,7 @@
 #include "core/store/sessionreader.h"
 
 #include "core/store/rowcodec.h"
+#include "core/store/runinference.h"
 #include "core/store/schema.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sqlite.h"
@@ -28,43 +29,6 @@ namespace {
 using Kind = SessionError::Kind;
 
 constexpr char kSqliteMagic[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f', 'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
-
-// Every table of schema v1; table_check is optional (files written without checksums).
-constexpr std::array<std::string_view, 24> kTables = {
-    "meta",
-    "environment",
-    "string",
-    "process",
-    "thread",
-    "device",
-    "stream",
-    "kernel",
-    "memcpy",
-    "memset",
-    "api_call",
-    "nvtx_range",
-    "nvtx_mark",
-    "sync",
-    "overhead",
-    "metric_def",
-    "kernel_metric",
-    "counter_track",
-    "counter_sample",
-    "bench_run",
-    "bench_sample",
-    "warp_event",
-    "lane_blob",
-    "table_check",
-};
-
-// Tables a session has only when a collector filled them (PC-sampling source counters); older
-// files and other session kinds do not have them.
-constexpr std::array<std::string_view, 4> kOptionalTables = {
-    "sass_function",
-    "sass_instruction",
-    "source_counter",
-    "source_file",
-};
 
 uint32_t bigEndian32(const unsigned char* p)
 {
@@ -147,32 +111,32 @@ struct SessionReader::Impl {
     std::unique_ptr<sqlite::Database> db;
     int schemaVersion = 0;
     std::map<std::string, std::pair<int64_t, uint64_t>> checks; // table -> (rows, hash)
-    std::vector<std::string_view> optionalTables;               // those of kOptionalTables present
+    std::vector<std::string_view> optionalTables;               // optional tables the file has
 
     // Reads a table, verifying its row count and content hash against table_check.
     template <class R, class Tick> std::vector<R> readTable(Tick&& tick) const
     {
         using C = store::Codec<R>;
         std::vector<R> rows;
-        const auto check = checks.find(std::string(C::table));
+        const auto check = checks.find(std::string(C::info.name));
         if (check != checks.end())
             rows.reserve(reservationFor(check->second.first));
         try {
-            sqlite::Statement st = db->prepare(store::selectSql<R>());
+            sqlite::Statement st = db->prepare(store::selectSql<R>(schemaVersion));
             uint64_t hash = 0;
             while (st.step()) {
                 R& row = rows.emplace_back();
-                store::ColumnReader reader {st};
+                store::ColumnReader reader(st, schemaVersion);
                 C::fields(reader, row);
-                hash += store::rowHash(row);
+                hash += store::rowHash(row, schemaVersion);
                 if ((rows.size() & 0xffff) == 0)
-                    tick(C::table, rows.size());
+                    tick(C::info.name, rows.size());
             }
-            verify(C::table, static_cast<int64_t>(rows.size()), hash);
+            verify(C::info.name, static_cast<int64_t>(rows.size()), hash);
         } catch (const sqlite::Error& e) {
-            throw store::readError(path, e, "reading table " + std::string(C::table));
+            throw store::readError(path, e, "reading table " + std::string(C::info.name));
         }
-        tick(C::table, rows.size());
+        tick(C::info.name, rows.size());
         return rows;
     }
 
@@ -210,6 +174,8 @@ struct SessionReader::Impl {
         }
         return values;
     }
+
+    template <class R> std::vector<R> optionalTable() const;
 
     StringTable strings() const
     {
@@ -269,16 +235,15 @@ SessionReader::SessionReader(const std::string& path)
         sqlite::Statement tables = d->db->prepare("SELECT name FROM sqlite_schema WHERE type = 'table'");
         while (tables.step())
             present.emplace(tables.columnText(0));
-        for (const std::string_view table : kTables) {
-            if (table == "table_check")
+        for (const schema::TableSpec& table : schema::tables()) {
+            if (table.since > d->schemaVersion)
                 continue;
-            if (!present.contains(table))
-                throw SessionError(
-                    Kind::Corrupted, path, "the file is damaged: table " + std::string(table) + " is missing");
-        }
-        for (const std::string_view table : kOptionalTables) {
-            if (present.contains(table))
-                d->optionalTables.push_back(table);
+            if (table.optional) {
+                if (present.contains(table.name))
+                    d->optionalTables.push_back(table.name);
+            } else if (!present.contains(table.name)) {
+                throw SessionError(Kind::Corrupted, path, "the file is damaged: table " + table.name + " is missing");
+            }
         }
         if (present.contains("table_check")) {
             sqlite::Statement st = d->db->prepare("SELECT table_name, row_count, content_hash FROM table_check");
@@ -316,12 +281,15 @@ std::map<std::string, std::string> SessionReader::meta() const
 std::map<std::string, int64_t> SessionReader::tableCounts() const
 {
     std::map<std::string, int64_t> counts;
-    std::vector<std::string_view> tables(kTables.begin(), kTables.end());
-    tables.insert(tables.end(), d->optionalTables.begin(), d->optionalTables.end());
-    for (const std::string_view table : tables) {
-        if (table == "lane_blob" || table == "table_check")
+    for (const schema::TableSpec& spec : schema::tables()) {
+        const std::string_view table = spec.name;
+        // The lane cache and the checksums belong to the store, not to the session's content.
+        if (table == "lane_blob" || table == "table_check" || spec.since > d->schemaVersion)
             continue;
-        // Table names come from the fixed list above, never from the file or the user.
+        if (spec.optional
+            && std::find(d->optionalTables.begin(), d->optionalTables.end(), table) == d->optionalTables.end())
+            continue;
+        // Table names come from the schema, never from the file or the user.
         const std::string sql = "SELECT count(*) FROM " + std::string(table);
         try {
             counts[std::string(table)] = d->db->queryInt64(sql);
@@ -416,14 +384,392 @@ SessionData SessionReader::readAll(const ProgressCallback& progress, const Cance
     read(data.benchRuns);
     read(data.benchSamples);
     read(data.warpEvents);
+    data.runs = readRuns();
+    data.kernelLinks = readKernelLinks();
     if (progress)
         progress(1.0, "done");
     return data;
 }
 
-::sqlite3* SessionReader::handle() const
+// --- Typed reads ---
+
+namespace {
+
+template <class R> R decodeRow(const sqlite::Statement& st, int version)
 {
-    return d->db->handle();
+    R row;
+    store::ColumnReader columns(st, version);
+    store::Codec<R>::fields(columns, row);
+    return row;
+}
+
+} // namespace
+
+template <class R> std::optional<R> SessionReader::readRow(int64_t id) const
+{
+    using C = store::Codec<R>;
+    try {
+        sqlite::Statement st = d->db->prepare(store::selectSql<R>(d->schemaVersion) + " WHERE id = ?1");
+        st.bind(1, id);
+        if (!st.step())
+            return std::nullopt;
+        return decodeRow<R>(st, d->schemaVersion);
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading a row of table " + std::string(C::info.name));
+    }
+}
+
+template <class R> std::vector<R> SessionReader::readByCorrelation(int64_t pid, int64_t correlationId) const
+{
+    using C = store::Codec<R>;
+    std::vector<R> rows;
+    try {
+        sqlite::Statement st = d->db->prepare(
+            store::selectSql<R>(d->schemaVersion) + " WHERE pid = ?1 AND correlation_id = ?2 ORDER BY id");
+        st.bind(1, pid);
+        st.bind(2, correlationId);
+        while (st.step())
+            rows.push_back(decodeRow<R>(st, d->schemaVersion));
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading correlated rows of table " + std::string(C::info.name));
+    }
+    return rows;
+}
+
+template <class R>
+std::vector<int64_t> SessionReader::idsWithCorrelation(int64_t correlationId, std::span<const int64_t> ids) const
+{
+    using C = store::Codec<R>;
+    std::vector<int64_t> hits;
+    try {
+        sqlite::Statement st
+            = d->db->prepare("SELECT 1 FROM " + std::string(C::info.name) + " WHERE id = ?1 AND correlation_id = ?2");
+        for (const int64_t id : ids) {
+            st.reset();
+            st.bind(1, id);
+            st.bind(2, correlationId);
+            if (st.step())
+                hits.push_back(id);
+        }
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading correlation ids of table " + std::string(C::info.name));
+    }
+    return hits;
+}
+
+template <class R> void SessionReader::forEachRow(const std::function<void(const R&)>& visit) const
+{
+    using C = store::Codec<R>;
+    try {
+        sqlite::Statement st = d->db->prepare(store::selectSql<R>(d->schemaVersion));
+        R row;
+        while (st.step()) {
+            store::ColumnReader columns(st, d->schemaVersion);
+            C::fields(columns, row);
+            visit(row);
+        }
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading table " + std::string(C::info.name));
+    }
+}
+
+template <class R> void SessionReader::forEachRow(TimeWindow window, const std::function<void(const R&)>& visit) const
+{
+    using C = store::Codec<R>;
+    static_assert(!C::info.timeBegin.empty(), "the table has no time columns");
+    try {
+        sqlite::Statement st = d->db->prepare(store::selectSql<R>(d->schemaVersion) + " WHERE "
+            + std::string(C::info.timeEnd) + " >= ?1 AND " + std::string(C::info.timeBegin) + " <= ?2");
+        st.bind(1, window.begin);
+        st.bind(2, window.end);
+        R row;
+        while (st.step()) {
+            store::ColumnReader columns(st, d->schemaVersion);
+            C::fields(columns, row);
+            visit(row);
+        }
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading table " + std::string(C::info.name));
+    }
+}
+
+template <class R> std::vector<R> SessionReader::readTable() const
+{
+    return d->readTable<R>([](std::string_view, size_t) {});
+}
+
+template <class R> std::optional<std::pair<int64_t, int64_t>> SessionReader::timeRange() const
+{
+    using C = store::Codec<R>;
+    static_assert(!C::info.timeBegin.empty(), "the table has no time columns");
+    try {
+        sqlite::Statement st = d->db->prepare("SELECT min(" + std::string(C::info.timeBegin) + "), max("
+            + std::string(C::info.timeEnd) + ") FROM " + std::string(C::info.name));
+        if (!st.step() || st.columnType(0) == SQLITE_NULL)
+            return std::nullopt;
+        return std::pair(st.columnInt64(0), st.columnInt64(1));
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading the time range of table " + std::string(C::info.name));
+    }
+}
+
+template <class R> int64_t SessionReader::rowCount() const
+{
+    using C = store::Codec<R>;
+    try {
+        return d->db->queryInt64("SELECT count(*) FROM " + std::string(C::info.name));
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "counting table " + std::string(C::info.name));
+    }
+}
+
+// The instantiations the rest of the code may use: the codecs stay inside core/store.
+#define WS_READER_ROWS(R)                                                                                              \
+    template std::optional<R> SessionReader::readRow<R>(int64_t) const;                                                \
+    template void SessionReader::forEachRow<R>(const std::function<void(const R&)>&) const;                            \
+    template std::vector<R> SessionReader::readTable<R>() const;                                                       \
+    template int64_t SessionReader::rowCount<R>() const;
+#define WS_READER_TIMED(R)                                                                                             \
+    template void SessionReader::forEachRow<R>(TimeWindow, const std::function<void(const R&)>&) const;                \
+    template std::optional<std::pair<int64_t, int64_t>> SessionReader::timeRange<R>() const;
+#define WS_READER_CORRELATED(R)                                                                                        \
+    template std::vector<R> SessionReader::readByCorrelation<R>(int64_t, int64_t) const;                               \
+    template std::vector<int64_t> SessionReader::idsWithCorrelation<R>(int64_t, std::span<const int64_t>) const;
+
+WS_READER_ROWS(KernelRecord)
+WS_READER_ROWS(MemcpyRecord)
+WS_READER_ROWS(MemsetRecord)
+WS_READER_ROWS(ApiCallRecord)
+WS_READER_ROWS(NvtxRangeRecord)
+WS_READER_ROWS(NvtxMarkRecord)
+WS_READER_ROWS(SyncRecord)
+WS_READER_ROWS(OverheadRecord)
+WS_READER_ROWS(WarpEvent)
+WS_READER_ROWS(CounterTrack)
+WS_READER_ROWS(MetricDef)
+WS_READER_ROWS(BenchRun)
+WS_READER_ROWS(SassFunction)
+WS_READER_ROWS(SourceFile)
+template void SessionReader::forEachRow<CounterSample>(const std::function<void(const CounterSample&)>&) const;
+template void SessionReader::forEachRow<KernelMetric>(const std::function<void(const KernelMetric&)>&) const;
+template void SessionReader::forEachRow<BenchSample>(const std::function<void(const BenchSample&)>&) const;
+template void SessionReader::forEachRow<StreamInfo>(const std::function<void(const StreamInfo&)>&) const;
+template std::vector<StreamInfo> SessionReader::readTable<StreamInfo>() const;
+template std::vector<BenchSample> SessionReader::readTable<BenchSample>() const;
+template std::vector<KernelMetric> SessionReader::readTable<KernelMetric>() const;
+template std::vector<CounterSample> SessionReader::readTable<CounterSample>() const;
+template std::vector<RunInfo> SessionReader::readTable<RunInfo>() const;
+template std::vector<KernelLink> SessionReader::readTable<KernelLink>() const;
+template int64_t SessionReader::rowCount<CounterSample>() const;
+template int64_t SessionReader::rowCount<KernelMetric>() const;
+WS_READER_TIMED(KernelRecord)
+WS_READER_TIMED(MemcpyRecord)
+WS_READER_TIMED(MemsetRecord)
+WS_READER_TIMED(ApiCallRecord)
+WS_READER_TIMED(NvtxRangeRecord)
+WS_READER_TIMED(NvtxMarkRecord)
+WS_READER_TIMED(SyncRecord)
+WS_READER_TIMED(OverheadRecord)
+WS_READER_TIMED(WarpEvent)
+WS_READER_TIMED(CounterSample)
+WS_READER_CORRELATED(KernelRecord)
+WS_READER_CORRELATED(MemcpyRecord)
+WS_READER_CORRELATED(MemsetRecord)
+WS_READER_CORRELATED(ApiCallRecord)
+WS_READER_CORRELATED(SyncRecord)
+#undef WS_READER_ROWS
+#undef WS_READER_TIMED
+#undef WS_READER_CORRELATED
+
+std::vector<CounterTrack> SessionReader::readCounterTracks() const
+{
+    return readTable<CounterTrack>();
+}
+
+std::vector<CounterSample> SessionReader::readCounterSamples() const
+{
+    return readTable<CounterSample>();
+}
+
+std::vector<CounterSample> SessionReader::readCounterSamples(uint32_t trackId) const
+{
+    std::vector<CounterSample> rows;
+    try {
+        sqlite::Statement st
+            = d->db->prepare(store::selectSql<CounterSample>(d->schemaVersion) + " WHERE track_id = ?1");
+        st.bind(1, static_cast<int64_t>(trackId));
+        while (st.step())
+            rows.push_back(decodeRow<CounterSample>(st, d->schemaVersion));
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading table counter_sample");
+    }
+    return rows;
+}
+
+void SessionReader::forEachLaneChunk(const std::function<bool(const LaneChunk&)>& visit) const
+{
+    try {
+        sqlite::Statement st = d->db->prepare("SELECT lane_key, format, data FROM lane_blob");
+        while (st.step()) {
+            if (!visit(LaneChunk {st.columnText(0), st.columnInt64(1), st.columnBlob(2)}))
+                return;
+        }
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading table lane_blob");
+    }
+}
+
+std::vector<MetricDef> SessionReader::readMetricDefs() const
+{
+    return readTable<MetricDef>();
+}
+
+std::vector<KernelMetric> SessionReader::readKernelMetrics() const
+{
+    return readTable<KernelMetric>();
+}
+
+std::vector<KernelRecord> SessionReader::readMeasuredKernels() const
+{
+    std::vector<KernelRecord> rows;
+    try {
+        std::string sql = store::selectSql<KernelRecord>(d->schemaVersion)
+            + " WHERE id IN (SELECT DISTINCT kernel_id FROM kernel_metric)";
+        if (d->schemaVersion >= 2)
+            sql += " OR id IN (SELECT trace_kernel_id FROM kernel_link)";
+        sqlite::Statement st = d->db->prepare(sql + " ORDER BY id");
+        while (st.step())
+            rows.push_back(decodeRow<KernelRecord>(st, d->schemaVersion));
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading measured kernels");
+    }
+    return rows;
+}
+
+template <class R> std::vector<R> SessionReader::Impl::optionalTable() const
+{
+    if (std::find(optionalTables.begin(), optionalTables.end(), store::Codec<R>::info.name) == optionalTables.end())
+        return {};
+    return readTable<R>([](std::string_view, size_t) {});
+}
+
+std::vector<SassFunction> SessionReader::readSassFunctions() const
+{
+    return d->optionalTable<SassFunction>();
+}
+
+std::vector<SassInstruction> SessionReader::readSassInstructions() const
+{
+    return d->optionalTable<SassInstruction>();
+}
+
+std::vector<SourceCounter> SessionReader::readSourceCounters() const
+{
+    return d->optionalTable<SourceCounter>();
+}
+
+std::vector<SourceFile> SessionReader::readSourceFiles() const
+{
+    return d->optionalTable<SourceFile>();
+}
+
+std::vector<RunInfo> SessionReader::readRuns() const
+{
+    if (d->schemaVersion >= 2)
+        return readTable<RunInfo>();
+    const auto stored = storedRowCounts();
+    const auto has = [&](const char* table) {
+        const auto it = stored.find(table);
+        return it != stored.end() ? it->second > 0
+                                  : (d->db->queryInt64(std::string("SELECT count(*) FROM ") + table) > 0);
+    };
+    const std::map<std::string, std::string> values = meta();
+    const std::map<std::string, std::string> environment = readEnvironment();
+    try {
+        return {store::inferRun(values, environment, has("kernel"), has("bench_run"))};
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading the run of a v1 file");
+    }
+}
+
+std::vector<KernelLink> SessionReader::readKernelLinks() const
+{
+    if (d->schemaVersion < 2)
+        return {};
+    return readTable<KernelLink>();
+}
+
+std::vector<SessionReader::KernelMetricValues> SessionReader::readMetricsByKernel() const
+{
+    std::map<int64_t, KernelMetricValues> own;
+    forEachRow<KernelMetric>([&](const KernelMetric& m) {
+        KernelMetricValues& v = own[m.kernelId];
+        v.kernelId = v.measuredKernelId = m.kernelId;
+        v.runId = m.runId;
+        v.values.emplace_back(m.metricId, m.value);
+    });
+    std::map<int64_t, KernelMetricValues> all = own;
+    for (const KernelLink& link : readKernelLinks()) {
+        const auto measured = own.find(link.kernelId);
+        if (measured == own.end() || own.contains(link.traceKernelId))
+            continue;
+        KernelMetricValues v = measured->second;
+        v.kernelId = link.traceKernelId;
+        all.emplace(link.traceKernelId, std::move(v));
+    }
+    std::vector<KernelMetricValues> out;
+    out.reserve(all.size());
+    for (auto& [id, v] : all)
+        out.push_back(std::move(v));
+    return out;
+}
+
+std::optional<SessionReader::KernelMetricValues> SessionReader::readMetricsOfKernel(int64_t kernelId) const
+{
+    try {
+        const auto valuesOf = [&](int64_t measured) {
+            KernelMetricValues v;
+            v.kernelId = kernelId;
+            v.measuredKernelId = measured;
+            sqlite::Statement st
+                = d->db->prepare(store::selectSql<KernelMetric>(d->schemaVersion) + " WHERE kernel_id = ?1");
+            st.bind(1, measured);
+            while (st.step()) {
+                const KernelMetric m = decodeRow<KernelMetric>(st, d->schemaVersion);
+                v.runId = m.runId;
+                v.values.emplace_back(m.metricId, m.value);
+            }
+            return v;
+        };
+        KernelMetricValues own = valuesOf(kernelId);
+        if (!own.values.empty() || d->schemaVersion < 2)
+            return own.values.empty() ? std::nullopt : std::optional(std::move(own));
+        sqlite::Statement link
+            = d->db->prepare("SELECT kernel_id FROM kernel_link WHERE trace_kernel_id = ?1 ORDER BY kernel_id");
+        link.bind(1, kernelId);
+        while (link.step()) {
+            KernelMetricValues linked = valuesOf(link.columnInt64(0));
+            if (!linked.values.empty())
+                return linked;
+        }
+        return std::nullopt;
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading the metrics of kernel " + std::to_string(kernelId));
+    }
+}
+
+std::map<std::string, std::string> SessionReader::readEnvironment() const
+{
+    return d->keyValues("SELECT key, value FROM environment", "environment");
+}
+
+bool SessionReader::hasTable(std::string_view table) const
+{
+    try {
+        return d->db->hasTable(table);
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading the table list");
+    }
 }
 
 } // namespace ws

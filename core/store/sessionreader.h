@@ -5,12 +5,14 @@
 #include "core/util/cancellation.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
-
-struct sqlite3;
 
 namespace ws {
 
@@ -50,8 +52,93 @@ public:
     // Row counts the writer recorded at commit (table table_check); empty for files without.
     std::map<std::string, int64_t> storedRowCounts() const;
 
-    // Raw handle for code in core that needs its own queries (timeline loader, stats).
-    ::sqlite3* handle() const;
+    // --- Typed reads: every question core and ui ask a session file. No SQL leaves core/store. ---
+    // They throw SessionError (Corrupted/BadInput) naming the file when SQLite fails.
+    // R is one of the record types of core/model/records.h that has a table (see rowcodec.h).
+
+    // One row by its id (event tables and others keyed by `id`); nullopt when there is none.
+    template <class R> std::optional<R> readRow(int64_t id) const;
+    std::optional<KernelRecord> readKernel(int64_t id) const { return readRow<KernelRecord>(id); }
+    std::optional<MemcpyRecord> readMemcpy(int64_t id) const { return readRow<MemcpyRecord>(id); }
+    std::optional<MemsetRecord> readMemset(int64_t id) const { return readRow<MemsetRecord>(id); }
+    std::optional<ApiCallRecord> readApiCall(int64_t id) const { return readRow<ApiCallRecord>(id); }
+    std::optional<NvtxRangeRecord> readNvtxRange(int64_t id) const { return readRow<NvtxRangeRecord>(id); }
+    std::optional<SyncRecord> readSync(int64_t id) const { return readRow<SyncRecord>(id); }
+    std::optional<WarpEvent> readWarpEvent(int64_t id) const { return readRow<WarpEvent>(id); }
+
+    // Rows of process `pid` whose correlation id is `correlationId` (kernel, memcpy, memset,
+    // api_call, sync), in id order. Scans the table (there is no index on correlation ids).
+    template <class R> std::vector<R> readByCorrelation(int64_t pid, int64_t correlationId) const;
+    // Of the rows `ids`, the ids of those whose correlation id is `correlationId`: one lookup per
+    // id, for walking candidates found on the timeline. Same tables as readByCorrelation.
+    template <class R>
+    std::vector<int64_t> idsWithCorrelation(int64_t correlationId, std::span<const int64_t> ids) const;
+
+    // Streams a table in stored order without holding it; with a window, only rows that overlap
+    // [window.begin, window.end] (by the table's time columns, see TimeWindow). No checksum check:
+    // that needs the whole table (use the read* functions for that).
+    struct TimeWindow {
+        int64_t begin = 0;
+        int64_t end = 0;
+    };
+    template <class R> void forEachRow(const std::function<void(const R&)>& visit) const;
+    template <class R> void forEachRow(TimeWindow window, const std::function<void(const R&)>& visit) const;
+    // A whole table, its checksum verified against table_check (like readAll).
+    template <class R> std::vector<R> readTable() const;
+    // Smallest start and largest end of a table (nvtx_mark: ts); nullopt when the table is empty.
+    template <class R> std::optional<std::pair<int64_t, int64_t>> timeRange() const;
+    // Rows in a table now (SELECT count(*)), for files without table_check.
+    template <class R> int64_t rowCount() const;
+
+    // Counter series.
+    std::vector<CounterTrack> readCounterTracks() const;
+    std::vector<CounterSample> readCounterSamples() const;                 // all tracks, stored order
+    std::vector<CounterSample> readCounterSamples(uint32_t trackId) const; // one track, stored order
+
+    // Lane cache chunks (table lane_blob) in key order; `visit` returns false to stop early.
+    // `key` and `data` are valid during the call only.
+    struct LaneChunk {
+        std::string_view key;
+        int64_t format = 0;
+        std::span<const std::byte> data;
+    };
+    void forEachLaneChunk(const std::function<bool(const LaneChunk&)>& visit) const;
+
+    // Metrics. readMeasuredKernels: the launches that have at least one kernel_metric row (a
+    // trace of millions of launches has none; a profile one per profiled launch), and those a
+    // profiled launch links to (kernel_link), in id order.
+    std::vector<MetricDef> readMetricDefs() const;
+    std::vector<KernelMetric> readKernelMetrics() const;
+    std::vector<KernelRecord> readMeasuredKernels() const;
+
+    // Source tables (PC sampling): empty when the file has no such table; checksums verified.
+    std::vector<SassFunction> readSassFunctions() const;
+    std::vector<SassInstruction> readSassInstructions() const;
+    std::vector<SourceCounter> readSourceCounters() const;
+    std::vector<SourceFile> readSourceFiles() const;
+
+    // Schema v2 runs, in id order. A v1 file has one run, inferred from its meta and
+    // environment (store/runinference.h): every row of it belongs to run 1.
+    std::vector<RunInfo> readRuns() const;
+    // Profiled launch -> traced launch (table kernel_link); empty for v1 files.
+    std::vector<KernelLink> readKernelLinks() const;
+
+    // Metric values by kernel: for every launch that has metrics, its own or those of the
+    // profiled launch linked to it (kernel_link), with the launch and run they were measured in.
+    // A launch's own metrics win over linked ones. In kernel id order.
+    struct KernelMetricValues {
+        int64_t kernelId = 0;                            // the launch the values are shown for
+        int64_t measuredKernelId = 0;                    // the launch they were measured on (== kernelId when own)
+        uint32_t runId = 1;                              // the run of the measured launch
+        std::vector<std::pair<uint32_t, double>> values; // (metric_def.id, value)
+    };
+    std::vector<KernelMetricValues> readMetricsByKernel() const;
+    // The same for one launch (event details): nullopt when it has no metrics, own or linked.
+    std::optional<KernelMetricValues> readMetricsOfKernel(int64_t kernelId) const;
+
+    // Environment (host, driver, command line...); checksum verified.
+    std::map<std::string, std::string> readEnvironment() const;
+    bool hasTable(std::string_view table) const;
 
 private:
     struct Impl;

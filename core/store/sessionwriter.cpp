@@ -2,11 +2,10 @@
 #include "core/store/sessionwriter.h"
 
 #include "core/store/rowcodec.h"
+#include "core/store/runinference.h"
 #include "core/store/schema.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sqlite.h"
-#include "core/timeline/laneblob.h"
-#include "core/timeline/lanebuilder.h"
 
 #include <sqlite3.h>
 
@@ -61,7 +60,9 @@ struct SessionWriter::Impl {
     std::map<std::pair<std::string_view, bool>, sqlite::Statement> inserts;
     std::map<std::string, TableCheck> checks;
     std::map<std::string, std::string> meta;
-    LaneBuilder lanes;
+    std::map<std::string, std::string> environment;
+    uint32_t lastRunId = 0; // 0: no run row yet
+    std::vector<std::unique_ptr<SessionRowObserver>> observers;
     StringId stringCount = 1;
     bool stringsWritten = false;
     bool committed = false;
@@ -84,9 +85,9 @@ struct SessionWriter::Impl {
     template <class R> void append(std::span<const R> records)
     {
         using C = store::Codec<R>;
-        sqlite::Statement& one = statement(C::table, false, store::insertSql<R>(1));
-        sqlite::Statement& many = statement(C::table, true, store::insertSql<R>(kRowsPerInsert));
-        TableCheck& check = checks[std::string(C::table)];
+        sqlite::Statement& one = statement(C::info.name, false, store::insertSql<R>(1));
+        sqlite::Statement& many = statement(C::info.name, true, store::insertSql<R>(kRowsPerInsert));
+        TableCheck& check = checks[std::string(C::info.name)];
         sqlite::Transaction tx(*db);
         size_t i = 0;
         while (i < records.size()) {
@@ -123,15 +124,18 @@ struct SessionWriter::Impl {
         }
         tx.commit();
         check.rows += static_cast<int64_t>(records.size());
-        rows += static_cast<int64_t>(records.size());
+        if constexpr (!std::is_same_v<R, RunInfo> && !std::is_same_v<R, KernelLink>)
+            rows += static_cast<int64_t>(records.size()); // runs and links are bookkeeping, not rows of a run
     }
 
     // Bookkeeping for a row now in the table (with its final id): checksum and lane cache.
     template <class R> void stored(const R& record, TableCheck& check)
     {
         check.hash += store::rowHash(record);
-        if constexpr (requires { lanes.add(record, record.id); })
-            lanes.add(record, record.id);
+        if constexpr (requires(SessionRowObserver & o) { o.stored(record); }) {
+            for (const auto& observer : observers)
+                observer->stored(record);
+        }
     }
 
     // Small tables: replace the whole content.
@@ -139,9 +143,9 @@ struct SessionWriter::Impl {
     {
         using C = store::Codec<R>;
         std::string sql = "DELETE FROM ";
-        sql += C::table;
+        sql += C::info.name;
         db->exec(sql.c_str());
-        checks.erase(std::string(C::table));
+        checks.erase(std::string(C::info.name));
         append(std::span<const R>(records));
     }
 
@@ -191,17 +195,15 @@ struct SessionWriter::Impl {
 
     void writeLaneCache()
     {
-        sqlite::Statement st = db->prepare("INSERT INTO lane_blob(lane_key, format, data) VALUES(?1, ?2, ?3)");
-        lanes.finish(stringCount, [&](TimelineLane&& lane) {
-            for (size_t offset = 0, chunk = 0; offset < lane.size(); offset += kLaneChunkEvents, ++chunk) {
-                const size_t count = std::min(kLaneChunkEvents, lane.size() - offset);
-                const std::vector<std::byte> blob = encodeLaneChunk(lane, offset, count, stringCount);
-                st.bind(1, std::string_view(laneBlobKey(lane, chunk)));
-                st.bind(2, static_cast<int64_t>(kLaneBlobFormat));
-                st.bindBlob(3, blob);
+        sqlite::Statement st = db->prepare(store::insertSql<store::LaneBlobRow>(1));
+        for (const auto& observer : observers) {
+            observer->finish(stringCount, [&](SessionRowObserver::LaneChunkRow&& row) {
+                st.bind(1, std::string_view(row.key));
+                st.bind(2, row.format);
+                st.bindBlob(3, row.data);
                 st.run();
-            }
-        });
+            });
+        }
     }
 
     void writeChecks()
@@ -296,6 +298,11 @@ template <class F> static void runGuarded(bool& failed, bool committed, const st
     }
 }
 
+void SessionWriter::attach(std::unique_ptr<SessionRowObserver> observer)
+{
+    d->observers.push_back(std::move(observer));
+}
+
 void SessionWriter::write(const SessionData& data)
 {
     writeHeaderTables(data);
@@ -311,6 +318,7 @@ void SessionWriter::write(const SessionData& data)
     appendCounterSamples(data.counterSamples);
     appendBenchSamples(data.benchSamples);
     appendKernelMetrics(data.kernelMetrics);
+    appendKernelLinks(data.kernelLinks);
     if (!data.sassInstructions.empty() || !data.sourceCounters.empty())
         runGuarded(d->failed, d->committed, m_path, [&] {
             d->append(std::span<const SassInstruction>(data.sassInstructions));
@@ -336,6 +344,7 @@ WS_APPEND(appendWarpEvents, WarpEvent)
 WS_APPEND(appendCounterSamples, CounterSample)
 WS_APPEND(appendBenchSamples, BenchSample)
 WS_APPEND(appendKernelMetrics, KernelMetric)
+WS_APPEND(appendKernelLinks, KernelLink)
 #undef WS_APPEND
 
 void SessionWriter::writeHeaderTables(const SessionData& data)
@@ -353,9 +362,27 @@ void SessionWriter::writeHeaderTables(const SessionData& data)
         d->replace(data.benchRuns);
         d->replace(data.sassFunctions);
         d->replace(data.sourceFiles);
+        if (!data.runs.empty()) {
+            d->replace(data.runs);
+            d->lastRunId = 0;
+            for (const RunInfo& r : data.runs)
+                d->lastRunId = std::max(d->lastRunId, r.id);
+        }
         tx.commit();
         d->meta = data.meta;
+        d->environment = data.environment;
     });
+}
+
+uint32_t SessionWriter::beginRun(RunInfo run)
+{
+    runGuarded(d->failed, d->committed, m_path, [&] {
+        if (run.id == 0)
+            run.id = d->lastRunId + 1;
+        d->append(std::span<const RunInfo>(&run, 1));
+        d->lastRunId = std::max(d->lastRunId, run.id);
+    });
+    return run.id;
 }
 
 void SessionWriter::commit()
@@ -365,6 +392,17 @@ void SessionWriter::commit()
             sqlite::Transaction tx(*d->db);
             if (!d->stringsWritten)
                 d->writeStrings(StringTable());
+            if (d->lastRunId == 0) {
+                // Every v2 file says which run produced its rows (run 1, the rows' default).
+                const auto rowsOf = [&](const char* table) {
+                    const auto it = d->checks.find(table);
+                    return it == d->checks.end() ? int64_t(0) : it->second.rows;
+                };
+                const RunInfo run
+                    = store::inferRun(d->meta, d->environment, rowsOf("kernel") > 0, rowsOf("bench_run") > 0);
+                d->append(std::span<const RunInfo>(&run, 1));
+                d->lastRunId = run.id;
+            }
             std::map<std::string, std::string> meta = d->meta;
             meta.try_emplace("created", utcNow());
             meta.try_emplace("tool_version", WS_VERSION);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/model/sessiondata.h"
+#include "core/store/rowobserver.h"
 
 #include <memory>
 #include <span>
@@ -17,14 +18,24 @@ namespace ws {
 // ingest stream millions of events without holding them all); strings are written at commit.
 // Each append is one transaction over persistent prepared statements. Event records with
 // id 0 get the next rowid as id. A NaN in a REAL column is rejected (SessionError BadInput):
-// SQLite cannot store NaN. commit() also stores the lane cache (lane_blob) and per-table
-// content checksums (table_check), see docs/session-format.md.
+// SQLite cannot store NaN. commit() stores per-table content checksums (table_check) and the
+// rows an attached SessionRowObserver derives (the lane cache, lane_blob: attach it with
+// attachLaneCache(writer) from core/timeline/lanebuilder.h), see docs/session-format.md.
 class SessionWriter {
 public:
     explicit SessionWriter(std::string path); // throws SessionError(WriteFailed)
     ~SessionWriter();
     SessionWriter(const SessionWriter&) = delete;
     SessionWriter& operator=(const SessionWriter&) = delete;
+
+    // Sees every event row from now on and adds its rows at commit; attach before appending.
+    void attach(std::unique_ptr<SessionRowObserver> observer);
+
+    // Schema v2 runs. beginRun stores a run row (id 0: the next free id) and returns its id;
+    // rows carry their run in their runId (default 1). A writer whose producer sets no run stores
+    // one at commit, inferred from meta and environment (store/runinference.h).
+    uint32_t beginRun(RunInfo run);
+    void appendKernelLinks(std::span<const KernelLink> rows);
 
     // Writes every table of `data` (strings, meta and environment included).
     void write(const SessionData& data);

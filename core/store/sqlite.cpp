@@ -28,6 +28,11 @@ bool Error::isCorruption() const
     return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_FORMAT;
 }
 
+bool Error::isNotADatabase() const
+{
+    return primaryCode() == SQLITE_NOTADB;
+}
+
 Statement::Statement(sqlite3* db, std::string_view sql, bool persistent)
 {
     const unsigned flags = persistent ? SQLITE_PREPARE_PERSISTENT : 0;
@@ -130,6 +135,11 @@ int Statement::columnCount() const
 int Statement::columnType(int column) const
 {
     return sqlite3_column_type(m_stmt, column);
+}
+
+bool Statement::isNull(int column) const
+{
+    return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
 }
 
 int64_t Statement::columnInt64(int column) const

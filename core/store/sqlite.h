@@ -29,6 +29,8 @@ public:
     int primaryCode() const { return m_code & 0xff; }
     // True for the result codes SQLite uses when the file content is damaged.
     bool isCorruption() const;
+    // SQLITE_NOTADB: the file is not a SQLite database at all.
+    bool isNotADatabase() const;
 
 private:
     int m_code;
@@ -64,6 +66,7 @@ public:
     // step(), reset() or destruction.
     int columnCount() const;
     int columnType(int column) const;
+    bool isNull(int column) const;
     int64_t columnInt64(int column) const;
     int columnInt(int column) const;
     double columnDouble(int column) const;

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "core/timeline/lanebuilder.h"
 
+#include "core/store/rowobserver.h"
+#include "core/store/sessionwriter.h"
+#include "core/timeline/laneblob.h"
+
 #include <algorithm>
 #include <iterator>
 #include <string>
@@ -274,6 +278,41 @@ void sortLanes(std::vector<TimelineLane>& lanes)
     // The one row order (trackkind.h): the row tree sorts with the same key.
     std::stable_sort(lanes.begin(), lanes.end(),
         [](const TimelineLane& x, const TimelineLane& y) { return laneOrderKey(x) < laneOrderKey(y); });
+}
+
+namespace {
+
+// The writer's lane cache: lanes built from the rows as they are stored, encoded in chunks at
+// commit (see laneblob.h).
+class LaneCacheObserver final : public SessionRowObserver {
+public:
+    void stored(const KernelRecord& r) override { m_lanes.add(r, r.id); }
+    void stored(const MemcpyRecord& r) override { m_lanes.add(r, r.id); }
+    void stored(const MemsetRecord& r) override { m_lanes.add(r, r.id); }
+    void stored(const ApiCallRecord& r) override { m_lanes.add(r, r.id); }
+    void stored(const NvtxRangeRecord& r) override { m_lanes.add(r, r.id); }
+    void stored(const SyncRecord& r) override { m_lanes.add(r, r.id); }
+
+    void finish(StringId stringCount, const std::function<void(LaneChunkRow&&)>& emit) override
+    {
+        m_lanes.finish(stringCount, [&](TimelineLane&& lane) {
+            for (size_t offset = 0, chunk = 0; offset < lane.size(); offset += kLaneChunkEvents, ++chunk) {
+                const size_t count = std::min(kLaneChunkEvents, lane.size() - offset);
+                emit({laneBlobKey(lane, chunk), static_cast<int64_t>(kLaneBlobFormat),
+                    encodeLaneChunk(lane, offset, count, stringCount)});
+            }
+        });
+    }
+
+private:
+    LaneBuilder m_lanes;
+};
+
+} // namespace
+
+void attachLaneCache(SessionWriter& writer)
+{
+    writer.attach(std::make_unique<LaneCacheObserver>());
 }
 
 } // namespace ws

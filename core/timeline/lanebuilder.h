@@ -21,6 +21,8 @@
 
 namespace ws {
 
+class SessionWriter;
+
 // Names for events whose table has no name column (copies, memsets, syncs). They are not
 // in the session's string table: a TimelineModel appends them after the file's strings, so
 // their ids are labelBase + index, where labelBase is the number of strings in the file.
@@ -99,6 +101,11 @@ private:
     int64_t m_events = 0;
     std::optional<std::pair<EventTable, int64_t>> m_unaddressable; // the first row id past the limit
 };
+
+// Makes `writer` store the lane cache (table lane_blob) at commit: a LaneBuilder sees every event
+// row it stores. Every producer of session files calls it right after creating the writer
+// (files without a lane cache still open, by scanning rows, only slower).
+void attachLaneCache(SessionWriter& writer);
 
 // "CUDA API", "NVTX (depth 2)", "stream 7", "sync" (laneKindLabel, trackkind.h).
 std::string laneLabel(LaneKind kind, int depth, uint32_t streamId);

@@ -3,8 +3,6 @@
 
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
-#include "core/store/sqlite.h"
-#include "core/store/storeerror.h"
 #include "core/timeline/laneblob.h"
 #include "core/timeline/lanebuilder.h"
 
@@ -113,18 +111,16 @@ public:
         std::map<std::tuple<uint32_t, int64_t, int64_t, uint32_t, uint32_t, int32_t>, size_t> laneIndex;
         std::vector<uint64_t> filled;
         int64_t loaded = 0;
-        sqlite::Statement st(m_reader.handle(), "SELECT lane_key, format, data FROM lane_blob", false);
-        while (st.step()) {
-            if (st.columnInt64(1) != kLaneBlobFormat)
-                return false;
-            const auto blob = st.columnBlob(2);
+        bool usable = true;
+        m_reader.forEachLaneChunk([&](const SessionReader::LaneChunk& chunk) {
+            if (chunk.format != kLaneBlobFormat)
+                return usable = false;
             LaneBlobHeader header;
-            if (!decodeLaneChunkHeader(blob, header))
+            if (!decodeLaneChunkHeader(chunk.data, header))
                 throw SessionError(Kind::Corrupted, m_reader.path(),
-                    "the file is damaged: lane cache entry " + std::string(st.columnText(0))
-                        + " does not match its checksum");
+                    "the file is damaged: lane cache entry " + std::string(chunk.key) + " does not match its checksum");
             if (header.labelBase != labelBase)
-                return false; // strings were rewritten after the cache was built
+                return usable = false; // strings were rewritten after the cache was built
             const auto key
                 = std::make_tuple(header.kind, header.pid, header.tid, header.deviceId, header.streamId, header.depth);
             auto [it, inserted] = laneIndex.try_emplace(key, model.lanes.size());
@@ -146,14 +142,17 @@ public:
             TimelineLane& lane = model.lanes[it->second];
             if (lane.size() != header.laneEvents)
                 throw SessionError(Kind::Corrupted, m_reader.path(),
-                    "the file is damaged: lane cache chunks of " + std::string(st.columnText(0))
+                    "the file is damaged: lane cache chunks of " + std::string(chunk.key)
                         + " disagree on the lane size");
-            copyLaneChunk(blob, header, lane);
+            copyLaneChunk(chunk.data, header, lane);
             filled[it->second] += header.chunkEvents;
             loaded += static_cast<int64_t>(header.chunkEvents);
             poll(expected > 0 ? 0.1 + 0.9 * static_cast<double>(loaded) / static_cast<double>(expected) : 0.5,
                 "reading lanes");
-        }
+            return true;
+        });
+        if (!usable)
+            return false;
         if (model.lanes.empty())
             return false; // no cache at all (or no events: the row scan is instant then)
         for (size_t i = 0; i < filled.size(); ++i) {
@@ -169,64 +168,45 @@ public:
     {
         int64_t total = storedLaneEvents();
         if (total < 0) {
-            total = 0;
-            for (const char* table : kLaneTables) {
-                sqlite::Statement count(m_reader.handle(), std::string("SELECT count(*) FROM ") + table, false);
-                total += count.step() ? count.columnInt64(0) : 0;
-            }
+            total = m_reader.rowCount<KernelRecord>() + m_reader.rowCount<MemcpyRecord>()
+                + m_reader.rowCount<MemsetRecord>() + m_reader.rowCount<ApiCallRecord>()
+                + m_reader.rowCount<NvtxRangeRecord>() + m_reader.rowCount<SyncRecord>();
         }
         LaneBuilder builder;
         int64_t done = 0;
-        const auto scan = [&](const char* table, const char* sql, auto&& addRow) {
-            sqlite::Statement st(m_reader.handle(), sql, false);
+        const auto scan = [&]<class R>(const char* table, auto&& addRow) {
             const std::string phase = std::string("scanning ") + table;
-            while (st.step()) {
-                addRow(st);
+            m_reader.forEachRow<R>([&](const R& row) {
+                addRow(row);
                 if ((++done % kPollRows) == 0)
                     poll(total > 0 ? 0.05 + 0.85 * static_cast<double>(done) / static_cast<double>(total) : 0.5,
                         phase.c_str());
-            }
+            });
         };
-        scan("kernel",
-            "SELECT id, pid, device_id, stream_id, start, end, short_name, demangled_name, mangled_name "
-            "FROM kernel",
-            [&](const sqlite::Statement& s) {
-                builder.addEvent(LaneKind::GpuStream, s.columnInt64(1), static_cast<uint32_t>(s.columnInt64(2)),
-                    static_cast<uint32_t>(s.columnInt64(3)), 0,
-                    {s.columnInt64(4), s.columnInt64(5),
-                        kernelLaneName(static_cast<StringId>(s.columnInt64(6)), static_cast<StringId>(s.columnInt64(7)),
-                            static_cast<StringId>(s.columnInt64(8))),
-                        EventRef::make(EventTable::Kernel, s.columnInt64(0))});
-            });
-        scan("memcpy", "SELECT id, pid, device_id, stream_id, start, end, copy_kind FROM memcpy",
-            [&](const sqlite::Statement& s) {
-                builder.addEvent(LaneKind::GpuStream, s.columnInt64(1), static_cast<uint32_t>(s.columnInt64(2)),
-                    static_cast<uint32_t>(s.columnInt64(3)), 1,
-                    {s.columnInt64(4), s.columnInt64(5),
-                        memcpyLabel(static_cast<CopyKind>(static_cast<int32_t>(s.columnInt64(6)))),
-                        EventRef::make(EventTable::Memcpy, s.columnInt64(0))});
-            });
-        scan("memset", "SELECT id, pid, device_id, stream_id, start, end FROM memset", [&](const sqlite::Statement& s) {
-            builder.addEvent(LaneKind::GpuStream, s.columnInt64(1), static_cast<uint32_t>(s.columnInt64(2)),
-                static_cast<uint32_t>(s.columnInt64(3)), 2,
-                {s.columnInt64(4), s.columnInt64(5), memsetLabel(),
-                    EventRef::make(EventTable::Memset, s.columnInt64(0))});
+        scan.template operator()<KernelRecord>("kernel", [&](const KernelRecord& k) {
+            builder.addEvent(LaneKind::GpuStream, k.pid, k.deviceId, k.streamId, 0,
+                {k.start, k.end, kernelLaneName(k.shortName, k.demangledName, k.mangledName),
+                    EventRef::make(EventTable::Kernel, k.id)});
         });
-        scan("api_call", "SELECT id, pid, tid, start, end, name FROM api_call", [&](const sqlite::Statement& s) {
-            builder.addEvent(LaneKind::CudaApi, s.columnInt64(1), s.columnInt64(2), 0, 0,
-                {s.columnInt64(3), s.columnInt64(4), static_cast<StringId>(s.columnInt64(5)),
-                    EventRef::make(EventTable::ApiCall, s.columnInt64(0))});
+        scan.template operator()<MemcpyRecord>("memcpy", [&](const MemcpyRecord& m) {
+            builder.addEvent(LaneKind::GpuStream, m.pid, m.deviceId, m.streamId, 1,
+                {m.start, m.end, memcpyLabel(m.copyKind), EventRef::make(EventTable::Memcpy, m.id)});
         });
-        scan("nvtx_range", "SELECT id, pid, tid, start, end, name FROM nvtx_range", [&](const sqlite::Statement& s) {
-            builder.addEvent(LaneKind::Nvtx, s.columnInt64(1), s.columnInt64(2), 0, 0,
-                {s.columnInt64(3), s.columnInt64(4), static_cast<StringId>(s.columnInt64(5)),
-                    EventRef::make(EventTable::NvtxRange, s.columnInt64(0))});
+        scan.template operator()<MemsetRecord>("memset", [&](const MemsetRecord& m) {
+            builder.addEvent(LaneKind::GpuStream, m.pid, m.deviceId, m.streamId, 2,
+                {m.start, m.end, memsetLabel(), EventRef::make(EventTable::Memset, m.id)});
         });
-        scan("sync", "SELECT id, pid, tid, start, end, kind FROM sync", [&](const sqlite::Statement& s) {
-            builder.addEvent(LaneKind::Sync, s.columnInt64(1), s.columnInt64(2), 0, 0,
-                {s.columnInt64(3), s.columnInt64(4),
-                    syncLabel(static_cast<SyncKind>(static_cast<int32_t>(s.columnInt64(5)))),
-                    EventRef::make(EventTable::Sync, s.columnInt64(0))});
+        scan.template operator()<ApiCallRecord>("api_call", [&](const ApiCallRecord& a) {
+            builder.addEvent(LaneKind::CudaApi, a.pid, a.tid, 0, 0,
+                {a.start, a.end, a.name, EventRef::make(EventTable::ApiCall, a.id)});
+        });
+        scan.template operator()<NvtxRangeRecord>("nvtx_range", [&](const NvtxRangeRecord& n) {
+            builder.addEvent(LaneKind::Nvtx, n.pid, n.tid, 0, 0,
+                {n.start, n.end, n.name, EventRef::make(EventTable::NvtxRange, n.id)});
+        });
+        scan.template operator()<SyncRecord>("sync", [&](const SyncRecord& y) {
+            builder.addEvent(LaneKind::Sync, y.pid, y.tid, 0, 0,
+                {y.start, y.end, syncLabel(y.kind), EventRef::make(EventTable::Sync, y.id)});
         });
         poll(0.9, "sorting lanes");
         builder.finish(labelBase, [&](TimelineLane&& lane) {
@@ -283,6 +263,7 @@ std::shared_ptr<const TimelineModel> TimelineModel::load(const SessionReader& re
     model->threads = reader.readThreads();
     model->devices = reader.readDevices();
     loader.poll(0.05, "reading lanes");
+    // The reader's typed reads throw SessionError naming the file when SQLite fails.
     try {
         bool cached = false;
         if (useLaneCache) {
@@ -296,8 +277,6 @@ std::shared_ptr<const TimelineModel> TimelineModel::load(const SessionReader& re
         for (const LaneProvider* provider : providers)
             provider->appendLanes(*model, reader);
         finalize(*model);
-    } catch (const sqlite::Error& e) {
-        throw store::readError(reader.path(), e, "loading the timeline");
     } catch (const EventRefRangeError& e) {
         throw SessionError(Kind::BadInput, reader.path(), std::string("cannot show this session: ") + e.what());
     } catch (const std::length_error& e) {

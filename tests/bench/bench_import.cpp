@@ -9,6 +9,7 @@
 // WS_BENCH_IMPORT_DIR=<dir> puts the file elsewhere than $TMPDIR.
 #include "core/import/importer.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -171,6 +172,7 @@ int main()
         const double cpu1 = cpuSeconds();
         {
             ws::SessionWriter writer(session);
+            ws::attachLaneCache(writer);
             writer.write(data);
             writer.commit();
         }

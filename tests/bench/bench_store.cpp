@@ -10,6 +10,7 @@
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
 #include "core/synth/synthgenerator.h"
+#include "core/timeline/lanebuilder.h"
 #include "core/timeline/timelinemodel.h"
 
 #include <sqlite3.h>
@@ -121,6 +122,7 @@ void run(int64_t events, const std::filesystem::path& dir)
     double appendS = 0;
     {
         SessionWriter writer(path);
+        attachLaneCache(writer);
         writeSyntheticSession(options, writer);
         appendS = seconds(t0);
         writer.commit();

@@ -14,6 +14,7 @@
 // Usage: bench_ui_timeline [--sizes 1M,10M,100M] [--dir DIR] [--keep]
 #include "core/store/sessionwriter.h"
 #include "core/synth/synthgenerator.h"
+#include "core/timeline/lanebuilder.h"
 #include "ui/session/selectionmodel.h"
 #include "ui/session/sessiondocument.h"
 #include "ui/timeline/timelinerowmodel.h"
@@ -369,6 +370,7 @@ QString ensureSynthetic(const QString& dir, int64_t events)
     o.events = events;
     o.seed = 42;
     SessionWriter w(path.toStdString());
+    attachLaneCache(w);
     writeSyntheticSession(o, w);
     w.commit();
     std::printf("  wrote %s (%.1f s, %.0f MB)\n", qPrintable(path), nowMs(t) / 1000.0,

@@ -7,6 +7,7 @@
 #include "core/bench/benchresult.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <QtTest>
 
@@ -57,6 +58,7 @@ QString benchSession(const QString& dir, const QString& name, double factor, con
     r.runs.push_back(run);
     const QString path = dir + QLatin1Char('/') + name;
     SessionWriter w(path.toStdString());
+    attachLaneCache(w);
     w.write(bench::toSessionData(r));
     w.commit();
     return path;

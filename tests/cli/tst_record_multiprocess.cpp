@@ -13,6 +13,7 @@
 #include "core/ranking/windowedsource.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <QtTest>
 
@@ -130,6 +131,7 @@ private slots:
         const QString path = m_dir.filePath(QStringLiteral("synthetic-ddp.wscope"));
         {
             SessionWriter w(path.toStdString());
+            attachLaneCache(w);
             w.write(s);
             w.commit();
         }

@@ -10,6 +10,7 @@
 #include "core/bench/benchworkload.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <QtTest>
 
@@ -689,6 +690,7 @@ private Q_SLOTS:
         const auto r = sampleResult();
         {
             SessionWriter w(path);
+            attachLaneCache(w);
             w.write(toSessionData(r));
             w.commit();
         }

@@ -10,6 +10,7 @@
 #include "core/model/commranks.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <QtTest>
 
@@ -326,6 +327,7 @@ private slots:
         const std::string path = dir.filePath(QStringLiteral("ddp.wscope")).toStdString();
         {
             SessionWriter w(path);
+            attachLaneCache(w);
             w.write(s);
             w.commit();
         }

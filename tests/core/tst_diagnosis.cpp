@@ -7,6 +7,7 @@
 #include "core/metrics/kernelmetrics.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <QtTest>
 
@@ -395,6 +396,7 @@ private slots:
         d.kernelMetrics = {{1, 1, 480}, {1, 2, 4096}, {3, 1, 510}};
         {
             SessionWriter w(path);
+            attachLaneCache(w);
             w.write(d);
             w.commit();
         }

@@ -10,6 +10,7 @@
 #include "core/report/reportformat.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <QtTest>
 
@@ -487,6 +488,7 @@ private slots:
         stored.counterSamples.back().value = 42.0; // and SQLite stores NaN as NULL
         {
             SessionWriter writer(path);
+            attachLaneCache(writer);
             writer.write(stored);
             writer.commit();
         }
@@ -575,6 +577,7 @@ private slots:
         const std::string path = dir.filePath(QStringLiteral("export.wscope")).toStdString();
         {
             SessionWriter writer(path);
+            attachLaneCache(writer);
             writer.write(s.d);
             writer.commit();
         }

@@ -8,6 +8,7 @@
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 #include "core/timeline/timelinemodel.h"
 
 #include <QCryptographicHash>
@@ -112,6 +113,7 @@ private slots:
             = importSession(std::string(WS_FIXTURES_DIR) + "/import/kineto_mm_relu.json", ImportFormat::Kineto, {});
         {
             SessionWriter writer(original.toStdString());
+            attachLaneCache(writer);
             writer.write(source);
             writer.commit();
         }

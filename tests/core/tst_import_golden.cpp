@@ -15,6 +15,7 @@
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
 #include "core/store/sqlite.h"
+#include "core/timeline/lanebuilder.h"
 #include "core/timeline/timelinemodel.h"
 
 #include <QFile>
@@ -514,6 +515,7 @@ private slots:
         const std::string out = dir.filePath("imported.wscope").toStdString();
         {
             SessionWriter writer(out);
+            attachLaneCache(writer);
             writer.write(d);
             writer.commit();
         }

@@ -12,6 +12,7 @@
 #include "core/metrics/sectioncatalog.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -359,6 +360,7 @@ private slots:
         const std::string path = dir.filePath("p.wscope").toStdString();
         {
             SessionWriter w(path);
+            attachLaneCache(w);
             w.write(s);
             w.commit();
         }

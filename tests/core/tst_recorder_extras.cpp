@@ -13,6 +13,7 @@
 #include "core/raw/pmsampling.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <QtTest>
 
@@ -261,6 +262,7 @@ private slots:
         const std::string path = dir.filePath(QStringLiteral("t.wscope")).toStdString();
         {
             SessionWriter w(path);
+            attachLaneCache(w);
             w.write(s);
             w.commit();
         }

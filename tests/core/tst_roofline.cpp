@@ -5,7 +5,6 @@
 #include "core/analysis/sessionfilesource.h"
 #include "core/roofline/roofline.h"
 #include "core/store/sessionreader.h"
-#include "core/store/sqlite.h"
 
 #include <map>
 
@@ -15,18 +14,19 @@ using namespace ws;
 
 namespace {
 
-// One kernel's stored metric values read with plain SQL, independent of SessionMetrics.
+// One kernel's stored metric values read row by row from the store, independent of SessionMetrics.
 class StoredMetrics {
 public:
     StoredMetrics(const std::string& path, qint64 kernel)
     {
         const SessionReader reader(path);
-        sqlite::Statement q(reader.handle(),
-            "SELECT d.name, m.value FROM kernel_metric m JOIN metric_def d ON d.id = m.metric_id WHERE m.kernel_id = ?",
-            false);
-        q.bind(1, static_cast<int64_t>(kernel));
-        while (q.step())
-            m_values[std::string(q.columnText(0))] = q.columnDouble(1);
+        std::map<uint32_t, std::string> names;
+        for (const MetricDef& d : reader.readMetricDefs())
+            names[d.id] = d.name;
+        reader.forEachRow<KernelMetric>([&](const KernelMetric& m) {
+            if (m.kernelId == kernel)
+                m_values[names.at(m.metricId)] = m.value;
+        });
     }
     double value(const std::string& name) const { return m_values.at(name); }
 

@@ -7,6 +7,7 @@
 #include "core/store/sessionwriter.h"
 #include "core/store/sqlite.h"
 #include "core/synth/synthgenerator.h"
+#include "core/timeline/lanebuilder.h"
 #include "core/timeline/timelinemodel.h"
 #include "core/util/hash.h"
 
@@ -124,6 +125,7 @@ SessionData everyTable()
 void writeSession(const std::string& path, const SessionData& data)
 {
     SessionWriter writer(path);
+    attachLaneCache(writer);
     writer.write(data);
     writer.commit();
 }
@@ -135,6 +137,7 @@ void writeSynthetic(const std::string& path, int64_t events, int64_t batch = 1 <
     options.seed = 3;
     options.batchEvents = batch;
     SessionWriter writer(path);
+    attachLaneCache(writer);
     writeSyntheticSession(options, writer);
     writer.commit();
 }
@@ -227,7 +230,7 @@ private slots:
         QCOMPARE(out.nvtxRanges[1].color, 0xFFFFFFFFu);
 
         const auto meta = reader.meta();
-        QCOMPARE(meta.at("schema_version"), std::string("1"));
+        QCOMPARE(meta.at("schema_version"), std::to_string(schema::kSchemaVersion));
         QCOMPARE(meta.at("complete"), std::string("1"));
 
         const auto counts = reader.tableCounts();
@@ -299,6 +302,7 @@ private slots:
         writeSession(whole, in);
         {
             SessionWriter writer(parts);
+            attachLaneCache(writer);
             writer.appendKernels(std::span(in.kernels).first(1));
             writer.writeHeaderTables(in);
             writer.appendKernels(std::span(in.kernels).subspan(1));
@@ -319,6 +323,7 @@ private slots:
         QTemporaryDir dir;
         const std::string path = dir.filePath("bad.wscope").toStdString();
         SessionWriter writer(path);
+        attachLaneCache(writer);
         SessionData d;
         d.kernelMetrics = {{1, 1, std::nan("")}};
         try {
@@ -351,6 +356,7 @@ private slots:
         const std::string path = dir.filePath("gone.wscope").toStdString();
         {
             SessionWriter writer(path);
+            attachLaneCache(writer);
             writer.write(everyTable());
             QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // the temp file
         }
@@ -378,6 +384,7 @@ private slots:
         const std::string path = dir.filePath("missing/dir/x.wscope").toStdString();
         try {
             SessionWriter writer(path);
+            attachLaneCache(writer);
             QFAIL("creating a session in a missing directory must fail");
         } catch (const SessionError& e) {
             QCOMPARE(e.kind(), Kind::WriteFailed);
@@ -395,10 +402,15 @@ private slots:
         QTest::newRow("empty") << "empty" << Kind::NotSqlite << "empty";
         QTest::newRow("text file") << "text" << Kind::NotSqlite << "not a SQLite database";
         QTest::newRow("other SQLite database") << "other-db" << Kind::NotSession << "not a Warpscope session";
+        // One version above the newest this build writes (kSchemaVersion).
+        const QString newest = QString::number(schema::kSchemaVersion);
+        const QString newer = QString::number(schema::kSchemaVersion + 1);
         QTest::newRow("newer schema") << "newer" << Kind::NewerSchema
-                                      << "written by a newer Warpscope (schema 2, this build reads up to 1)";
+                                      << "written by a newer Warpscope (schema " + newer + ", this build reads up to "
+                + newest + ")";
         QTest::newRow("newer schema in meta only")
-            << "newer-meta" << Kind::NewerSchema << "written by a newer Warpscope (schema 7, this build reads up to 1)";
+            << "newer-meta" << Kind::NewerSchema
+            << "written by a newer Warpscope (schema 7, this build reads up to " + newest + ")";
         QTest::newRow("truncated to half") << "half" << Kind::Truncated << "truncated";
         QTest::newRow("truncated inside the header") << "header" << Kind::Truncated << "truncated";
         QTest::newRow("incomplete") << "incomplete" << Kind::Incomplete << "incomplete";
@@ -430,7 +442,11 @@ private slots:
             sqlite::Database db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
             db.exec("CREATE TABLE kernel(id INTEGER PRIMARY KEY); INSERT INTO kernel VALUES(1);");
         } else if (damage == "newer") {
-            editSession(path, "PRAGMA user_version = 2; UPDATE meta SET value = '2' WHERE key = 'schema_version';");
+            const std::string newer = std::to_string(schema::kSchemaVersion + 1);
+            editSession(path,
+                ("PRAGMA user_version = " + newer + "; UPDATE meta SET value = '" + newer
+                    + "' WHERE key = 'schema_version';")
+                    .c_str());
         } else if (damage == "newer-meta") {
             editSession(path, "UPDATE meta SET value = '7' WHERE key = 'schema_version';");
         } else if (damage == "half") {

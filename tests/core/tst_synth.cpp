@@ -6,6 +6,7 @@
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
 #include "core/synth/synthgenerator.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -84,6 +85,7 @@ private slots:
         for (const char* name : {"a.wscope", "b.wscope"}) {
             const std::string path = dir.filePath(name).toStdString();
             SessionWriter writer(path);
+            attachLaneCache(writer);
             std::vector<double> progress;
             writeSyntheticSession(options(25000, 77), writer, [&](double f, const char*) { progress.push_back(f); });
             writer.commit();
@@ -185,6 +187,7 @@ private slots:
     {
         QTemporaryDir dir;
         SessionWriter writer(dir.filePath("x.wscope").toStdString());
+        attachLaneCache(writer);
         CancellationToken cancel;
         SynthOptions o = options(100000, 1);
         o.batchEvents = 4096;

@@ -38,6 +38,7 @@ SynthOptions synthOptions(int64_t events)
 void writeSynthetic(const std::string& path, const SynthOptions& options)
 {
     SessionWriter writer(path);
+    attachLaneCache(writer);
     writeSyntheticSession(options, writer);
     writer.commit();
 }
@@ -531,6 +532,7 @@ private slots:
         const std::string path = dir.filePath("empty.wscope").toStdString();
         {
             SessionWriter writer(path);
+            attachLaneCache(writer);
             writer.commit();
         }
         SessionReader reader(path);

@@ -8,6 +8,7 @@
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
 #include "core/store/sqlite.h"
+#include "core/timeline/lanebuilder.h"
 #include "core/timeline/timelinemodel.h"
 
 #include <sqlite3.h>
@@ -39,6 +40,7 @@ void writeSeed(const char* dir)
     std::remove(full.c_str());
     {
         ws::SessionWriter writer(full);
+        ws::attachLaneCache(writer);
         writer.write(d);
         writer.commit();
     }

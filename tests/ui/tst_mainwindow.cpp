@@ -4,6 +4,7 @@
 // embedded demo, and search with next / previous through the shared selection.
 #include "core/store/sessionwriter.h"
 #include "core/synth/synthgenerator.h"
+#include "core/timeline/lanebuilder.h"
 #include "ui/benchpanel.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/analysispanels.h"
@@ -47,6 +48,7 @@ private slots:
         o.events = 30000;
         o.seed = 11;
         SessionWriter w(m_session.toStdString());
+        attachLaneCache(w);
         writeSyntheticSession(o, w);
         w.commit();
     }
@@ -141,6 +143,7 @@ private slots:
         o.seed = 2;
         {
             SessionWriter wr(big.toStdString());
+            attachLaneCache(wr);
             writeSyntheticSession(o, wr);
             wr.commit();
         }

@@ -7,6 +7,7 @@
 #include "core/analysis/commkernels.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 #include "ui/session/selectionmodel.h"
 #include "ui/session/sessionsnapshot.h"
 #include "ui/style/colorscheme.h"
@@ -33,6 +34,7 @@ std::shared_ptr<const SessionSnapshot> open(const SessionData& s, const QTempora
     const std::string path = dir.filePath(name).toStdString();
     {
         SessionWriter w(path);
+        attachLaneCache(w);
         w.write(s);
         w.commit();
     }

@@ -7,6 +7,7 @@
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
 #include "core/synth/synthgenerator.h"
+#include "core/timeline/lanebuilder.h"
 #include "core/timeline/lodfold.h"
 #include "ui/session/backgroundjob.h"
 #include "ui/session/eventdetails.h"
@@ -36,6 +37,7 @@ QString writeSynth(const QTemporaryDir& dir, const QString& name, int64_t events
     o.events = events;
     o.seed = seed;
     SessionWriter w(path.toStdString());
+    attachLaneCache(w);
     writeSyntheticSession(o, w);
     w.commit();
     return path;

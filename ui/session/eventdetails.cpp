@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/session/eventdetails.h"
 
-#include "core/store/eventqueries.h"
 #include "core/store/sessionreader.h"
 #include "ui/session/backgroundjob.h"
 #include "ui/session/sessionfile.h"
@@ -41,13 +40,13 @@ std::vector<int64_t> correlated(
 {
     switch (table) {
     case EventTable::Kernel:
-        return idsWithCorrelation<KernelRecord>(r, correlationId, ids);
+        return r.idsWithCorrelation<KernelRecord>(correlationId, ids);
     case EventTable::Memcpy:
-        return idsWithCorrelation<MemcpyRecord>(r, correlationId, ids);
+        return r.idsWithCorrelation<MemcpyRecord>(correlationId, ids);
     case EventTable::Memset:
-        return idsWithCorrelation<MemsetRecord>(r, correlationId, ids);
+        return r.idsWithCorrelation<MemsetRecord>(correlationId, ids);
     case EventTable::ApiCall:
-        return idsWithCorrelation<ApiCallRecord>(r, correlationId, ids);
+        return r.idsWithCorrelation<ApiCallRecord>(correlationId, ids);
     default:
         return {};
     }
@@ -193,7 +192,7 @@ EventDetails queryEventDetails(const SessionReader* reader, const SessionSnapsho
     try {
         switch (d.ref.table()) {
         case EventTable::Kernel: {
-            const auto k = readRowById<KernelRecord>(db, rowid);
+            const auto k = db.readRow<KernelRecord>(rowid);
             if (!k)
                 break;
             d.found = true;
@@ -223,7 +222,7 @@ EventDetails queryEventDetails(const SessionReader* reader, const SessionSnapsho
             break;
         }
         case EventTable::Memcpy: {
-            const auto m = readRowById<MemcpyRecord>(db, rowid);
+            const auto m = db.readRow<MemcpyRecord>(rowid);
             if (!m)
                 break;
             d.found = true;
@@ -241,7 +240,7 @@ EventDetails queryEventDetails(const SessionReader* reader, const SessionSnapsho
             break;
         }
         case EventTable::Memset: {
-            const auto m = readRowById<MemsetRecord>(db, rowid);
+            const auto m = db.readRow<MemsetRecord>(rowid);
             if (!m)
                 break;
             d.found = true;
@@ -255,7 +254,7 @@ EventDetails queryEventDetails(const SessionReader* reader, const SessionSnapsho
             break;
         }
         case EventTable::ApiCall: {
-            const auto a = readRowById<ApiCallRecord>(db, rowid);
+            const auto a = db.readRow<ApiCallRecord>(rowid);
             if (!a)
                 break;
             d.found = true;
@@ -272,7 +271,7 @@ EventDetails queryEventDetails(const SessionReader* reader, const SessionSnapsho
             break;
         }
         case EventTable::NvtxRange: {
-            const auto r = readRowById<NvtxRangeRecord>(db, rowid);
+            const auto r = db.readRow<NvtxRangeRecord>(rowid);
             if (!r)
                 break;
             d.found = true;
@@ -285,7 +284,7 @@ EventDetails queryEventDetails(const SessionReader* reader, const SessionSnapsho
             break;
         }
         case EventTable::Sync: {
-            const auto r = readRowById<SyncRecord>(db, rowid);
+            const auto r = db.readRow<SyncRecord>(rowid);
             if (!r)
                 break;
             d.found = true;
@@ -295,7 +294,7 @@ EventDetails queryEventDetails(const SessionReader* reader, const SessionSnapsho
             break;
         }
         case EventTable::WarpEvent: {
-            const auto w = readRowById<WarpEvent>(db, rowid);
+            const auto w = db.readRow<WarpEvent>(rowid);
             if (!w)
                 break;
             d.found = true;

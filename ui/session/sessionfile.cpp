@@ -5,6 +5,7 @@
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -64,6 +65,7 @@ std::shared_ptr<SessionFile> SessionFile::open(
         options.cancel = cancel;
         const SessionData data = importSession(path.toStdString(), ImportFormat::Auto, options);
         SessionWriter writer(sessionPath.toStdString());
+        attachLaneCache(writer);
         writer.write(data);
         writer.commit();
         opened = std::make_unique<SessionReader>(sessionPath.toStdString());

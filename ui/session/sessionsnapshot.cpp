@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/session/sessionsnapshot.h"
 
-#include "core/store/eventqueries.h"
 #include "core/store/sessionreader.h"
 #include "core/timeline/lodfold.h"
 #include "ui/style/colorscheme.h"
@@ -177,22 +176,26 @@ std::shared_ptr<SessionSnapshot> SessionSnapshot::build(std::shared_ptr<const Ti
 std::vector<CounterSeries> loadCounterSeries(const SessionReader& reader, const CancellationToken& cancel)
 {
     std::vector<CounterSeries> out;
-    std::vector<CounterTrack> tracks = readCounterTracks(reader);
+    std::vector<CounterTrack> tracks = reader.readCounterTracks();
     // One pass over the samples, bucketed by track, sorted only when the file did not keep order.
     std::map<uint32_t, size_t> slot;
     for (size_t i = 0; i < tracks.size(); ++i)
         slot[tracks[i].id] = i;
     std::vector<std::vector<std::pair<TimeNs, double>>> buckets(tracks.size());
-    const bool complete = forEachCounterSample(
-        reader,
-        [&](const CounterSample& sample) {
+    // The store's row stream has no cancellation of its own: stop it by throwing, every 64k rows.
+    struct Stopped { };
+    size_t seen = 0;
+    try {
+        reader.forEachRow<CounterSample>([&](const CounterSample& sample) {
+            if ((++seen & 0xffff) == 0 && cancel.isCancelled())
+                throw Stopped {};
             const auto it = slot.find(sample.trackId);
             if (it != slot.end())
                 buckets[it->second].emplace_back(sample.ts, sample.value);
-        },
-        cancel);
-    if (!complete)
+        });
+    } catch (const Stopped&) {
         return {};
+    }
     for (size_t i = 0; i < tracks.size(); ++i) {
         auto& b = buckets[i];
         if (!std::is_sorted(b.begin(), b.end(), [](const auto& x, const auto& y) { return x.first < y.first; }))

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#include "core/store/runinference.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace ws::store {
+
+namespace {
+
+std::string valueOr(const std::map<std::string, std::string>& values, const std::string& key)
+{
+    const auto it = values.find(key);
+    return it == values.end() ? std::string() : it->second;
+}
+
+void appendJsonString(std::string& out, const std::string& s)
+{
+    out += '"';
+    for (const char c : s) {
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+                out += buf;
+            } else {
+                out += c;
+            }
+        }
+    }
+    out += '"';
+}
+
+} // namespace
+
+std::string toJsonObject(const std::map<std::string, std::string>& values)
+{
+    std::string out = "{";
+    for (const auto& [key, value] : values) {
+        if (out.size() > 1)
+            out += ',';
+        appendJsonString(out, key);
+        out += ':';
+        appendJsonString(out, value);
+    }
+    out += '}';
+    return out;
+}
+
+RunInfo inferRun(const std::map<std::string, std::string>& meta, const std::map<std::string, std::string>& environment,
+    bool hasKernels, bool hasBenchRuns)
+{
+    RunInfo run;
+    run.id = 1;
+    const std::string sessionKind = valueOr(meta, "session_kind");
+    bool imported = false;
+    for (const auto& [key, value] : meta)
+        imported = imported || key.rfind("import.", 0) == 0;
+    if (sessionKind == "profile")
+        run.kind = "profile";
+    else if (imported)
+        run.kind = "import";
+    else if (hasBenchRuns && !hasKernels)
+        run.kind = "bench";
+    else
+        run.kind = "trace";
+    run.commandLine = valueOr(environment, "command_line");
+    run.cwd = valueOr(environment, "cwd");
+    run.host = valueOr(environment, "host");
+    run.user = valueOr(environment, "user");
+    const std::string start = valueOr(environment, "start_time_unix_ns");
+    run.startRealtimeNs = start.empty() ? 0 : std::atoll(start.c_str());
+    std::map<std::string, std::string> options;
+    for (const auto& [key, value] : meta) {
+        if (key != "schema_version" && key != "complete" && key != "created" && key != "tool_version")
+            options.emplace(key, value);
+    }
+    run.optionsJson = toJsonObject(options);
+    std::map<std::string, std::string> env;
+    for (const auto& [key, value] : environment) {
+        if (key.rfind("env.", 0) == 0)
+            env.emplace(key.substr(4), value);
+    }
+    run.environmentJson = toJsonObject(env);
+    return run;
+}
+
+} // namespace ws::store

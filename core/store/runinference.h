@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/model/records.h"
+
+#include <map>
+#include <string>
+
+namespace ws::store {
+
+// The run a session without a run table (schema v1), or a writer whose producer set none,
+// describes: kind from meta (session_kind, import.* keys, bench rows), command line, host and
+// start from the environment, the meta of the producer (profile_*, record.*, ...) as options.
+RunInfo inferRun(const std::map<std::string, std::string>& meta, const std::map<std::string, std::string>& environment,
+    bool hasKernels, bool hasBenchRuns);
+
+// {"key":"value",...} with JSON string escaping.
+std::string toJsonObject(const std::map<std::string, std::string>& values);
+
+} // namespace ws::store

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+#include "core/store/sessionmerge.h"
+
+#include "core/store/rowcodec.h"
+#include "core/store/sessionerror.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+namespace ws {
+
+namespace {
+
+using store::Col;
+using store::Ref;
+
+template <class R, class F> int64_t maxOf(const std::vector<R>& rows, F&& id)
+{
+    int64_t m = 0;
+    for (const R& r : rows)
+        m = std::max<int64_t>(m, static_cast<int64_t>(id(r)));
+    return m;
+}
+
+// How ids of the appended session move: filled from both sessions, applied to every column
+// through its declared reference (Col::ref).
+struct IdMap {
+    std::vector<StringId> strings;
+    std::map<int64_t, int64_t> pids;
+    std::map<int64_t, int64_t> metrics;
+    int64_t runOffset = 0;
+    std::map<Ref, int64_t> offsets;                 // Kernel, CounterTrack, BenchRun, SassFunction, SourceFile, Event
+    std::map<std::string_view, int64_t> ownOffsets; // Ref::Own: per table (memcpy, api_call, ...)
+
+    int64_t map(Ref ref, std::string_view table, int64_t value) const
+    {
+        switch (ref) {
+        case Ref::None:
+            return value;
+        case Ref::String:
+            return value >= 0 && static_cast<size_t>(value) < strings.size() ? strings[static_cast<size_t>(value)] : 0;
+        case Ref::Pid: {
+            const auto it = pids.find(value);
+            return it == pids.end() ? value : it->second;
+        }
+        case Ref::Metric: {
+            const auto it = metrics.find(value);
+            return it == metrics.end() ? value : it->second;
+        }
+        case Ref::Run:
+            return value + runOffset;
+        case Ref::Own: {
+            const auto it = ownOffsets.find(table);
+            return value + (it == ownOffsets.end() ? 0 : it->second);
+        }
+        default: {
+            const auto it = offsets.find(ref);
+            return value + (it == offsets.end() ? 0 : it->second);
+        }
+        }
+    }
+};
+
+struct Remapper {
+    const IdMap& ids;
+    std::string_view table;
+    void operator()(Col, std::string&) { }
+    void operator()(Col, double&) { }
+    void operator()(Col, store::Blob&) { }
+    template <class T>
+    requires(std::is_integral_v<T> || std::is_enum_v<T>) void operator()(Col c, T& value)
+    {
+        if (c.ref != Ref::None)
+            value = store::fromInt64<T>(ids.map(c.ref, table, store::toInt64(value)));
+    }
+};
+
+template <class R> void append(std::vector<R>& into, const std::vector<R>& rows, const IdMap& ids)
+{
+    into.reserve(into.size() + rows.size());
+    for (R row : rows) {
+        Remapper remap {ids, store::Codec<R>::info.name};
+        store::Codec<R>::fields(remap, row);
+        into.push_back(std::move(row));
+    }
+}
+
+std::string kernelName(const SessionData& d, const KernelRecord& k)
+{
+    for (const StringId id : {k.mangledName, k.demangledName, k.shortName}) {
+        if (id != 0 && id < d.strings.size())
+            return d.strings.at(id);
+    }
+    return {};
+}
+
+} // namespace
+
+SessionData mergeSessions(SessionData base, const SessionData& more)
+{
+    if (base.runs.empty())
+        base.runs.push_back(RunInfo {});
+    std::vector<RunInfo> moreRuns = more.runs;
+    if (moreRuns.empty())
+        moreRuns.push_back(RunInfo {});
+
+    IdMap ids;
+    ids.runOffset = maxOf(base.runs, [](const RunInfo& r) { return r.id; });
+    if (ids.runOffset + static_cast<int64_t>(moreRuns.size()) > (1 << 16))
+        throw SessionError(SessionError::Kind::BadInput, "", "too many runs to merge (at most 65536)");
+
+    ids.strings.resize(more.strings.size());
+    for (size_t i = 0; i < more.strings.size(); ++i)
+        ids.strings[i] = base.strings.intern(more.strings.at(static_cast<StringId>(i)));
+
+    std::map<int64_t, uint32_t> runOfPid;
+    for (const ProcessInfo& p : base.processes)
+        runOfPid.emplace(p.pid, p.runId);
+    for (const ProcessInfo& p : more.processes) {
+        if (runOfPid.contains(p.pid))
+            ids.pids[p.pid] = p.pid + (static_cast<int64_t>(p.runId + ids.runOffset) << 32);
+    }
+
+    std::map<std::string, uint32_t> metricByName;
+    uint32_t nextMetric = 1;
+    for (const MetricDef& d : base.metricDefs) {
+        metricByName.emplace(d.name, d.id);
+        nextMetric = std::max(nextMetric, d.id + 1);
+    }
+    for (const MetricDef& d : more.metricDefs) {
+        const auto it = metricByName.find(d.name);
+        if (it != metricByName.end()) {
+            ids.metrics[d.id] = it->second;
+            continue;
+        }
+        ids.metrics[d.id] = nextMetric;
+        MetricDef copy = d;
+        copy.id = nextMetric++;
+        metricByName.emplace(copy.name, copy.id);
+        base.metricDefs.push_back(std::move(copy));
+    }
+
+    ids.offsets[Ref::Kernel] = maxOf(base.kernels, [](const KernelRecord& r) { return r.id; });
+    ids.offsets[Ref::CounterTrack] = maxOf(base.counterTracks, [](const CounterTrack& r) { return r.id; });
+    ids.offsets[Ref::BenchRun] = maxOf(base.benchRuns, [](const BenchRun& r) { return r.id; });
+    ids.offsets[Ref::SassFunction] = maxOf(base.sassFunctions, [](const SassFunction& r) { return r.id; });
+    ids.offsets[Ref::SourceFile] = maxOf(base.sourceFiles, [](const SourceFile& r) { return r.id; });
+    const auto own = [&](const auto& rows) {
+        using R = typename std::decay_t<decltype(rows)>::value_type;
+        ids.ownOffsets[store::Codec<R>::info.name] = maxOf(rows, [](const R& r) { return r.id; });
+    };
+    own(base.memcpys);
+    own(base.memsets);
+    own(base.apiCalls);
+    own(base.nvtxRanges);
+    own(base.nvtxMarks);
+    own(base.syncs);
+    own(base.overheads);
+    own(base.warpEvents);
+
+    append(base.runs, moreRuns, ids);
+    append(base.processes, more.processes, ids);
+    append(base.threads, more.threads, ids);
+    append(base.devices, more.devices, ids);
+    append(base.streams, more.streams, ids);
+    append(base.kernels, more.kernels, ids);
+    append(base.memcpys, more.memcpys, ids);
+    append(base.memsets, more.memsets, ids);
+    append(base.apiCalls, more.apiCalls, ids);
+    append(base.nvtxRanges, more.nvtxRanges, ids);
+    append(base.nvtxMarks, more.nvtxMarks, ids);
+    append(base.syncs, more.syncs, ids);
+    append(base.overheads, more.overheads, ids);
+    append(base.kernelMetrics, more.kernelMetrics, ids);
+    append(base.counterTracks, more.counterTracks, ids);
+    append(base.counterSamples, more.counterSamples, ids);
+    append(base.benchRuns, more.benchRuns, ids);
+    append(base.benchSamples, more.benchSamples, ids);
+    append(base.warpEvents, more.warpEvents, ids);
+    append(base.sassFunctions, more.sassFunctions, ids);
+    append(base.sassInstructions, more.sassInstructions, ids);
+    append(base.sourceCounters, more.sourceCounters, ids);
+    append(base.sourceFiles, more.sourceFiles, ids);
+    linkKernels(base);
+    return base;
+}
+
+void linkKernels(SessionData& data)
+{
+    data.kernelLinks.clear();
+    std::unordered_map<int64_t, std::string> processName;
+    for (const ProcessInfo& p : data.processes)
+        processName[p.pid] = p.name;
+
+    // (run, process name, kernel name) -> launches in id (= launch) order.
+    using Key = std::tuple<uint32_t, std::string, std::string>;
+    std::map<Key, std::vector<int64_t>> launches;
+    std::vector<const KernelRecord*> sorted;
+    sorted.reserve(data.kernels.size());
+    for (const KernelRecord& k : data.kernels)
+        sorted.push_back(&k);
+    std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->id < b->id; });
+    for (const KernelRecord* k : sorted)
+        launches[{k->runId, processName[k->pid], kernelName(data, *k)}].push_back(k->id);
+
+    // Runs that measured launches: profile and PC-sampling runs, and imports with metrics (ncu).
+    std::set<uint32_t> measuring;
+    for (const KernelMetric& m : data.kernelMetrics)
+        measuring.insert(m.runId);
+    for (const RunInfo& r : data.runs) {
+        if (r.kind == "profile" || r.kind == "pc-sampling")
+            measuring.insert(r.id);
+    }
+    for (const RunInfo& profiled : data.runs) {
+        if (!measuring.contains(profiled.id))
+            continue;
+        for (const auto& [key, ids] : launches) {
+            if (std::get<0>(key) != profiled.id)
+                continue;
+            for (const RunInfo& traced : data.runs) {
+                if ((traced.kind != "trace" && traced.kind != "import") || measuring.contains(traced.id))
+                    continue;
+                const auto it = launches.find({traced.id, std::get<1>(key), std::get<2>(key)});
+                if (it == launches.end())
+                    continue;
+                for (size_t i = 0; i < ids.size() && i < it->second.size(); ++i)
+                    data.kernelLinks.push_back({ids[i], it->second[i]});
+                break;
+            }
+        }
+    }
+    std::sort(data.kernelLinks.begin(), data.kernelLinks.end(),
+        [](const KernelLink& a, const KernelLink& b) { return a.kernelId < b.kernelId; });
+}
+
+} // namespace ws

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// warpscope-cli merge: the H200 trace of gemm_relu and its profile become one two-run session
+// whose traced kernels carry the profiled metrics; bad input exits non-zero naming the problem.
+#include "clirun.h"
+#include "core/metrics/kernelmetrics.h"
+#include "core/store/sessionreader.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ws;
+
+namespace {
+
+QString fixture(const char* relative)
+{
+    return QStringLiteral(WS_FIXTURES_DIR "/") + QLatin1String(relative);
+}
+
+} // namespace
+
+class TestMergeCli : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void mergesATraceAndItsProfile()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("both.wscope"));
+        const auto r = ws::test::runCli({QStringLiteral("merge"), fixture("recorder/sessions/gemm_relu.wscope"),
+            fixture("metrics/gemm_relu.wscope"), QStringLiteral("-o"), out});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.err.contains(QLatin1String("2 runs")));
+        const SessionReader reader(out.toStdString());
+        const auto runs = reader.readRuns();
+        QCOMPARE(runs.size(), size_t(2));
+        QCOMPARE(runs[0].kind, std::string("trace"));
+        QCOMPARE(runs[1].kind, std::string("profile"));
+        QCOMPARE(reader.readKernelLinks().size(), size_t(14));
+        // Kernel 1 of the trace is its first launch; the profile measured its counterpart.
+        const SessionMetrics metrics = SessionMetrics::read(reader);
+        const auto* first = metrics.find(reader.readKernelLinks().front().traceKernelId);
+        QVERIFY(first != nullptr);
+        QCOMPARE(first->metricsRunId, 2u);
+        QVERIFY(first->metrics.get("gpu__time_duration.sum").has_value());
+    }
+
+    void badInputIsRefused()
+    {
+        const QString trace = fixture("recorder/sessions/gemm_relu.wscope");
+        auto r = ws::test::runCli(
+            {QStringLiteral("merge"), trace, QStringLiteral("-o"), m_dir.filePath(QStringLiteral("one.wscope"))});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains(QLatin1String("at least two sessions")), qPrintable(r.err));
+        const QString missing = m_dir.filePath(QStringLiteral("missing.wscope"));
+        r = ws::test::runCli({QStringLiteral("merge"), trace, missing, QStringLiteral("-o"),
+            m_dir.filePath(QStringLiteral("x.wscope"))});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains(missing), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("x.wscope"))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMergeCli)
+#include "tst_merge_cli.moc"
