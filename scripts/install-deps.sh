@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build ccache pkg-config
+  build-essential cmake ninja-build ccache pkg-config python3
   qt6-base-dev libqt6sql6-sqlite libqcustomplot-dev qt6-svg-dev
   libsqlite3-dev zlib1g-dev libcli11-dev rapidjson-dev libbenchmark-dev
   xvfb xauth imagemagick fonts-dejavu-core fontconfig
