@@ -103,6 +103,27 @@ private slots:
         search.next({0, 0, 0});
         QVERIFY(missing.wait(5000));
     }
+
+    // A step still running when the query changes belongs to the old query: it is dropped.
+    void newQueryDropsTheStepInFlight()
+    {
+        EventSearch search;
+        search.setSnapshot(test::smallSession());
+        QSignalSpy counted(&search, &EventSearch::queryCounted);
+        QSignalSpy found(&search, &EventSearch::found);
+        QSignalSpy missing(&search, &EventSearch::notFound);
+        search.setQuery(QStringLiteral("relu"));
+        search.next({0, 0, 0});
+        search.setQuery(QStringLiteral("gemm"));
+        QTRY_COMPARE_WITH_TIMEOUT(counted.count(), 1, 5000);
+        QTest::qWait(100);
+        QCOMPARE(counted.count(), 1); // the count for "relu" was dropped too
+        QCOMPARE(found.count(), 0);
+        QCOMPARE(missing.count(), 0);
+        search.next({0, 0, 0});
+        QVERIFY(found.wait(5000));
+        QVERIFY(found.at(0).at(0).value<EventSelection>().name.contains(QStringLiteral("gemm")));
+    }
 };
 
 QTEST_MAIN(TestEventSearch)

@@ -66,6 +66,20 @@ private slots:
         QCOMPARE(m.rowCount(), 0);
     }
 
+    // Ranges set faster than the sums finish: only the newest range's sums arrive.
+    void newestRangeWins()
+    {
+        LegendModel m;
+        QSignalSpy updated(&m, &LegendModel::updated);
+        m.setSnapshot(test::smallSession());
+        m.setTimeRange({1'000'000, 1'200'000});
+        m.setTimeRange({1'045'000, 1'060'000});
+        QVERIFY(updated.wait(5000));
+        QTest::qWait(100);
+        QCOMPARE(updated.count(), 1);
+        QCOMPARE(m.rowCount(), 4);
+    }
+
     void coloursAreStableAndReadable()
     {
         QCOMPARE(ColorScheme::forName("gemm_kernel"), ColorScheme::forName(std::string("gemm_") + "kernel"));

@@ -452,6 +452,38 @@ private slots:
         QVERIFY(finished.wait(10000));
         QCOMPARE(got, QList<int> {-1});
     }
+
+    // wait() returns only once the work of every run has returned (a discarded run's work too,
+    // if it had started), and leaves the delivery of a current result to the event loop.
+    void backgroundJobWaitsForItsWork()
+    {
+        BackgroundJob job(BackgroundJob::pool("test wait", 2));
+        job.wait(); // nothing started: returns at once
+        std::atomic<int> running {0};
+        std::atomic<bool> secondReturned {false};
+        const auto slow = [&](int v) {
+            return [&, v](const BackgroundJob::Context&) {
+                ++running;
+                QThread::msleep(100);
+                if (v == 2)
+                    secondReturned = true;
+                --running;
+                return v;
+            };
+        };
+        QList<int> got;
+        job.start(slow(1), [&](int v) { got << v; });
+        QThread::msleep(20); // likely started: wait() must then cover it too
+        job.discard();
+        job.start(slow(2), [&](int v) { got << v; });
+        job.wait();
+        QCOMPARE(running.load(), 0);
+        QVERIFY(secondReturned.load());
+        QVERIFY(got.isEmpty()); // not delivered yet: that takes the event loop
+        QVERIFY(job.isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!job.isRunning(), 10000);
+        QCOMPARE(got, QList<int> {2});
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSessionLoader)

@@ -324,6 +324,37 @@ private slots:
         QCOMPARE(idle.generation(), quint64(0));
     }
 
+    // The owner goes away: shutdown() returns only after the build in flight has stopped, and
+    // neither that build nor a coalesced follow-up is delivered.
+    void frameSchedulerShutdownDropsTheBuildInFlight()
+    {
+        const auto snapshot = test::smallSession();
+        std::atomic<int> made {0};
+        FrameScheduler scheduler(
+            [&]() -> std::optional<FrameRequest> {
+                ++made;
+                FrameRequest req;
+                req.snapshot = snapshot;
+                req.coords = TimelineCoordinates::fit(snapshot->begin(), snapshot->end(), 200);
+                return req;
+            },
+            [] { return true; }); // always stale: only the shutdown stops the builds
+        QSignalSpy built(&scheduler, &FrameScheduler::frameBuilt);
+        scheduler.request();
+        scheduler.request();
+        QVERIFY(scheduler.isBuilding());
+        scheduler.shutdown();
+        QVERIFY(!scheduler.isBuilding());
+        QTest::qWait(100);
+        QCOMPARE(built.count(), 0);
+        QCOMPARE(made.load(), 1);
+        // A later request builds again.
+        scheduler.request();
+        QVERIFY(built.wait(10000));
+        QVERIFY(built.at(0).at(0).value<std::shared_ptr<TimelineFrame>>() != nullptr);
+        scheduler.shutdown();
+    }
+
     void framesAreBuiltOffThePaintPath()
     {
         Fixture f(test::smallSession());

@@ -6,6 +6,7 @@
 #include <QMetaObject>
 #include <QThreadPool>
 
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <string>
@@ -13,11 +14,14 @@
 namespace ws {
 
 // What the worker side shares with the job object: the generation it must match and the
-// object to post to, cleared (under the mutex) when the object goes away.
+// object to post to, cleared (under the mutex) when the object goes away, and how many runs
+// are queued or running (wait() sleeps on `idle` until none is).
 struct BackgroundJobShared {
     std::mutex mutex;
     BackgroundJob* owner = nullptr;
     std::atomic<quint64> generation {0};
+    int active = 0;
+    std::condition_variable idle;
 };
 
 BackgroundJob::BackgroundJob(QThreadPool* pool, QObject* parent)
@@ -85,14 +89,27 @@ bool BackgroundJob::isStale(const std::shared_ptr<BackgroundJobShared>& shared, 
     return shared->generation.load() != generation;
 }
 
+void BackgroundJob::wait()
+{
+    std::unique_lock lock(m_shared->mutex);
+    m_shared->idle.wait(lock, [this] { return m_shared->active == 0; });
+}
+
 void BackgroundJob::run(std::function<void()> task)
 {
-    m_pool->start([task = std::move(task)] {
+    {
+        const std::lock_guard lock(m_shared->mutex);
+        ++m_shared->active;
+    }
+    m_pool->start([task = std::move(task), shared = m_shared] {
         try {
             task();
         } catch (const std::exception& e) {
             qWarning("background work failed: %s", e.what());
         }
+        const std::lock_guard lock(shared->mutex);
+        if (--shared->active == 0)
+            shared->idle.notify_all();
     });
 }
 

@@ -74,6 +74,10 @@ public:
     void discard();
     // A run started and its result not delivered yet.
     bool isRunning() const { return m_running; }
+    // Blocks until the work of every run started so far has returned; a result still current
+    // is delivered later by the event loop as usual. For an owner whose work must not outlive
+    // it (a frame build paints with the application's fonts): discard(), then wait().
+    void wait();
     quint64 generation() const;
 
 signals:

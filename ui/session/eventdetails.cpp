@@ -2,6 +2,7 @@
 #include "ui/session/eventdetails.h"
 
 #include "core/store/sessionreader.h"
+#include "core/timeline/trackkind.h"
 #include "ui/session/backgroundjob.h"
 #include "ui/session/sessionfile.h"
 #include "ui/style/timeformat.h"
@@ -34,10 +35,29 @@ QString copyKindName(int k)
     return (k >= 0 && k <= 10) ? QString::fromLatin1(names[k]) : QString::number(k);
 }
 
-// Of `ids` (rows of `table`), those whose correlation id is `correlationId`.
+// The tables whose rows link a launch to its GPU work by correlation id: the registry's kinds
+// with DetailsPolicy::RowAndLaunch (API calls, kernels, memcpy, memset).
+const std::vector<EventTable>& launchTables()
+{
+    static const std::vector<EventTable> tables = [] {
+        std::vector<EventTable> out;
+        for (const TrackKind& kind : trackKinds()) {
+            if (kind.table && kind.details == DetailsPolicy::RowAndLaunch)
+                out.push_back(*kind.table);
+        }
+        return out;
+    }();
+    return tables;
+}
+
+// Of `ids` (rows of `table`), those whose correlation id is `correlationId`. Which tables link
+// launches is the registry's call; the store's query is typed by record, so each of them
+// names its record type here.
 std::vector<int64_t> correlated(
     const SessionReader& r, EventTable table, uint32_t correlationId, std::span<const int64_t> ids)
 {
+    if (trackKind(table).details != DetailsPolicy::RowAndLaunch)
+        return {};
     switch (table) {
     case EventTable::Kernel:
         return r.idsWithCorrelation<KernelRecord>(correlationId, ids);
@@ -95,8 +115,7 @@ bool findCorrelated(const SessionReader& db, const SessionSnapshot& s, const std
         }
         checked += batch.size();
         // One query per table in the batch.
-        for (const EventTable table :
-            {EventTable::ApiCall, EventTable::Kernel, EventTable::Memcpy, EventTable::Memset}) {
+        for (const EventTable table : launchTables()) {
             std::vector<const Candidate*> of;
             for (const auto& c : batch) {
                 if (L[static_cast<size_t>(c.lane)].ref[c.index].table() == table)

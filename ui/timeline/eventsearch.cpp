@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/eventsearch.h"
 
-#include <QPointer>
-#include <QtConcurrent>
+#include "ui/session/backgroundjob.h"
 
 #include <algorithm>
+#include <climits>
+#include <limits>
 
 namespace ws {
 
@@ -16,22 +17,27 @@ bool before(const EventSearch::Position& a, const EventSearch::Position& b)
     return std::tie(a.start, a.lane, a.index) < std::tie(b.start, b.lane, b.index);
 }
 
+QThreadPool* searchPool()
+{
+    // Two threads: a step need not wait behind the count of a query just typed.
+    return BackgroundJob::pool("event search", 2);
+}
+
 } // namespace
 
 EventSearch::EventSearch(QObject* parent)
     : QObject(parent)
+    , m_count(new BackgroundJob(searchPool(), this))
+    , m_step(new BackgroundJob(searchPool(), this))
 {
 }
 
-EventSearch::~EventSearch()
-{
-    m_cancel.cancel();
-}
+EventSearch::~EventSearch() = default;
 
 void EventSearch::setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot)
 {
-    m_cancel.cancel();
-    m_cancel = CancellationToken();
+    m_count->discard();
+    m_step->discard();
     m_snapshot = std::move(snapshot);
     const QString q = m_query;
     m_query.clear();
@@ -125,32 +131,26 @@ void EventSearch::setQuery(const QString& text)
         return;
     m_query = text;
     m_match.reset();
-    m_cancel.cancel();
-    m_cancel = CancellationToken();
+    m_step->discard(); // it steps through the old query's matches
     if (!m_snapshot || text.trimmed().isEmpty()) {
+        m_count->discard();
         emit queryCounted(0, 0);
         return;
     }
-    const quint64 serial = ++m_serial;
-    auto snapshot = m_snapshot;
-    const CancellationToken cancel = m_cancel;
-    auto* watcher = new QFutureWatcher<std::pair<std::shared_ptr<const std::vector<char>>, qint64>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial] {
-        watcher->deleteLater();
-        if (serial != m_serial || watcher->future().resultCount() == 0)
-            return;
-        const auto [match, count] = watcher->future().result();
-        m_match = match;
-        int names = 0;
-        for (const char c : *match)
-            names += c ? 1 : 0;
-        emit queryCounted(names, count);
-    });
-    watcher->setFuture(QtConcurrent::run([snapshot, text, cancel] {
-        auto match = std::make_shared<const std::vector<char>>(matchNames(*snapshot, text));
-        const qint64 count = countMatches(*snapshot, *match, cancel);
-        return std::make_pair(std::shared_ptr<const std::vector<char>>(match), count);
-    }));
+    using Counted = std::pair<std::shared_ptr<const std::vector<char>>, qint64>;
+    m_count->start(
+        [snapshot = m_snapshot, text](const BackgroundJob::Context& context) {
+            auto match = std::make_shared<const std::vector<char>>(matchNames(*snapshot, text));
+            const qint64 count = countMatches(*snapshot, *match, context.cancel);
+            return Counted(std::move(match), count);
+        },
+        [this](Counted counted) {
+            m_match = std::move(counted.first);
+            int names = 0;
+            for (const char c : *m_match)
+                names += c ? 1 : 0;
+            emit queryCounted(names, counted.second);
+        });
 }
 
 void EventSearch::next(const Position& from)
@@ -169,41 +169,36 @@ void EventSearch::run(const Position& from, bool forward)
         return;
     auto snapshot = m_snapshot;
     const QString text = m_query;
-    auto match = m_match;
-    const CancellationToken cancel = m_cancel;
-    const quint64 serial = m_serial;
-    auto* watcher = new QFutureWatcher<std::pair<bool, Position>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial, snapshot, text] {
-        watcher->deleteLater();
-        if (serial != m_serial || watcher->future().resultCount() == 0)
-            return;
-        const auto [ok, p] = watcher->future().result();
-        if (!ok) {
-            emit notFound(text);
-            return;
-        }
-        const TimelineLane& l = snapshot->model->lanes[static_cast<size_t>(p.lane)];
-        EventSelection e;
-        e.lane = p.lane;
-        e.index = p.index;
-        e.ref = l.ref[p.index];
-        e.start = l.start[p.index];
-        e.end = l.end[p.index];
-        e.name = snapshot->qstr(l.name[p.index]);
-        emit found(e);
-    });
-    watcher->setFuture(QtConcurrent::run([snapshot, text, match, from, forward, cancel] {
-        const std::vector<char> m = match ? *match : matchNames(*snapshot, text);
-        Position p;
-        if (step(*snapshot, m, from, forward, &p, cancel))
-            return std::make_pair(true, p);
-        // Wrap around: from before the first event (or after the last one).
-        const Position edge = forward ? Position {std::numeric_limits<TimeNs>::min(), -1, 0}
-                                      : Position {std::numeric_limits<TimeNs>::max(), INT_MAX, 0};
-        if (step(*snapshot, m, edge, forward, &p, cancel))
-            return std::make_pair(true, p);
-        return std::make_pair(false, Position {});
-    }));
+    using Step = std::pair<bool, Position>;
+    m_step->start(
+        [snapshot, text, match = m_match, from, forward](const BackgroundJob::Context& context) {
+            const std::vector<char> m = match ? *match : matchNames(*snapshot, text);
+            Position p;
+            if (step(*snapshot, m, from, forward, &p, context.cancel))
+                return Step(true, p);
+            // Wrap around: from before the first event (or after the last one).
+            const Position edge = forward ? Position {std::numeric_limits<TimeNs>::min(), -1, 0}
+                                          : Position {std::numeric_limits<TimeNs>::max(), INT_MAX, 0};
+            if (step(*snapshot, m, edge, forward, &p, context.cancel))
+                return Step(true, p);
+            return Step(false, Position {});
+        },
+        [this, snapshot, text](Step result) {
+            const auto [ok, p] = result;
+            if (!ok) {
+                emit notFound(text);
+                return;
+            }
+            const TimelineLane& l = snapshot->model->lanes[static_cast<size_t>(p.lane)];
+            EventSelection e;
+            e.lane = p.lane;
+            e.index = p.index;
+            e.ref = l.ref[p.index];
+            e.start = l.start[p.index];
+            e.end = l.end[p.index];
+            e.name = snapshot->qstr(l.name[p.index]);
+            emit found(e);
+        });
 }
 
 } // namespace ws

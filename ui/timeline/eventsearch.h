@@ -4,13 +4,14 @@
 #include "ui/session/selectionmodel.h"
 #include "ui/session/sessionsnapshot.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 
 #include <memory>
 #include <vector>
 
 namespace ws {
+
+class BackgroundJob;
 
 // Finds kernels, NVTX ranges and any other event by name (case-insensitive substring) and
 // steps through the occurrences in time order, across all lanes. Matching and scanning run
@@ -55,8 +56,10 @@ private:
     std::shared_ptr<const SessionSnapshot> m_snapshot;
     QString m_query;
     std::shared_ptr<const std::vector<char>> m_match;
-    CancellationToken m_cancel;
-    quint64 m_serial = 0;
+    // Counting the query's matches, and stepping to the next one: a new query (or snapshot)
+    // drops both runs' results, a new step the older step's.
+    BackgroundJob* m_count;
+    BackgroundJob* m_step;
 };
 
 } // namespace ws

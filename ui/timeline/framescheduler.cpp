@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/framescheduler.h"
 
-#include <QThreadPool>
-#include <QtConcurrent>
+#include "ui/session/backgroundjob.h"
+
+#include <QtGlobal>
 
 namespace ws {
 
@@ -10,14 +11,9 @@ namespace {
 
 QThreadPool* framePool()
 {
-    // Frame builds get their own pool: a session load or a search scan on the global pool
-    // must never delay the next frame.
-    static QThreadPool* pool = [] {
-        auto* p = new QThreadPool();
-        p->setMaxThreadCount(1);
-        return p;
-    }();
-    return pool;
+    // Frame builds get their own pool: a session load or a search scan elsewhere must never
+    // delay the next frame. One thread: builds of one view never overlap anyway.
+    return BackgroundJob::pool("timeline frames", 1);
 }
 
 } // namespace
@@ -26,6 +22,7 @@ FrameScheduler::FrameScheduler(RequestFactory makeRequest, StaleCheck stale, QOb
     : QObject(parent)
     , m_makeRequest(std::move(makeRequest))
     , m_stale(std::move(stale))
+    , m_job(new BackgroundJob(framePool(), this))
 {
 }
 
@@ -34,9 +31,19 @@ FrameScheduler::~FrameScheduler()
     shutdown();
 }
 
+bool FrameScheduler::isBuilding() const
+{
+    return m_job->isRunning();
+}
+
+quint64 FrameScheduler::generation() const
+{
+    return m_job->generation();
+}
+
 void FrameScheduler::request()
 {
-    if (m_watcher) {
+    if (m_job->isRunning()) {
         m_dirty = true; // coalesce: one build in flight, the newest state goes next
         return;
     }
@@ -45,18 +52,14 @@ void FrameScheduler::request()
 
 void FrameScheduler::cancel()
 {
-    m_cancel.cancel();
+    m_job->cancel();
 }
 
 void FrameScheduler::shutdown()
 {
-    m_cancel.cancel();
-    if (m_watcher) {
-        m_watcher->disconnect(this);
-        m_watcher->waitForFinished();
-        delete m_watcher;
-        m_watcher = nullptr;
-    }
+    // The build paints with the application's fonts: it must not outlive the view.
+    m_job->discard();
+    m_job->wait();
     m_dirty = false;
 }
 
@@ -66,25 +69,24 @@ void FrameScheduler::start()
     std::optional<FrameRequest> made = m_makeRequest();
     if (!made)
         return;
-    m_cancel = CancellationToken();
-    FrameRequest req = std::move(*made);
-    req.generation = ++m_generation;
-    req.cancel = m_cancel;
-    auto* watcher = new QFutureWatcher<std::shared_ptr<TimelineFrame>>(this);
-    m_watcher = watcher;
-    connect(watcher, &QFutureWatcherBase::finished, this, &FrameScheduler::onFinished);
-    watcher->setFuture(QtConcurrent::run(framePool(), [req = std::move(req)] { return buildTimelineFrame(req); }));
+    m_job->start(
+        [req = std::move(*made)](const BackgroundJob::Context& context) mutable -> std::shared_ptr<TimelineFrame> {
+            req.generation = context.generation;
+            req.cancel = context.cancel;
+            try {
+                return buildTimelineFrame(req);
+            } catch (const std::exception& e) {
+                // Delivered as "no frame", so the scheduler is never left waiting on a build.
+                qWarning("timeline frame build failed: %s", e.what());
+                return nullptr;
+            }
+        },
+        [this](std::shared_ptr<TimelineFrame> frame) { onBuilt(std::move(frame)); });
 }
 
-void FrameScheduler::onFinished()
+void FrameScheduler::onBuilt(std::shared_ptr<TimelineFrame> frame)
 {
-    auto* watcher = m_watcher;
-    m_watcher = nullptr;
-    if (!watcher)
-        return;
-    watcher->deleteLater();
-    std::shared_ptr<TimelineFrame> f = watcher->future().resultCount() ? watcher->future().result() : nullptr;
-    emit frameBuilt(std::move(f));
+    emit frameBuilt(std::move(frame));
     if (m_dirty || (m_stale && m_stale()))
         request();
 }

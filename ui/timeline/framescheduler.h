@@ -3,7 +3,6 @@
 
 #include "ui/timeline/timelineframe.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 
 #include <functional>
@@ -12,10 +11,12 @@
 
 namespace ws {
 
-// Builds timeline frames off the GUI thread: at most one build in flight on a dedicated
-// one-thread pool, newer requests coalesce into one follow-up build, cancel() abandons the
-// running one (a new session), and every request carries the next generation number. The
-// request is made when the build starts (makeRequest), so it always describes the newest view.
+class BackgroundJob;
+
+// Builds timeline frames off the GUI thread: at most one build in flight on the one-thread
+// "timeline frames" pool, newer requests coalesce into one follow-up build, cancel() abandons
+// the running one (a new session), and every build carries its job's generation. The request
+// is made when the build starts (makeRequest), so it always describes the newest view.
 class FrameScheduler : public QObject {
     Q_OBJECT
 public:
@@ -35,8 +36,9 @@ public:
     // Cancels and waits for the build in flight, without delivering it (the owner goes away).
     void shutdown();
 
-    bool isBuilding() const { return m_watcher != nullptr; }
-    quint64 generation() const { return m_generation; }
+    bool isBuilding() const;
+    // The newest build's generation (0 before the first; a shutdown also moves it on).
+    quint64 generation() const;
 
 signals:
     // A finished build (nullptr when it was cancelled).
@@ -44,14 +46,12 @@ signals:
 
 private:
     void start();
-    void onFinished();
+    void onBuilt(std::shared_ptr<TimelineFrame> frame);
 
     RequestFactory m_makeRequest;
     StaleCheck m_stale;
-    QFutureWatcher<std::shared_ptr<TimelineFrame>>* m_watcher = nullptr;
-    CancellationToken m_cancel;
+    BackgroundJob* m_job;
     bool m_dirty = false;
-    quint64 m_generation = 0;
 };
 
 } // namespace ws

@@ -3,10 +3,10 @@
 
 #include "core/analysis/commkernels.h"
 
+#include "ui/session/backgroundjob.h"
 #include "ui/style/timeformat.h"
 
 #include <QColor>
-#include <QtConcurrent>
 
 #include <algorithm>
 
@@ -29,13 +29,11 @@ QString nameText(const SessionSnapshot& s, StringId name)
 
 LegendModel::LegendModel(QObject* parent)
     : QAbstractTableModel(parent)
+    , m_job(new BackgroundJob(BackgroundJob::pool("legend", 1), this))
 {
 }
 
-LegendModel::~LegendModel()
-{
-    m_cancel.cancel();
-}
+LegendModel::~LegendModel() = default;
 
 void LegendModel::setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot)
 {
@@ -93,30 +91,22 @@ std::vector<LegendModel::Entry> LegendModel::compute(
 
 void LegendModel::recompute()
 {
-    m_cancel.cancel();
-    m_cancel = CancellationToken();
-    const quint64 serial = ++m_serial;
     if (!m_snapshot) {
+        m_job->discard();
         beginResetModel();
         m_entries.clear();
         endResetModel();
         emit updated();
         return;
     }
-    auto snapshot = m_snapshot;
-    const TimeRange range = m_range;
-    const CancellationToken cancel = m_cancel;
-    auto* watcher = new QFutureWatcher<std::vector<Entry>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial] {
-        watcher->deleteLater();
-        if (serial != m_serial || watcher->future().resultCount() == 0)
-            return;
-        beginResetModel();
-        m_entries = watcher->future().result();
-        endResetModel();
-        emit updated();
-    });
-    watcher->setFuture(QtConcurrent::run([snapshot, range, cancel] { return compute(*snapshot, range, cancel); }));
+    m_job->start([snapshot = m_snapshot, range = m_range](
+                     const BackgroundJob::Context& context) { return compute(*snapshot, range, context.cancel); },
+        [this](std::vector<Entry> entries) {
+            beginResetModel();
+            m_entries = std::move(entries);
+            endResetModel();
+            emit updated();
+        });
 }
 
 int LegendModel::rowCount(const QModelIndex& parent) const

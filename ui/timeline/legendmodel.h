@@ -5,12 +5,13 @@
 #include "ui/session/sessionsnapshot.h"
 
 #include <QAbstractTableModel>
-#include <QFutureWatcher>
 
 #include <memory>
 #include <vector>
 
 namespace ws {
+
+class BackgroundJob;
 
 // The timeline's legend: every event name with its colour, total time and count, largest
 // total first. It follows the app-wide time filter (the range selection): totals count the
@@ -53,8 +54,7 @@ private:
     std::shared_ptr<const SessionSnapshot> m_snapshot;
     TimeRange m_range;
     std::vector<Entry> m_entries;
-    CancellationToken m_cancel;
-    quint64 m_serial = 0;
+    BackgroundJob* m_job; // the sums for the newest snapshot and range
 };
 
 } // namespace ws
