@@ -12,7 +12,8 @@
 namespace ws {
 
 // CSV export of session tables, one table per CSV (RFC 4180, header row first). Columns are
-// those of the session file (docs/session-format.md) in the same order, except that columns
+// those of the session file (docs/session-format.md) in the same order — they come from the
+// store's field lists (Codec<R>::fields), run_id included — except that columns
 // holding a string id hold the text instead (kernel names, API names, NVTX names). Enum columns
 // (copy_kind, domain, style, kind) keep their numeric codes, as in the file.
 //

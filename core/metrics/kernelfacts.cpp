@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/metrics/kernelfacts.h"
 
+#include "core/util/titlewords.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -159,18 +161,7 @@ std::string stallLabel(const std::string& key)
         if (k == key)
             return std::string(label);
     }
-    std::string out;
-    bool start = true;
-    for (char c : key) {
-        if (c == '_') {
-            out += ' ';
-            start = true;
-            continue;
-        }
-        out += start ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-        start = false;
-    }
-    return out;
+    return titleWords(key);
 }
 
 KernelFacts kernelFacts(const KernelMetrics& m, double tracedDurationNs)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/metrics/profileingest.h"
 
+#include "core/util/titlewords.h"
+
 #include "core/metrics/metricnames.h"
 #include "core/metrics/sessionmeta.h"
 #include "core/occupancy/occupancycalculator.h"
@@ -81,22 +83,6 @@ std::map<std::string, double> launchMetrics(const ProfiledLaunch& l, const Devic
     m[metric::kSchedulerTheoreticalWarps]
         = static_cast<double>(occ.activeWarpsPerSm) / std::max(1, limits.subPartitions);
     return m;
-}
-
-std::string titleWords(std::string_view s)
-{
-    std::string out;
-    bool start = true;
-    for (char c : s) {
-        if (c == '_') {
-            out += ' ';
-            start = true;
-            continue;
-        }
-        out += start ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-        start = false;
-    }
-    return out;
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/store/runinference.h"
 
+#include "core/report/textescape.h"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -12,39 +14,6 @@ std::string valueOr(const std::map<std::string, std::string>& values, const std:
 {
     const auto it = values.find(key);
     return it == values.end() ? std::string() : it->second;
-}
-
-void appendJsonString(std::string& out, const std::string& s)
-{
-    out += '"';
-    for (const char c : s) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-                out += buf;
-            } else {
-                out += c;
-            }
-        }
-    }
-    out += '"';
 }
 
 } // namespace

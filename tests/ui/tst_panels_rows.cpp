@@ -83,7 +83,7 @@ private slots:
             ThroughputPanel throughput(&focus);
             SchedulerPanel scheduler(&focus);
             MemoryPanel memory(&focus);
-            const auto data = PanelData::load(path);
+            const auto data = panelDataOf(path);
             focus.setData(data, snapshotOf(path));
             QSet<QString> tipsSeen;
             // Every launch of the profiles; the trace's launches are alike (no metrics), a few do.
@@ -147,7 +147,7 @@ private slots:
         KernelFocus focus(&selection);
         MemoryPanel memory(&focus);
         ThroughputPanel throughput(&focus);
-        focus.setData(PanelData::load(path), snapshotOf(path));
+        focus.setData(panelDataOf(path), snapshotOf(path));
         focus.selectKernel(3);
         const KernelMetrics& m = focus.data()->profiled(3)->metrics;
         const MetricTableModel* t = memory.table();
@@ -189,7 +189,7 @@ private slots:
         KernelFocus focus(&selection);
         MemoryPanel memory(&focus);
         const QString path = fixturePath("metrics/gemm_relu.wscope");
-        focus.setData(PanelData::load(path), snapshotOf(path));
+        focus.setData(panelDataOf(path), snapshotOf(path));
         focus.selectKernel(3);
         QCOMPARE(memory.table()->rowCount(), 1);
         const QString text = memory.table()->rows().front().label;
