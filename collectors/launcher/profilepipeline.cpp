@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "launcher/profilepipeline.h"
 
+#include "launcher/rundescription.h"
+
 #include "core/metrics/metricnames.h"
 #include "core/metrics/profileconfig.h"
 #include "core/metrics/profileingest.h"
@@ -166,7 +168,8 @@ void addSourceCounters(SessionData& data, const fs::path& dir, const std::vector
 // Builds the session from the result files and writes it atomically; returns it for the summary.
 SessionData writeSession(const fs::path& output, const SectionCatalog& catalog, const MetricRequest& request,
     const std::vector<ProfileResult>& results, const ProfileIngest::ProcessExit& root, const ProfileOptions& a,
-    const fs::path& resultDir, bool sourceCounters, const Note& say)
+    const fs::path& resultDir, bool sourceCounters, const Note& say, const TargetLauncher* target = nullptr,
+    int64_t startRealtimeNs = 0)
 {
     ProfileIngest ingest(catalog, request);
     SessionData data = ingest.build(results, root);
@@ -177,6 +180,9 @@ SessionData writeSession(const fs::path& output, const SectionCatalog& catalog, 
     data.environment[envkey::kProfileKernelFilter] = a.kernelName;
     data.environment[envkey::kProfileLaunchSkip] = std::to_string(a.launchSkip);
     data.environment[envkey::kProfileLaunchCount] = std::to_string(a.launchCount);
+    if (target) // else (--from-raw) the writer infers the run from meta
+        data.runs = {describeRun(
+            sourceCounters ? "pc-sampling" : "profile", *target, startRealtimeNs, realtimeNowNs(), data.meta)};
     SessionWriter writer(output.string());
     attachLaneCache(writer);
     writer.write(data);
@@ -298,6 +304,7 @@ ProfileRunResult ProfilePipeline::run(const Note& note)
         throw std::runtime_error("the profiler library libwarpscope-profiler.so was not found (looked at " + searched
             + "; set WS_PROFILER_LIB to its path)");
     TargetLauncher target(a.command);
+    const int64_t started = realtimeNowNs();
 
     const fs::path work = output.string() + ".profile-" + std::to_string(::getpid());
     fs::remove_all(work, ec);
@@ -371,7 +378,8 @@ ProfileRunResult ProfilePipeline::run(const Note& note)
     root.commandLine = target.commandLine();
     root.exitCode = status.exitCode;
     root.exitSignal = status.exitSignal;
-    const SessionData data = writeSession(output, m_catalog, m_request, results, root, a, work, m_sourceCounters, say);
+    const SessionData data
+        = writeSession(output, m_catalog, m_request, results, root, a, work, m_sourceCounters, say, &target, started);
     if (!a.keepRaw)
         fs::remove_all(work, ec);
     else

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "launcher/recordpipeline.h"
 
+#include "launcher/rundescription.h"
+
 #include "core/ingest/rawingest.h"
 #include "core/metrics/sessionmeta.h"
 #include "core/raw/pmsampling.h"
@@ -52,15 +54,6 @@ std::string joinList(const std::vector<std::string>& v)
     for (const auto& s : v)
         out += (out.empty() ? "" : ",") + s;
     return out;
-}
-
-// Environment variables that change how CUDA programs behave, kept in the session.
-bool relevantVariable(std::string_view name)
-{
-    static constexpr std::string_view prefixes[] = {"CUDA_", "NVIDIA_", "NVTX_", "CUPTI", "CUBLAS", "CUDNN_", "NCCL_",
-        "TORCH_", "PYTORCH_", "WS_", "OMP_NUM_THREADS", "LD_LIBRARY_PATH"};
-    return std::any_of(
-        std::begin(prefixes), std::end(prefixes), [&](std::string_view p) { return name.starts_with(p); });
 }
 
 // Variables the launcher owns: whatever the caller's environment had for them is replaced.
@@ -284,6 +277,8 @@ RecordResult RecordPipeline::run(const std::function<void(const std::string&)>& 
         data.meta[metakey::kCudaStatus] = why;
         result.warnings.push_back(why);
     }
+
+    data.runs = {describeRun("trace", target, root.anchorRealtimeNs, realtimeNowNs(), data.meta)};
 
     try {
         SessionWriter writer(output.string());

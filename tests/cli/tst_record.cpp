@@ -79,6 +79,30 @@ private slots:
         QVERIFY(QDir(m_dir.path()).entryList({QStringLiteral("exit3.wscope.raw-*")}, QDir::Dirs).isEmpty());
     }
 
+    void runRowSaysHowTheProgramWasStarted()
+    {
+        // The run row is what "run again" replays: written by the launcher, not guessed later.
+        qputenv("CUDA_VISIBLE_DEVICES", "3");
+        const qint64 before = QDateTime::currentMSecsSinceEpoch();
+        const SessionData s = record(QStringLiteral("run.wscope"), {},
+            {QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("exit 0")});
+        qunsetenv("CUDA_VISIBLE_DEVICES");
+        QCOMPARE(s.runs.size(), size_t(1));
+        const RunInfo& run = s.runs[0];
+        QCOMPARE(run.kind, std::string("trace"));
+        QCOMPARE(run.commandLine, s.processes[0].commandLine);
+        QVERIFY2(run.commandLine.find("'exit 0'") != std::string::npos, run.commandLine.c_str());
+        QCOMPARE(QString::fromStdString(run.cwd), QDir::currentPath());
+        QCOMPARE(run.host, s.environment.at("host"));
+        QVERIFY(!run.user.empty());
+        QVERIFY2(run.environmentJson.find("\"CUDA_VISIBLE_DEVICES\":\"3\"") != std::string::npos,
+            run.environmentJson.c_str());
+        QVERIFY(run.startRealtimeNs / 1000000 >= before - 1000);
+        QVERIFY(run.endRealtimeNs >= run.startRealtimeNs);
+        QVERIFY2(run.optionsJson.find("\"target_exit\":\"exited with code 0\"") != std::string::npos,
+            run.optionsJson.c_str());
+    }
+
     void signalIsStored()
     {
         Run r;

@@ -10,6 +10,8 @@
 
 #include <QTest>
 
+using namespace ws::test;
+
 class TestV1Stats : public QObject {
     Q_OBJECT
 private slots:

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/model/records.h"
+#include "launcher/targetlauncher.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace ws {
+
+// The run row of a session as the collector that started the program knows it: the kind, the
+// exact command line, the working directory, the environment variables that change how CUDA
+// programs behave, host, user, wall-clock start and end, and the collector's options (its
+// session meta). Re-running a recipe reads these, so they are recorded at the source rather
+// than inferred from meta when the file is written (store::inferRun, for files and producers
+// that have no launcher: imports, synthetic sessions, --from-raw).
+RunInfo describeRun(std::string kind, const TargetLauncher& target, int64_t startRealtimeNs, int64_t endRealtimeNs,
+    const std::map<std::string, std::string>& options);
+
+// Environment variables that change how CUDA programs behave (CUDA_*, NCCL_*, TORCH_*, ...):
+// the ones a session keeps.
+bool relevantVariable(std::string_view name);
+
+// CLOCK_REALTIME in ns since the Unix epoch.
+int64_t realtimeNowNs();
+
+} // namespace ws
