@@ -10,11 +10,6 @@ namespace ws {
 
 namespace {
 
-template <class R> void streamTable(const SessionReader& reader, const std::function<void(const R&)>& visit)
-{
-    reader.forEachRow<R>(visit);
-}
-
 template <class R> std::vector<R> readTable(const SessionReader& reader)
 {
     std::vector<R> rows;
@@ -34,9 +29,19 @@ template <class R> void widen(const SessionReader& reader, TimeSpan& span)
 
 } // namespace
 
-SessionFileSource::SessionFileSource(const SessionReader& reader)
+SessionFileSource::SessionFileSource(const SessionReader& reader, Runs runs)
     : m_reader(reader)
 {
+    if (runs == Runs::Timing) {
+        std::set<uint32_t> timing;
+        const std::vector<RunInfo> all = reader.readRuns();
+        for (const RunInfo& run : all) {
+            if (run.kind == "trace" || run.kind == "import")
+                timing.insert(run.id);
+        }
+        if (!timing.empty() && timing.size() < all.size())
+            m_runIds = std::move(timing);
+    }
     // The reader's own table readers verify the stored checksums of these small tables.
     m_header.meta = reader.meta();
     m_header.strings = reader.readStrings();
@@ -50,53 +55,85 @@ SessionFileSource::SessionFileSource(const SessionReader& reader)
 
 void SessionFileSource::forEachKernel(const std::function<void(const KernelRecord&)>& visit) const
 {
-    streamTable(m_reader, visit);
+    stream(visit);
 }
 
 void SessionFileSource::forEachMemcpy(const std::function<void(const MemcpyRecord&)>& visit) const
 {
-    streamTable(m_reader, visit);
+    stream(visit);
 }
 
 void SessionFileSource::forEachMemset(const std::function<void(const MemsetRecord&)>& visit) const
 {
-    streamTable(m_reader, visit);
+    stream(visit);
 }
 
 void SessionFileSource::forEachApiCall(const std::function<void(const ApiCallRecord&)>& visit) const
 {
-    streamTable(m_reader, visit);
+    stream(visit);
 }
 
 void SessionFileSource::forEachNvtxRange(const std::function<void(const NvtxRangeRecord&)>& visit) const
 {
-    streamTable(m_reader, visit);
+    stream(visit);
 }
 
 void SessionFileSource::forEachNvtxMark(const std::function<void(const NvtxMarkRecord&)>& visit) const
 {
-    streamTable(m_reader, visit);
+    stream(visit);
 }
 
 void SessionFileSource::forEachSync(const std::function<void(const SyncRecord&)>& visit) const
 {
-    streamTable(m_reader, visit);
+    stream(visit);
 }
 
 void SessionFileSource::forEachWarpEvent(const std::function<void(const WarpEvent&)>& visit) const
 {
-    streamTable(m_reader, visit);
+    stream(visit);
 }
 
 void SessionFileSource::forEachCounterSample(const std::function<void(const CounterSample&)>& visit) const
 {
-    streamTable(m_reader, visit);
+    stream(visit);
+}
+
+template <class R> void SessionFileSource::stream(const std::function<void(const R&)>& visit) const
+{
+    if (m_runIds.empty()) {
+        m_reader.forEachRow<R>(visit);
+        return;
+    }
+    if constexpr (requires(const R& r) { r.runId; }) {
+        m_reader.forEachRow<R>([&](const R& row) {
+            if (m_runIds.contains(row.runId))
+                visit(row);
+        });
+    } else {
+        m_reader.forEachRow<R>(visit); // counter samples: their track says the run
+    }
 }
 
 TimeSpan SessionFileSource::timeSpan() const
 {
-    // min/max per table: one scan each inside SQLite, no row crosses into C++.
     TimeSpan span;
+    if (!m_runIds.empty()) {
+        // Only some runs: their rows' extent, from a scan of each table.
+        const auto add = [&span](TimeNs begin, TimeNs end) {
+            span.begin = span.valid ? std::min(span.begin, begin) : begin;
+            span.end = span.valid ? std::max(span.end, end) : end;
+            span.valid = true;
+        };
+        stream<KernelRecord>([&](const KernelRecord& r) { add(r.start, r.end); });
+        stream<MemcpyRecord>([&](const MemcpyRecord& r) { add(r.start, r.end); });
+        stream<MemsetRecord>([&](const MemsetRecord& r) { add(r.start, r.end); });
+        stream<ApiCallRecord>([&](const ApiCallRecord& r) { add(r.start, r.end); });
+        stream<NvtxRangeRecord>([&](const NvtxRangeRecord& r) { add(r.start, r.end); });
+        stream<NvtxMarkRecord>([&](const NvtxMarkRecord& r) { add(r.ts, r.ts); });
+        stream<SyncRecord>([&](const SyncRecord& r) { add(r.start, r.end); });
+        return span;
+    }
+    // min/max per table: one scan each inside SQLite, no row crosses into C++.
     widen<KernelRecord>(m_reader, span);
     widen<MemcpyRecord>(m_reader, span);
     widen<MemsetRecord>(m_reader, span);

@@ -3,6 +3,9 @@
 
 #include "core/model/recordsource.h"
 
+#include <cstdint>
+#include <set>
+
 namespace ws {
 
 class SessionReader;
@@ -11,9 +14,15 @@ class SessionReader;
 // reports and exports over a 10M-event session hold only what they aggregate, never the
 // rows themselves. The small tables are read once, in the constructor. The reader must
 // outlive this object. Read errors throw SessionError naming the file.
+//
+// Which runs: a multi-run session (schema v2) holds a trace and, say, profile runs of the same
+// program whose replayed kernels have no meaningful timing. Runs::All streams every row (export,
+// info); Runs::Timing only the rows of trace and import runs when the session has any, else
+// every row (a profile-only session) — what reports, the ranking and the Stats panel count.
 class SessionFileSource final : public RecordSource {
 public:
-    explicit SessionFileSource(const SessionReader& reader);
+    enum class Runs { All, Timing };
+    explicit SessionFileSource(const SessionReader& reader, Runs runs = Runs::All);
 
     const SessionData& header() const override { return m_header; }
     void forEachKernel(const std::function<void(const KernelRecord&)>& visit) const override;
@@ -27,9 +36,15 @@ public:
     void forEachCounterSample(const std::function<void(const CounterSample&)>& visit) const override;
     TimeSpan timeSpan() const override;
 
+    // The runs streamed; empty means every row.
+    const std::set<uint32_t>& runIds() const { return m_runIds; }
+
 private:
+    template <class R> void stream(const std::function<void(const R&)>& visit) const;
+
     const SessionReader& m_reader;
     SessionData m_header;
+    std::set<uint32_t> m_runIds;
 };
 
 } // namespace ws

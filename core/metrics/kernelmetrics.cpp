@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace ws {
 
@@ -62,14 +63,17 @@ SessionMetrics SessionMetrics::fromData(const SessionData& data)
         runOf[m.kernelId] = m.runId;
     }
     // Traced launches a profiled launch links to show its metrics (their own win).
+    // A linked profiled launch is listed only through its traced launch (SessionReader does the same).
     std::unordered_map<int64_t, int64_t> measuredFor;
+    std::unordered_set<int64_t> shownOnTrace;
     for (const KernelLink& link : data.kernelLinks) {
-        if (byKernel.contains(link.kernelId) && !byKernel.contains(link.traceKernelId))
-            measuredFor.try_emplace(link.traceKernelId, link.kernelId);
+        if (byKernel.contains(link.kernelId) && !byKernel.contains(link.traceKernelId)
+            && measuredFor.try_emplace(link.traceKernelId, link.kernelId).second)
+            shownOnTrace.insert(link.kernelId);
     }
     for (const KernelRecord& k : data.kernels) {
         auto it = byKernel.find(k.id);
-        if (it != byKernel.end()) {
+        if (it != byKernel.end() && !shownOnTrace.contains(k.id)) {
             s.m_kernels.push_back({k, it->second, k.id, runOf[k.id]});
             continue;
         }

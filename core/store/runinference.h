@@ -4,7 +4,9 @@
 #include "core/model/records.h"
 
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace ws::store {
 
@@ -16,5 +18,8 @@ RunInfo inferRun(const std::map<std::string, std::string>& meta, const std::map<
 
 // {"key":"value",...} with JSON string escaping.
 std::string toJsonObject(const std::map<std::string, std::string>& values);
+// The inverse, for the run table's options and environment: an object of string values.
+// Anything else (nested values, numbers, broken text) gives nullopt.
+std::optional<std::map<std::string, std::string>> fromJsonObject(std::string_view json);
 
 } // namespace ws::store

@@ -635,8 +635,11 @@ std::vector<KernelRecord> SessionReader::readMeasuredKernels() const
     try {
         std::string sql = store::selectSql<KernelRecord>(d->schemaVersion)
             + " WHERE id IN (SELECT DISTINCT kernel_id FROM kernel_metric)";
+        // A linked profiled launch is measured on behalf of its traced launch: only the traced
+        // one is listed (with the profiled launch's metrics, readMetricsByKernel).
         if (d->schemaVersion >= 2)
-            sql += " OR id IN (SELECT trace_kernel_id FROM kernel_link)";
+            sql += " AND id NOT IN (SELECT kernel_id FROM kernel_link)"
+                   " OR id IN (SELECT trace_kernel_id FROM kernel_link)";
         sqlite::Statement st = d->db->prepare(sql + " ORDER BY id");
         while (st.step())
             rows.push_back(decodeRow<KernelRecord>(st, d->schemaVersion));
@@ -716,6 +719,7 @@ std::vector<SessionReader::KernelMetricValues> SessionReader::readMetricsByKerne
         KernelMetricValues v = measured->second;
         v.kernelId = link.traceKernelId;
         all.emplace(link.traceKernelId, std::move(v));
+        all.erase(link.kernelId); // shown on the traced launch only, not twice
     }
     std::vector<KernelMetricValues> out;
     out.reserve(all.size());

@@ -5,6 +5,7 @@
 #include "core/metrics/kernelmetrics.h"
 #include "core/store/sessionreader.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -44,6 +45,22 @@ private Q_SLOTS:
         QVERIFY(first != nullptr);
         QCOMPARE(first->metricsRunId, 2u);
         QVERIFY(first->metrics.get("gpu__time_duration.sum").has_value());
+
+        // Reports count the trace run only: the profile's replayed kernels have no real timing.
+        // The merged session's reports are the trace's own, as 81feda8 printed them (v1 golden).
+        const QStringList reports {QStringLiteral("stats"), QStringLiteral("-r"),
+            QStringLiteral("cuda_api_sum,cuda_gpu_kern_sum,nvtx_sum,nvtx_gpu_proj_sum,gpu_idle_gaps,comm_overlap,"
+                           "nvtx_timing_sum"),
+            QStringLiteral("-f"), QStringLiteral("csv")};
+        const auto merged = ws::test::runCli(reports + QStringList {out});
+        QVERIFY2(merged.exitCode == 0, qPrintable(merged.err));
+        QFile golden(
+            QStringLiteral(WS_FIXTURES_DIR "/v1golden/tests_fixtures_recorder_sessions_gemm_relu.wscope.stats.csv"));
+        QVERIFY(golden.open(QIODevice::ReadOnly));
+        QCOMPARE(merged.out, QString::fromUtf8(golden.readAll()));
+        // The profile alone still reports its own launches (a profile-only session has no trace).
+        const auto profileOnly = ws::test::runCli(reports + QStringList {fixture("metrics/gemm_relu.wscope")});
+        QVERIFY(profileOnly.out.contains(QLatin1String("nvjet")));
     }
 
     void badInputIsRefused()

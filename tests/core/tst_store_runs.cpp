@@ -4,6 +4,7 @@
 // of gemm_relu with its profile links the profiled launches to the traced ones, so the traced
 // GEMM launches get the profiled metrics.
 #include "core/metrics/kernelmetrics.h"
+#include "core/store/runinference.h"
 #include "core/store/schema.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionmerge.h"
@@ -51,6 +52,49 @@ class TestStoreRuns : public QObject {
     QTemporaryDir m_dir;
 
 private slots:
+    void runOptionsRoundTripThroughJson_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::newRow("plain") << "profile_passes"
+                               << "26";
+        QTest::newRow("quotes and backslash") << "command"
+                                              << "sh -c 'echo \\\"x\\\"' \\ y";
+        QTest::newRow("control characters") << "multi\nline"
+                                            << "tab\there\r\x01";
+        QTest::newRow("utf-8") << QStringLiteral("caf\u00e9") << QStringLiteral("\u00b5s \u2192 ms");
+        QTest::newRow("empty") << ""
+                               << "";
+    }
+
+    void runOptionsRoundTripThroughJson()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        const std::map<std::string, std::string> in {{key.toStdString(), value.toStdString()}, {"b", "2"}};
+        const auto back = store::fromJsonObject(store::toJsonObject(in));
+        QVERIFY(back.has_value());
+        QCOMPARE(*back, in);
+    }
+
+    void brokenRunJsonIsRefused_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::newRow("not an object") << "[1]";
+        QTest::newRow("number value") << "{\"a\":1}";
+        QTest::newRow("unterminated") << "{\"a\":\"b}";
+        QTest::newRow("trailing text") << "{} x";
+        QTest::newRow("bad escape") << "{\"a\":\"\\q\"}";
+        QTest::newRow("missing colon") << "{\"a\" \"b\"}";
+    }
+
+    void brokenRunJsonIsRefused()
+    {
+        QFETCH(QString, json);
+        QVERIFY(!store::fromJsonObject(json.toStdString()).has_value());
+        QVERIFY(store::fromJsonObject(" { } ").has_value());
+    }
+
     void everyCommittedV1FileOpensAndVerifies()
     {
         std::vector<std::string> files;
@@ -191,9 +235,16 @@ private slots:
         QVERIFY(own.has_value());
         QCOMPARE(own->measuredKernelId, own->kernelId);
 
+        // A linked profiled launch is listed once, as its traced launch: panels, roofline and
+        // diagnosis count 14 measured launches, not 28.
+        QCOMPARE(metrics.kernels().size(), merged.kernelLinks.size());
+        QVERIFY(metrics.find(one->measuredKernelId) == nullptr);
+
         // The same through the in-memory path.
         const SessionMetrics fromData = SessionMetrics::fromData(merged);
         QVERIFY(fromData.find(tracedGemm[0]->id) != nullptr);
+        QCOMPARE(fromData.kernels().size(), merged.kernelLinks.size());
+        QVERIFY(fromData.find(one->measuredKernelId) == nullptr);
 
         // The traced lanes are unchanged, the profile's process has its own lanes.
         const auto model = TimelineModel::load(reader);

@@ -9,8 +9,13 @@
 #include "core/analysis/nsysreports.h"
 #include "core/analysis/sessionfilesource.h"
 #include "core/diagnosis/occupancycurves.h"
+#include "core/ranking/kernelranking.h"
 #include "core/ranking/windowedsource.h"
 #include "core/report/reportformat.h"
+#include "core/store/sessionmerge.h"
+#include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
+#include "core/timeline/lanebuilder.h"
 #include "ui/panels/analysispanels.h"
 #include "ui/panels/diagnosispanel.h"
 #include "ui/panels/kernelrankingpanel.h"
@@ -354,6 +359,54 @@ private slots:
         QVERIFY(launch.banner()->text().contains("occupancy calculator"));
         QVERIFY(diagnosis.browser()->toPlainText().contains("Kernel metrics not collected"));
         QVERIFY(diagnosis.browser()->toPlainText().contains("Timeline: is the GPU busy?"));
+    }
+
+    void multiRunSessionShowsProfileMetricsOnTracedLaunches()
+    {
+        // A trace and a --set full profile of the same program, merged into one schema-v2
+        // session (what `warpscope-cli merge` writes): the panels show the profile's metrics on
+        // the traced launches, the ranking counts the traced launches only.
+        QTemporaryDir dir;
+        const QString merged = dir.filePath(QStringLiteral("both.wscope"));
+        {
+            const SessionData trace
+                = SessionReader(fixturePath("recorder/sessions/gemm_relu.wscope").toStdString()).readAll();
+            const SessionData profile = SessionReader(fixturePath("metrics/gemm_relu.wscope").toStdString()).readAll();
+            SessionWriter w(merged.toStdString());
+            attachLaneCache(w);
+            w.write(mergeSessions(trace, profile));
+            w.commit();
+        }
+        const auto links = SessionReader(merged.toStdString()).readKernelLinks();
+        QCOMPARE(links.size(), size_t(14));
+        const auto data = panelDataOf(merged);
+        const int gemm = data->launches.groupIndex("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT");
+        QVERIFY(gemm >= 0);
+        QCOMPARE(rankKernels(data->launches)[0].calls, int64_t(24)); // the trace's 24, not 24 + 6 replayed
+
+        SelectionModel selection;
+        KernelFocus focus(&selection);
+        LaunchPanel launch(&focus);
+        ThroughputPanel throughput(&focus);
+        focus.setData(data, snapshotOf(merged));
+        const int64_t traced = links.front().traceKernelId;
+        focus.selectKernel(traced);
+        QCOMPARE(focus.current(), traced);
+        const auto* k = data->profiled(traced);
+        QVERIFY(k);
+        QCOMPARE(k->metricsRunId, 2u);
+        QCOMPARE(k->measuredKernelId, links.front().kernelId);
+        const int ach = launch.table()->rowOf("Achieved occupancy");
+        QCOMPARE(launch.table()->data(launch.table()->index(ach, 2), panelexport::kRawRole).toDouble(),
+            *k->metrics.get("sm__warps_active.avg.pct_of_peak_sustained_active"));
+        QVERIFY2(throughput.provenance()->text().contains("26 replay passes each; cache control all"),
+            qPrintable(throughput.provenance()->text()));
+        // Clicking the profiled launch itself (the profile run's lane) focuses its traced launch.
+        selection.setSelectedEvent(focus.eventFor(traced)); // something else first
+        EventSelection profiled = focus.eventFor(traced);
+        profiled.ref = EventRef::make(EventTable::Kernel, links[1].kernelId);
+        selection.setSelectedEvent(profiled);
+        QCOMPARE(focus.current(), links[1].traceKernelId);
     }
 
     void diagnosisReadsInOrder()

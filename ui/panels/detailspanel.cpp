@@ -158,8 +158,9 @@ void DetailsPanel::refresh()
     m_pin->setEnabled(m_focus->current() >= 0);
     m_pin->setText(m_focus->isPinned(m_focus->current()) ? tr("Unpin") : tr("Pin"));
 
-    const QString measured
-        = session && anyProfiled() ? QString::fromStdString(describeProfileRun(session->meta)) : QString();
+    const QString measured = session && anyProfiled()
+        ? QString::fromStdString(describeProfileRun(session->measurementMeta(firstProfiled())))
+        : QString();
     m_provenance->setText(measured);
     m_provenance->setVisible(!measured.isEmpty());
     const bool missing = session && !m_shown.isEmpty() && !anyProfiled();
@@ -233,6 +234,15 @@ std::vector<MetricTableModel::KernelColumn> DetailsPanel::kernelColumns() const
     for (const ShownKernel& k : m_shown)
         c.push_back({k.title, k.tooltip, k.color});
     return c;
+}
+
+qint64 DetailsPanel::firstProfiled() const
+{
+    for (const ShownKernel& k : m_shown) {
+        if (k.profiled)
+            return k.kernelId;
+    }
+    return -1;
 }
 
 bool DetailsPanel::anyProfiled() const

@@ -67,6 +67,8 @@ protected:
     static MetricRow heading(const QString& label);
     std::vector<MetricTableModel::KernelColumn> kernelColumns() const;
     bool anyProfiled() const;
+    // The first shown kernel with metrics (its run says how they were measured), or -1.
+    qint64 firstProfiled() const;
 
     KernelFocus* m_focus;
     QList<ShownKernel> m_shown;

@@ -185,7 +185,8 @@ void KernelFocus::onSelectedEvent(const EventSelection& e)
     // Only kernels move the focus; picking an API call or a copy keeps the panels as they are.
     if (!m_data || !e.isValid() || e.ref.table() != EventTable::Kernel)
         return;
-    if (const KernelLaunchTable::Launch* l = m_data->launches.find(e.ref.rowid()))
+    // A profiled launch of another run focuses the traced launch it was measured for.
+    if (const KernelLaunchTable::Launch* l = m_data->launches.find(m_data->shownLaunch(e.ref.rowid())))
         setCurrent(l->id);
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/session/paneldata.h"
 
+#include "core/store/runinference.h"
+
 #include "core/analysis/nsysreports.h"
 #include "core/analysis/sessionfilesource.h"
 #include "core/ranking/windowedsource.h"
@@ -20,11 +22,16 @@ std::shared_ptr<PanelData> PanelData::load(std::shared_ptr<const SessionFile> fi
     d->devices = source.header().devices;
     d->meta = source.header().meta;
     d->origin = source.timeSpan().begin;
-    d->launches = KernelLaunchTable::build(source, cancel);
+    d->runs = reader.readRuns();
+    // The ranking, the kernel panels and the GPU's busy/idle summary count the traced launches
+    // of a multi-run session; a profiled launch shows through the traced one it links to
+    // (SessionMetrics).
+    const SessionFileSource timing(reader, SessionFileSource::Runs::Timing);
+    d->launches = KernelLaunchTable::build(timing, cancel);
     d->metrics = SessionMetrics::read(reader);
     if (cancel.isCancelled())
         throw SessionError(SessionError::Kind::Cancelled, reader.path(), "cancelled");
-    d->idle = analyzeGpuIdle(source);
+    d->idle = analyzeGpuIdle(timing);
     try {
         // Small next to the session's events (one row per instruction and reason).
         auto tables = std::make_shared<SourceTables>(SourceTables::read(reader));
@@ -45,6 +52,7 @@ std::shared_ptr<PanelData> PanelData::fromSession(std::shared_ptr<const SessionD
     const MemoryRecordSource source(*data);
     d->devices = data->devices;
     d->meta = data->meta;
+    d->runs = data->runs;
     d->origin = source.timeSpan().begin;
     d->launches = KernelLaunchTable::build(source);
     d->metrics = SessionMetrics::fromData(*data);
@@ -128,6 +136,32 @@ QString PanelData::shortName(int64_t kernelId) const
     return l ? QString::fromStdString(launches.groups()[l->group].shortName) : QString();
 }
 
+std::map<std::string, std::string> PanelData::measurementMeta(int64_t kernelId) const
+{
+    // In a multi-run session the profile's own meta (passes, cache control, replay mode) is its
+    // run's options; the session's meta is the first run's.
+    if (const SessionMetrics::Kernel* k = metrics.find(kernelId)) {
+        for (const RunInfo& run : runs) {
+            if (run.id != k->metricsRunId || runs.size() < 2)
+                continue;
+            if (auto options = store::fromJsonObject(run.optionsJson))
+                return *options;
+        }
+    }
+    return meta;
+}
+
+int64_t PanelData::shownLaunch(int64_t kernelId) const
+{
+    if (launches.find(kernelId))
+        return kernelId;
+    for (const SessionMetrics::Kernel& k : metrics.kernels()) {
+        if (k.measuredKernelId == kernelId)
+            return k.launch.id;
+    }
+    return kernelId;
+}
+
 ReportTable PanelData::report(const QString& id, TimeWindow window) const
 {
     if (memory) {
@@ -136,7 +170,7 @@ ReportTable PanelData::report(const QString& id, TimeWindow window) const
     }
     if (!file)
         throw SessionError(SessionError::Kind::NotFound, path.toStdString(), "the session has no file");
-    const SessionFileSource source(file->reader());
+    const SessionFileSource source(file->reader(), SessionFileSource::Runs::Timing);
     return computeReport(id.toStdString(), WindowedSource(source, window));
 }
 

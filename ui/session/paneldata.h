@@ -37,7 +37,8 @@ public:
     std::shared_ptr<const SessionFile> file;
     std::vector<DeviceInfo> devices;
     std::map<std::string, std::string> meta;
-    TimeNs origin = 0; // earliest event of the session: the timeline's "+0"
+    std::vector<RunInfo> runs; // schema v2: trace, profile, ... runs (one inferred run for v1)
+    TimeNs origin = 0;         // earliest event of the session: the timeline's "+0"
     KernelLaunchTable launches;
     SessionMetrics metrics;
     GpuIdleAnalysis idle;
@@ -64,6 +65,12 @@ public:
     // else the longest launch. nullptr for an unknown group.
     const KernelLaunchTable::Launch* representative(uint32_t group) const;
     const SessionMetrics::Kernel* profiled(int64_t kernelId) const { return metrics.find(kernelId); }
+    // The launch the panels show for `kernelId`: itself, or — for a profiled launch of a
+    // multi-run session measured on behalf of a traced launch (kernel_link) — that traced launch.
+    int64_t shownLaunch(int64_t kernelId) const;
+    // The meta that says how `kernelId`'s metrics were measured: its profile run's options in a
+    // multi-run session, else the session's meta (describeProfileRun reads it).
+    std::map<std::string, std::string> measurementMeta(int64_t kernelId) const;
 
     // Facts for a launch: its metrics when profiled, else just the traced duration.
     KernelFacts facts(int64_t kernelId) const;
