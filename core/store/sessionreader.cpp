@@ -384,6 +384,11 @@ SessionData SessionReader::readAll(const ProgressCallback& progress, const Cance
     read(data.benchRuns);
     read(data.benchSamples);
     read(data.warpEvents);
+    // PC-sampling source counters (optional tables: empty for files without them).
+    data.sassFunctions = readSassFunctions();
+    data.sassInstructions = readSassInstructions();
+    data.sourceCounters = readSourceCounters();
+    data.sourceFiles = readSourceFiles();
     data.runs = readRuns();
     data.kernelLinks = readKernelLinks();
     if (progress)

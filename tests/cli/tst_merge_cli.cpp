@@ -63,6 +63,20 @@ private Q_SLOTS:
         QVERIFY(profileOnly.out.contains(QLatin1String("nvjet")));
     }
 
+    void h200MergedReportsEqualTheTrace()
+    {
+        // The H200 three-run session (trace + profile + PC sampling, docs/evidence/2026-12-02-multirun)
+        // reports what its trace alone reports, table for table.
+        const QStringList reports {QStringLiteral("stats"), QStringLiteral("-r"),
+            QStringLiteral("cuda_api_sum,cuda_gpu_kern_sum,nvtx_sum,nvtx_gpu_proj_sum,gpu_idle_gaps"),
+            QStringLiteral("-f"), QStringLiteral("csv")};
+        const auto merged = ws::test::runCli(reports + QStringList {fixture("multirun/h200-gemm-relu-3runs.wscope")});
+        const auto trace = ws::test::runCli(reports + QStringList {fixture("multirun/h200-gemm-relu-trace.wscope")});
+        QVERIFY2(merged.exitCode == 0 && trace.exitCode == 0, qPrintable(merged.err + trace.err));
+        QVERIFY(merged.out.contains(QLatin1String("nvjet")));
+        QCOMPARE(merged.out, trace.out);
+    }
+
     void badInputIsRefused()
     {
         const QString trace = fixture("recorder/sessions/gemm_relu.wscope");

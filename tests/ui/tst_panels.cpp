@@ -409,6 +409,39 @@ private slots:
         QCOMPARE(focus.current(), links[1].traceKernelId);
     }
 
+    void h200MultiRunSessionSaysHowItWasRun()
+    {
+        // Three runs of one program recorded on the H200 by record, profile and profile
+        // --section SourceCounters, merged (docs/evidence/2026-12-02-multirun).
+        const auto data = panelDataOf(fixturePath("multirun/h200-gemm-relu-3runs.wscope"));
+        QCOMPARE(data->runs.size(), size_t(3));
+        const std::vector<std::string> kinds {"trace", "profile", "pc-sampling"};
+        for (size_t i = 0; i < kinds.size(); ++i) {
+            const RunInfo& run = data->runs[i];
+            QCOMPARE(run.kind, kinds[i]);
+            // Written by the collector that started the program, the same for every run.
+            QCOMPARE(run.commandLine, data->runs[0].commandLine);
+            QVERIFY(run.commandLine.find("ws-example-gemm-relu --warmup 3 --iters 20") != std::string::npos);
+            QVERIFY(!run.cwd.empty() && !run.host.empty() && !run.user.empty());
+            QVERIFY(run.endRealtimeNs > run.startRealtimeNs);
+        }
+        QVERIFY(data->runs[1].startRealtimeNs >= data->runs[0].endRealtimeNs); // one after the other
+        QCOMPARE(data->links.size(), size_t(15));
+        const int gemm = data->launches.groupIndex("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT");
+        QVERIFY(gemm >= 0);
+        for (const KernelRank& r : rankKernels(data->launches)) {
+            if (static_cast<int>(r.group) == gemm)
+                QCOMPARE(r.calls, int64_t(24)); // traced launches only
+        }
+        // Traced launch #3 (the first GEMM) carries the profile's metrics and says how they were measured.
+        const auto* k = data->profiled(3);
+        QVERIFY(k);
+        QCOMPARE(k->metricsRunId, 2u);
+        QVERIFY(k->metrics.get("sm__throughput.avg.pct_of_peak_sustained_elapsed").has_value());
+        QCOMPARE(data->measurementMeta(3).at("profile_passes"), std::string("26"));
+        QVERIFY(data->profiled(15) == nullptr); // beyond the 14 profiled launches
+    }
+
     void diagnosisReadsInOrder()
     {
         const Session s = open("metrics/chase.wscope");

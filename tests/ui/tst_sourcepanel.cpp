@@ -66,6 +66,28 @@ private slots:
         QVERIFY(!m_tables.empty());
     }
 
+    void multiRunSessionShowsTheLinkedSamples()
+    {
+        // Recorded on the H200 (docs/evidence/2026-12-02-multirun): a trace, a --set full profile
+        // and PC sampling of the first GEMM launch of one program, merged into one session. The
+        // traced GEMM #3 shows the samples of the PC-sampling run's launch #65 linked to it.
+        SelectionModel selection;
+        QWidget host;
+        AnalysisPanels panels(&selection, &host);
+        const QString path = fixturePath("multirun/h200-gemm-relu-3runs.wscope");
+        const auto data = panelDataOf(path);
+        panels.setData(data, snapshotOf(path));
+        QCOMPARE(data->sampledLaunch(3), int64_t(65));
+        QCOMPARE(data->sampledLaunch(4), int64_t(-1)); // the second GEMM was not sampled
+        panels.focus()->selectKernel(3);
+        SourcePanel* p = panels.source();
+        QVERIFY(p->sassModel()->rowCount() > 0);
+        QVERIFY2(p->summaryLabel()->text().contains(QStringLiteral("sampled in launch 65")),
+            qPrintable(p->summaryLabel()->text()));
+        panels.focus()->selectKernel(4);
+        QCOMPARE(p->sassModel()->rowCount(), 0);
+    }
+
     void modelsPassTheTester()
     {
         Open o;

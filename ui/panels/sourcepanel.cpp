@@ -158,8 +158,10 @@ void SourcePanel::refresh()
     const auto& panelData = m_focus->data();
     m_kernel = kernel;
     m_view.reset();
-    if (m_tables && m_strings && kernel >= 0)
-        m_view = std::make_shared<SourceView>(*m_tables, *m_strings, kernel, std::string());
+    // In a multi-run session the samples come from a PC-sampling run's launch linked to this one.
+    const qint64 sampled = panelData && kernel >= 0 ? panelData->sampledLaunch(kernel) : kernel;
+    if (m_tables && m_strings && sampled >= 0)
+        m_view = std::make_shared<SourceView>(*m_tables, *m_strings, sampled, std::string());
 
     m_reasonBox->clear();
     m_fileBox->clear();
@@ -212,7 +214,10 @@ void SourcePanel::refresh()
                            .arg(v.sassRows().size())
                            .arg(top >= 0 ? QString::fromStdString(StallReasonName::label(v.reasons()[0])) : QString())
                            .arg(top >= 0 ? percent(v.reasonTotals()[0], v.totalSamples()) : QString())
-                           .arg(where.toHtmlEscaped()));
+                           .arg(where.toHtmlEscaped())
+        + (sampled != kernel
+                ? tr(" — sampled in launch %1 of a PC-sampling run, linked to this traced launch").arg(sampled)
+                : QString()));
 
     m_sass->setView(m_view);
     // Instructions executed come from SASS metrics, which a PC sampling run may not have.

@@ -3,6 +3,8 @@
 
 #include "core/store/runinference.h"
 
+#include <algorithm>
+
 #include "core/analysis/nsysreports.h"
 #include "core/analysis/sessionfilesource.h"
 #include "core/ranking/windowedsource.h"
@@ -23,6 +25,7 @@ std::shared_ptr<PanelData> PanelData::load(std::shared_ptr<const SessionFile> fi
     d->meta = source.header().meta;
     d->origin = source.timeSpan().begin;
     d->runs = reader.readRuns();
+    d->links = reader.readKernelLinks();
     // The ranking, the kernel panels and the GPU's busy/idle summary count the traced launches
     // of a multi-run session; a profiled launch shows through the traced one it links to
     // (SessionMetrics).
@@ -53,6 +56,7 @@ std::shared_ptr<PanelData> PanelData::fromSession(std::shared_ptr<const SessionD
     d->devices = data->devices;
     d->meta = data->meta;
     d->runs = data->runs;
+    d->links = data->kernelLinks;
     d->origin = source.timeSpan().begin;
     d->launches = KernelLaunchTable::build(source);
     d->metrics = SessionMetrics::fromData(*data);
@@ -149,6 +153,23 @@ std::map<std::string, std::string> PanelData::measurementMeta(int64_t kernelId) 
         }
     }
     return meta;
+}
+
+int64_t PanelData::sampledLaunch(int64_t kernelId) const
+{
+    if (!sourceTables)
+        return -1;
+    const auto sampled = [this](int64_t id) {
+        return std::any_of(sourceTables->counters.begin(), sourceTables->counters.end(),
+            [id](const SourceCounter& c) { return c.kernelId == id; });
+    };
+    if (sampled(kernelId))
+        return kernelId;
+    for (const KernelLink& link : links) {
+        if (link.traceKernelId == kernelId && sampled(link.kernelId))
+            return link.kernelId;
+    }
+    return -1;
 }
 
 int64_t PanelData::shownLaunch(int64_t kernelId) const

@@ -37,8 +37,9 @@ public:
     std::shared_ptr<const SessionFile> file;
     std::vector<DeviceInfo> devices;
     std::map<std::string, std::string> meta;
-    std::vector<RunInfo> runs; // schema v2: trace, profile, ... runs (one inferred run for v1)
-    TimeNs origin = 0;         // earliest event of the session: the timeline's "+0"
+    std::vector<RunInfo> runs;     // schema v2: trace, profile, ... runs (one inferred run for v1)
+    std::vector<KernelLink> links; // profiled / sampled launch -> traced launch
+    TimeNs origin = 0;             // earliest event of the session: the timeline's "+0"
     KernelLaunchTable launches;
     SessionMetrics metrics;
     GpuIdleAnalysis idle;
@@ -71,6 +72,9 @@ public:
     // The meta that says how `kernelId`'s metrics were measured: its profile run's options in a
     // multi-run session, else the session's meta (describeProfileRun reads it).
     std::map<std::string, std::string> measurementMeta(int64_t kernelId) const;
+    // The launch whose PC samples the Source panel shows for `kernelId`: itself when it was
+    // sampled, else a sampled launch of a PC-sampling run linked to it; -1 when none.
+    int64_t sampledLaunch(int64_t kernelId) const;
 
     // Facts for a launch: its metrics when profiled, else just the traced duration.
     KernelFacts facts(int64_t kernelId) const;
