@@ -462,40 +462,50 @@ std::vector<int64_t> SessionReader::idsWithCorrelation(int64_t correlationId, st
     return hits;
 }
 
-template <class R> void SessionReader::forEachRow(const std::function<void(const R&)>& visit) const
+namespace {
+
+// One SELECT of a table's codec columns (with an optional WHERE clause and its bindings), each
+// row decoded and handed to `visit`: both forEachRow overloads.
+template <class R, class Bind>
+void streamRows(sqlite::Database& db, int version, const std::string& path, const std::string& where, Bind bind,
+    const std::function<void(const R&)>& visit)
 {
     using C = store::Codec<R>;
     try {
-        sqlite::Statement st = d->db->prepare(store::selectSql<R>(d->schemaVersion));
+        sqlite::Statement st = db.prepare(store::selectSql<R>(version) + where);
+        bind(st);
         R row;
         while (st.step()) {
-            store::ColumnReader columns(st, d->schemaVersion);
+            store::ColumnReader columns(st, version);
             C::fields(columns, row);
             visit(row);
         }
     } catch (const sqlite::Error& e) {
-        throw store::readError(m_path, e, "reading table " + std::string(C::info.name));
+        throw store::readError(path, e, "reading table " + std::string(C::info.name));
     }
+}
+
+} // namespace
+
+template <class R> void SessionReader::forEachRow(const std::function<void(const R&)>& visit) const
+{
+    streamRows<R>(
+        *d->db, d->schemaVersion, m_path, std::string(), [](sqlite::Statement&) {}, visit);
 }
 
 template <class R> void SessionReader::forEachRow(TimeWindow window, const std::function<void(const R&)>& visit) const
 {
     using C = store::Codec<R>;
     static_assert(!C::info.timeBegin.empty(), "the table has no time columns");
-    try {
-        sqlite::Statement st = d->db->prepare(store::selectSql<R>(d->schemaVersion) + " WHERE "
-            + std::string(C::info.timeEnd) + " >= ?1 AND " + std::string(C::info.timeBegin) + " <= ?2");
-        st.bind(1, window.begin);
-        st.bind(2, window.end);
-        R row;
-        while (st.step()) {
-            store::ColumnReader columns(st, d->schemaVersion);
-            C::fields(columns, row);
-            visit(row);
-        }
-    } catch (const sqlite::Error& e) {
-        throw store::readError(m_path, e, "reading table " + std::string(C::info.name));
-    }
+    const std::string where
+        = " WHERE " + std::string(C::info.timeEnd) + " >= ?1 AND " + std::string(C::info.timeBegin) + " <= ?2";
+    streamRows<R>(
+        *d->db, d->schemaVersion, m_path, where,
+        [&](sqlite::Statement& st) {
+            st.bind(1, window.begin);
+            st.bind(2, window.end);
+        },
+        visit);
 }
 
 template <class R> std::vector<R> SessionReader::readTable() const
