@@ -41,11 +41,12 @@ BackgroundJob::~BackgroundJob()
 
 QThreadPool* BackgroundJob::pool(const char* name, int threads)
 {
-    // Leaked on purpose: work still running at exit must find its pool.
+    // Leaked on purpose: work still running at exit must find its pool. The map is leaked too,
+    // so the pools stay reachable (a static map's destructor would orphan them: LeakSanitizer).
     static std::mutex mutex;
-    static std::map<std::string, QThreadPool*> pools;
+    static auto* pools = new std::map<std::string, QThreadPool*>();
     const std::lock_guard lock(mutex);
-    QThreadPool*& p = pools[name];
+    QThreadPool*& p = (*pools)[name];
     if (!p) {
         p = new QThreadPool();
         p->setMaxThreadCount(threads);
