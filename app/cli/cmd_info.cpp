@@ -66,6 +66,19 @@ void printInfo(const std::string& path)
         std::printf("Time span    none (the session holds no timed events)\n");
     }
 
+    // Runs (schema v2; a v1 file shows the one run inferred from its meta): what started the
+    // program each time, so a multi-run session says which run each row came from.
+    std::printf("\nRuns\n");
+    for (const ws::RunInfo& run : reader.readRuns()) {
+        std::string who = run.host.empty() ? std::string("?") : run.host;
+        if (!run.user.empty())
+            who = run.user + "@" + who;
+        const int64_t took = run.endRealtimeNs > run.startRealtimeNs ? run.endRealtimeNs - run.startRealtimeNs : 0;
+        const std::string duration = took > 0 ? humanDuration(took) : std::string("-");
+        std::printf("  run %-3u %-12s %-16s %-12s %s\n", run.id, run.kind.c_str(), who.c_str(), duration.c_str(),
+            run.commandLine.c_str());
+    }
+
     std::printf("\nMeta\n");
     for (const auto& [key, value] : h.meta)
         std::printf("  %-22s %s\n", key.c_str(), value.c_str());

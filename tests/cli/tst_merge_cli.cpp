@@ -6,6 +6,7 @@
 #include "core/store/sessionreader.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -75,6 +76,17 @@ private Q_SLOTS:
         QVERIFY2(merged.exitCode == 0 && trace.exitCode == 0, qPrintable(merged.err + trace.err));
         QVERIFY(merged.out.contains(QLatin1String("nvjet")));
         QCOMPARE(merged.out, trace.out);
+
+        // info lists the runs: kind, user@host, how long, the command line.
+        const auto info = ws::test::runCli({QStringLiteral("info"), fixture("multirun/h200-gemm-relu-3runs.wscope")});
+        QVERIFY2(info.exitCode == 0, qPrintable(info.err));
+        const QRegularExpression run(QStringLiteral(
+            R"(run (\d) +(trace|profile|pc-sampling) +root@vm +[0-9.]+ (s|ms) +\S*ws-example-gemm-relu --warmup 3 --iters 20)"));
+        auto it = run.globalMatch(info.out);
+        QStringList kinds;
+        while (it.hasNext())
+            kinds << it.next().captured(2);
+        QCOMPARE(kinds, (QStringList {"trace", "profile", "pc-sampling"}));
     }
 
     void badInputIsRefused()
