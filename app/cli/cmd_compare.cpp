@@ -86,6 +86,7 @@ int runCompare(const CompareArgs& o, const std::vector<std::string>& extras)
             ws::compare::dropPaths(extra.back());
     }
     std::vector<const ws::compare::CompareSession*> extraPtrs;
+    extraPtrs.reserve(extra.size());
     for (const auto& e : extra)
         extraPtrs.push_back(&e);
 

@@ -9,6 +9,7 @@
 #include "core/store/sessionwriter.h"
 #include "core/timeline/lanebuilder.h"
 
+#include <cmath>
 #include <unistd.h>
 
 #include <chrono>
@@ -56,7 +57,7 @@ public:
 
     void operator()(double fraction, const char* phase)
     {
-        const int percent = static_cast<int>(fraction * 100.0 + 0.5);
+        const int percent = static_cast<int>(std::lround(fraction * 100.0));
         const bool newPhase = m_phase != phase;
         if (!newPhase && (m_tty ? percent == m_percent : percent / 10 == m_percent / 10))
             return;

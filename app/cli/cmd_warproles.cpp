@@ -46,7 +46,7 @@ int run(const WarpRolesArgs& a)
     if (a.csv)
         std::printf("kernel,role,warps,wait_share,phase,kind,count,mean_us,p95_us,total_us\n");
     for (const auto& r : roles) {
-        const std::string role = data.str(r.role);
+        const std::string& role = data.str(r.role);
         if (!a.csv)
             std::printf("kernel #%lld  %s: %lld warp(s), %.1f%% of their time waiting, %lld mark(s)\n",
                 static_cast<long long>(r.kernelId), role.c_str(), static_cast<long long>(r.warps),

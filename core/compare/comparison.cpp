@@ -332,6 +332,7 @@ Comparison compareSessions(const CompareSession& a, const CompareSession& b, con
     // Kernels.
     c.matching = matchKernels(a, b, options.pairs);
     std::vector<KernelMatching> extraMatches;
+    extraMatches.reserve(extraBaselines.size());
     for (const auto* e : extraBaselines)
         extraMatches.push_back(matchKernels(*e, b));
     const auto extraMedian = [&](size_t e, uint32_t keyB) {

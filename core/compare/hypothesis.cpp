@@ -48,7 +48,7 @@ std::optional<Hypothesis::Direction> parseDirection(std::string_view s)
     return std::nullopt;
 }
 
-std::string trimmed(std::string s)
+std::string trimmed(const std::string& s)
 {
     const auto b = s.find_first_not_of(" \t");
     const auto e = s.find_last_not_of(" \t");
@@ -57,7 +57,7 @@ std::string trimmed(std::string s)
 
 std::optional<double> parseSize(std::string s)
 {
-    s = trimmed(std::move(s));
+    s = trimmed(s);
     if (!s.empty() && s.back() == '%')
         s.pop_back();
     double v = 0;

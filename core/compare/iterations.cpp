@@ -110,10 +110,12 @@ std::vector<std::string> rangesWithKernels(const CompareSession& s)
         }
     }
     std::vector<std::pair<size_t, std::string>> order;
+    order.reserve(instances.size());
     for (const auto& [name, set] : instances)
         order.emplace_back(set.size(), name);
     std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
     std::vector<std::string> names;
+    names.reserve(order.size());
     for (auto& o : order)
         names.push_back(std::move(o.second));
     return names;

@@ -209,9 +209,8 @@ DecodedLaunch decodeLaunch(const LaunchBuffer& launch, const KernelRecord* kerne
     if (kernel && !t.empty() && kernel->end > kernel->start) {
         const auto [lo, hi] = std::minmax_element(t.begin(), t.end());
         TimeNs shift = 0;
-        if (*hi - *lo > kernel->end - kernel->start)
-            shift = kernel->start - *lo;
-        else if (*lo < kernel->start)
+        // Longer than the kernel, or starting before it: align the starts.
+        if (*hi - *lo > kernel->end - kernel->start || *lo < kernel->start)
             shift = kernel->start - *lo;
         else if (*hi > kernel->end)
             shift = kernel->end - *hi;

@@ -8,6 +8,7 @@
 #include "core/util/demangle.h"
 
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
@@ -115,6 +116,7 @@ std::string readReportThroughNcu(const std::string& path, const ImportOptions& o
     std::string exe = options.ncuExecutable.empty() ? std::string("ncu") : options.ncuExecutable;
     std::vector<std::string> args = {exe, "--import", path, "--csv", "--page", "raw", "--print-units", "base"};
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (auto& a : args)
         argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -256,7 +258,7 @@ SessionData NcuImporter::fromTable(const NcuCsvTable& table, const std::string& 
         if (duration == 0)
             ++withoutDuration;
         k.start = clock;
-        k.end = clock + static_cast<TimeNs>(duration + 0.5);
+        k.end = clock + static_cast<TimeNs>(std::llround(duration));
         clock = k.end;
         data.kernels.push_back(k);
         processes.try_emplace(k.pid, std::string(cell(row, cProcess)));

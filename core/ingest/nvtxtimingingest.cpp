@@ -69,8 +69,13 @@ void NvtxTimingIngest::appendTo(SessionData& session, std::vector<std::string>& 
                 + " instance(s) not timed: no CUDA context was current on the thread at push");
         if (range.failed > 0)
             run.warnings.push_back(std::to_string(range.failed) + " instance(s) not timed: a CUDA event call failed");
-        for (const auto& w : run.warnings)
-            warnings.push_back("NVTX timing of '" + name + "' (pid " + std::to_string(pid) + "): " + w);
+        for (const auto& w : run.warnings) {
+            std::string line = "NVTX timing of '";
+            line += name;
+            line += "' (pid " + std::to_string(pid) + "): ";
+            line += w;
+            warnings.push_back(std::move(line));
+        }
         result.runs.push_back(std::move(run));
     }
     SessionData rows = bench::toSessionData(result);

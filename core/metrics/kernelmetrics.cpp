@@ -101,7 +101,7 @@ SessionMetrics SessionMetrics::read(const SessionReader& reader)
     std::unordered_map<int64_t, size_t> indexOf;
     for (KernelRecord& k : reader.readMeasuredKernels()) {
         indexOf.emplace(k.id, s.m_kernels.size());
-        s.m_kernels.push_back({std::move(k), {}});
+        s.m_kernels.push_back({k, {}});
     }
     for (const SessionReader::KernelMetricValues& v : reader.readMetricsByKernel()) {
         const auto k = indexOf.find(v.kernelId);

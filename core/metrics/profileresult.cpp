@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/metrics/profileresult.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -354,13 +355,10 @@ ProfileResult ProfileResultReader::parse(const std::string& text, const std::str
             r.launches.push_back(std::move(l));
         } else if (key == "values") {
             const auto idx = p.number<int64_t>(first);
-            ProfiledLaunch* target = nullptr;
-            for (auto it = r.launches.rbegin(); it != r.launches.rend(); ++it) {
-                if (it->index == idx) {
-                    target = &*it;
-                    break;
-                }
-            }
+            // The latest declaration of that index (indices restart with each result file part).
+            const auto found = std::find_if(
+                r.launches.rbegin(), r.launches.rend(), [idx](const ProfiledLaunch& l) { return l.index == idx; });
+            ProfiledLaunch* target = found == r.launches.rend() ? nullptr : &*found;
             if (!target)
                 p.fail("values for launch " + std::to_string(idx) + " that was never declared");
             std::string_view s = tail;

@@ -59,7 +59,7 @@ std::map<int64_t, ProcessRank> processRanks(const std::map<std::string, std::str
 
 std::string processRankLabel(int64_t pid, const std::map<int64_t, ProcessRank>& ranks)
 {
-    const std::string p = "pid " + std::to_string(pid);
+    std::string p = "pid " + std::to_string(pid);
     const auto it = ranks.find(pid);
     if (it == ranks.end())
         return p;

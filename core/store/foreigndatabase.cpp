@@ -22,7 +22,7 @@ ForeignDatabase ForeignDatabase::openFile(const std::string& path)
 ForeignDatabase ForeignDatabase::fromImage(std::string_view bytes)
 {
     auto db = std::make_unique<sqlite::Database>(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_EXRESCODE);
-    auto* image = static_cast<unsigned char*>(sqlite3_malloc64(bytes.size() ? bytes.size() : 1));
+    auto* image = static_cast<unsigned char*>(sqlite3_malloc64(bytes.empty() ? 1 : bytes.size()));
     if (!image)
         throw sqlite::Error(SQLITE_NOMEM, "out of memory");
     if (!bytes.empty())

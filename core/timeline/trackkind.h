@@ -116,7 +116,8 @@ std::string laneKindLabel(LaneKind kind, int depth, uint32_t streamId);
 // tree then puts every process above every GPU).
 struct LaneOrderKey {
     int64_t v[8] = {};
-    auto operator<=>(const LaneOrderKey&) const = default;
+    auto operator<=>(
+        const LaneOrderKey&) const = default; // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads the defaulted <=>
 };
 LaneOrderKey laneOrderKey(const TimelineLane& lane);
 
