@@ -15,12 +15,6 @@ namespace ws {
 
 namespace {
 
-// Meta keys every session has: not options of the run.
-bool storeKey(const std::string& key)
-{
-    return key == "schema_version" || key == "complete" || key == "created" || key == "tool_version";
-}
-
 std::string userName()
 {
     if (const passwd* pw = ::getpwuid(::geteuid()))
@@ -68,7 +62,7 @@ RunInfo describeRun(std::string kind, const TargetLauncher& target, int64_t star
     run.endRealtimeNs = endRealtimeNs;
     std::map<std::string, std::string> kept;
     for (const auto& [key, value] : options) {
-        if (!storeKey(key))
+        if (!store::isStoreMetaKey(key))
             kept.emplace(key, value);
     }
     run.optionsJson = store::toJsonObject(kept);

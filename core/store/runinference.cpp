@@ -3,7 +3,8 @@
 
 #include "core/report/textescape.h"
 
-#include <cctype>
+#include <rapidjson/document.h>
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -33,127 +34,24 @@ std::string toJsonObject(const std::map<std::string, std::string>& values)
     return out;
 }
 
-namespace {
-
-// One JSON string at `i` (which points at its opening quote); advances past the closing quote.
-std::optional<std::string> readJsonString(std::string_view json, size_t& i)
+bool isStoreMetaKey(const std::string& key)
 {
-    if (i >= json.size() || json[i] != '"')
-        return std::nullopt;
-    std::string out;
-    for (++i; i < json.size(); ++i) {
-        const char c = json[i];
-        if (c == '"') {
-            ++i;
-            return out;
-        }
-        if (c != '\\') {
-            out += c;
-            continue;
-        }
-        if (++i >= json.size())
-            return std::nullopt;
-        switch (json[i]) {
-        case '"':
-        case '\\':
-        case '/':
-            out += json[i];
-            break;
-        case 'n':
-            out += '\n';
-            break;
-        case 't':
-            out += '\t';
-            break;
-        case 'r':
-            out += '\r';
-            break;
-        case 'b':
-            out += '\b';
-            break;
-        case 'f':
-            out += '\f';
-            break;
-        case 'u': {
-            if (i + 4 >= json.size())
-                return std::nullopt;
-            unsigned code = 0;
-            for (int k = 1; k <= 4; ++k) {
-                const char h = json[i + static_cast<size_t>(k)];
-                const int digit = std::isdigit(static_cast<unsigned char>(h)) ? h - '0'
-                    : (h >= 'a' && h <= 'f')                                  ? h - 'a' + 10
-                    : (h >= 'A' && h <= 'F')                                  ? h - 'A' + 10
-                                                                              : -1;
-                if (digit < 0)
-                    return std::nullopt;
-                code = code * 16 + static_cast<unsigned>(digit);
-            }
-            i += 4;
-            // UTF-8 of the code point (surrogate pairs are not produced by our writer).
-            if (code < 0x80) {
-                out += static_cast<char>(code);
-            } else if (code < 0x800) {
-                out += static_cast<char>(0xc0 | (code >> 6));
-                out += static_cast<char>(0x80 | (code & 0x3f));
-            } else {
-                out += static_cast<char>(0xe0 | (code >> 12));
-                out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
-                out += static_cast<char>(0x80 | (code & 0x3f));
-            }
-            break;
-        }
-        default:
-            return std::nullopt;
-        }
-    }
-    return std::nullopt;
+    return key == "schema_version" || key == "complete" || key == "created" || key == "tool_version";
 }
-
-void skipSpace(std::string_view json, size_t& i)
-{
-    while (i < json.size() && std::isspace(static_cast<unsigned char>(json[i])))
-        ++i;
-}
-
-} // namespace
 
 std::optional<std::map<std::string, std::string>> fromJsonObject(std::string_view json)
 {
+    rapidjson::Document doc;
+    doc.Parse(json.data(), json.size());
+    if (doc.HasParseError() || !doc.IsObject())
+        return std::nullopt;
     std::map<std::string, std::string> out;
-    size_t i = 0;
-    skipSpace(json, i);
-    if (i >= json.size() || json[i++] != '{')
-        return std::nullopt;
-    skipSpace(json, i);
-    if (i < json.size() && json[i] == '}') {
-        ++i;
-    } else {
-        while (true) {
-            skipSpace(json, i);
-            auto key = readJsonString(json, i);
-            skipSpace(json, i);
-            if (!key || i >= json.size() || json[i++] != ':')
-                return std::nullopt;
-            skipSpace(json, i);
-            auto value = readJsonString(json, i);
-            if (!value)
-                return std::nullopt;
-            out[std::move(*key)] = std::move(*value);
-            skipSpace(json, i);
-            if (i < json.size() && json[i] == ',') {
-                ++i;
-                continue;
-            }
-            if (i < json.size() && json[i] == '}') {
-                ++i;
-                break;
-            }
+    for (const auto& m : doc.GetObject()) {
+        if (!m.value.IsString())
             return std::nullopt;
-        }
+        out[std::string(m.name.GetString(), m.name.GetStringLength())]
+            = std::string(m.value.GetString(), m.value.GetStringLength());
     }
-    skipSpace(json, i);
-    if (i != json.size())
-        return std::nullopt;
     return out;
 }
 
@@ -182,7 +80,7 @@ RunInfo inferRun(const std::map<std::string, std::string>& meta, const std::map<
     run.startRealtimeNs = start.empty() ? 0 : std::atoll(start.c_str());
     std::map<std::string, std::string> options;
     for (const auto& [key, value] : meta) {
-        if (key != "schema_version" && key != "complete" && key != "created" && key != "tool_version")
+        if (!isStoreMetaKey(key))
             options.emplace(key, value);
     }
     run.optionsJson = toJsonObject(options);

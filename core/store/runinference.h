@@ -22,4 +22,8 @@ std::string toJsonObject(const std::map<std::string, std::string>& values);
 // Anything else (nested values, numbers, broken text) gives nullopt.
 std::optional<std::map<std::string, std::string>> fromJsonObject(std::string_view json);
 
+// Meta keys the store writes in every session (schema_version, complete, created, tool_version):
+// facts about the file, not options of a run.
+bool isStoreMetaKey(const std::string& key);
+
 } // namespace ws::store
