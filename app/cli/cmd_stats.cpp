@@ -72,7 +72,8 @@ void runStats(const StatsOptions& o)
     const ws::SessionReader reader(o.file);
     // Reports count the trace (timing) runs of a multi-run session; --range is measured from the
     // start of the whole session, as the app's ruler is.
-    const ws::SessionFileSource file(reader, ws::SessionFileSource::Runs::Timing);
+    const ws::SessionFileSource all(reader);
+    const ws::SessionFileSource file(all, ws::SessionFileSource::Runs::Timing);
     // --range: the events overlapping the window, whole (as the app's range selection does).
     ws::TimeWindow window;
     if (!o.range.empty()) {
@@ -80,7 +81,7 @@ void runStats(const StatsOptions& o)
         if (!span)
             throw std::runtime_error(o.file + ": --range '" + o.range
                 + "' is not FROM:TO with FROM before TO (durations from the session start, e.g. 1.5ms:2ms)");
-        const ws::TimeNs origin = ws::SessionFileSource(reader).timeSpan().begin;
+        const ws::TimeNs origin = all.timeSpan().begin;
         window = {origin + span->first, origin + span->second};
         std::cerr << "warpscope-cli stats: events overlapping " << o.range << " from the session start\n";
     }

@@ -32,16 +32,8 @@ template <class R> void widen(const SessionReader& reader, TimeSpan& span)
 SessionFileSource::SessionFileSource(const SessionReader& reader, Runs runs)
     : m_reader(reader)
 {
-    if (runs == Runs::Timing) {
-        std::set<uint32_t> timing;
-        const std::vector<RunInfo> all = reader.readRuns();
-        for (const RunInfo& run : all) {
-            if (run.kind == "trace" || run.kind == "import")
-                timing.insert(run.id);
-        }
-        if (!timing.empty() && timing.size() < all.size())
-            m_runIds = std::move(timing);
-    }
+    if (runs == Runs::Timing)
+        m_runIds = timingRunIds(reader);
     // The reader's own table readers verify the stored checksums of these small tables.
     m_header.meta = reader.meta();
     m_header.strings = reader.readStrings();
@@ -96,6 +88,27 @@ void SessionFileSource::forEachWarpEvent(const std::function<void(const WarpEven
 void SessionFileSource::forEachCounterSample(const std::function<void(const CounterSample&)>& visit) const
 {
     stream(visit);
+}
+
+SessionFileSource::SessionFileSource(const SessionFileSource& all, Runs runs)
+    : m_reader(all.m_reader)
+    , m_header(all.m_header)
+    , m_runIds(runs == Runs::Timing ? timingRunIds(all.m_reader) : all.m_runIds)
+{
+}
+
+std::set<uint32_t> SessionFileSource::timingRunIds(const SessionReader& reader)
+{
+    std::set<uint32_t> timing;
+    const std::vector<RunInfo> all = reader.readRuns();
+    for (const RunInfo& run : all) {
+        if (run.kind == "trace" || run.kind == "import")
+            timing.insert(run.id);
+    }
+    // No trace run (a profile-only session), or nothing but: every row counts.
+    if (timing.empty() || timing.size() == all.size())
+        return {};
+    return timing;
 }
 
 template <class R> void SessionFileSource::stream(const std::function<void(const R&)>& visit) const

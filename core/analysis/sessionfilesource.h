@@ -23,6 +23,8 @@ class SessionFileSource final : public RecordSource {
 public:
     enum class Runs { All, Timing };
     explicit SessionFileSource(const SessionReader& reader, Runs runs = Runs::All);
+    // The same file restricted to `runs`, sharing `all`'s header (the small tables are not read again).
+    SessionFileSource(const SessionFileSource& all, Runs runs);
 
     const SessionData& header() const override { return m_header; }
     void forEachKernel(const std::function<void(const KernelRecord&)>& visit) const override;
@@ -41,6 +43,7 @@ public:
 
 private:
     template <class R> void stream(const std::function<void(const R&)>& visit) const;
+    static std::set<uint32_t> timingRunIds(const SessionReader& reader);
 
     const SessionReader& m_reader;
     SessionData m_header;

@@ -29,7 +29,7 @@ std::shared_ptr<PanelData> PanelData::load(std::shared_ptr<const SessionFile> fi
     // The ranking, the kernel panels and the GPU's busy/idle summary count the traced launches
     // of a multi-run session; a profiled launch shows through the traced one it links to
     // (SessionMetrics).
-    const SessionFileSource timing(reader, SessionFileSource::Runs::Timing);
+    const SessionFileSource timing(source, SessionFileSource::Runs::Timing);
     d->launches = KernelLaunchTable::build(timing, cancel);
     d->metrics = SessionMetrics::read(reader);
     if (cancel.isCancelled())
