@@ -5,7 +5,7 @@
 #include "nvtxtiming.h"
 #include "pmsampler.h"
 
-#include "collectors/launcher/commandline.h"
+#include "core/util/shellwords.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "launcher/targetlauncher.h"
 
-#include "launcher/commandline.h"
+#include "core/util/shellwords.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -26,6 +26,9 @@ inline constexpr const char kProfilePasses[] = "profile_passes";
 inline constexpr const char kProfileCacheControl[] = "profile_cache_control";
 inline constexpr const char kProfileReplayMode[] = "profile_replay_mode";
 inline constexpr const char kKernelTimeSource[] = "kernel_time_source";
+// Absolute path of the session this one was re-run from (warpscope-cli rerun, "Run again"): the
+// previous attempt, so a chain A -> B -> C can be stepped through.
+inline constexpr const char kPredecessor[] = "predecessor";
 
 // Values of the keys above that readers test for.
 inline constexpr const char kSessionKindProfile[] = "profile"; // kSessionKind of a profile session

@@ -717,6 +717,27 @@ std::vector<KernelLink> SessionReader::readKernelLinks() const
     return readTable<KernelLink>();
 }
 
+std::optional<int64_t> SessionReader::launchOrdinal(int64_t kernelId) const
+{
+    const std::optional<KernelRecord> k = readKernel(kernelId);
+    if (!k)
+        return std::nullopt;
+    try {
+        const std::string sameRun = d->schemaVersion >= 2 ? " AND run_id = ?4" : "";
+        sqlite::Statement st
+            = d->db->prepare("SELECT count(*) FROM kernel WHERE pid = ?1 AND mangled_name = ?2 AND id < ?3" + sameRun);
+        st.bind(1, k->pid);
+        st.bind(2, static_cast<int64_t>(k->mangledName));
+        st.bind(3, kernelId);
+        if (d->schemaVersion >= 2)
+            st.bind(4, static_cast<int64_t>(k->runId));
+        st.step();
+        return st.columnInt64(0);
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "counting the launches before kernel " + std::to_string(kernelId));
+    }
+}
+
 std::vector<SessionReader::KernelMetricValues> SessionReader::readMetricsByKernel() const
 {
     std::map<int64_t, KernelMetricValues> own;

@@ -122,6 +122,10 @@ public:
     std::vector<RunInfo> readRuns() const;
     // Profiled launch -> traced launch (table kernel_link); empty for v1 files.
     std::vector<KernelLink> readKernelLinks() const;
+    // The launch's index among the launches of the same kernel (mangled name) by the same
+    // process in the same run, in launch order: what a profiler's --launch-skip counts when its
+    // filter matches that kernel only. nullopt when no launch has this id.
+    std::optional<int64_t> launchOrdinal(int64_t kernelId) const;
 
     // Metric values by kernel: for every launch that has metrics, its own or those of the
     // profiled launch linked to it (kernel_link), with the launch and run they were measured in.

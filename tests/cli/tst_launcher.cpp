@@ -4,7 +4,7 @@
 // (environment ownership, exit codes, signals, refused programs), the collector-library
 // search shared by record and profile, and what a ProfilePipeline asks of the profiler.
 #include "core/metrics/metricnames.h"
-#include "launcher/commandline.h"
+#include "core/util/shellwords.h"
 #include "launcher/profilepipeline.h"
 #include "launcher/targetlauncher.h"
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,5 +17,11 @@ std::string shellQuote(std::string_view argument);
 // arguments quoted with shellQuote() and joined by spaces, so the line can be pasted into a
 // shell. record and profile both store it, and runs of one program are matched by it.
 std::string joinCommand(const std::vector<std::string>& argv);
+
+// The arguments a POSIX shell reads from `line` (words split at unquoted blanks; '...', "..."
+// with \" \\ \$ \` escapes, and backslash outside quotes), the inverse of joinCommand(). No
+// expansion of any kind ($VAR, globs, ~) happens: a stored command line is data. nullopt for an
+// unterminated quote or a trailing backslash.
+std::optional<std::vector<std::string>> splitCommand(std::string_view line);
 
 } // namespace ws
