@@ -69,6 +69,7 @@ struct Given {
     CLI::Option* warmupCalls = nullptr;
     CLI::Option* rtol = nullptr;
     CLI::Option* atol = nullptr;
+    CLI::Option* noAlternate = nullptr; // the one flag among them
     std::vector<CLI::Option*> measurement;
 };
 
@@ -81,7 +82,7 @@ std::vector<std::string> benchArguments(const Given& g)
         if (o->count() == 0)
             continue;
         const std::string name = o->get_name();
-        if (o->get_type_size() == 0) { // a flag
+        if (o == g.noAlternate) {
             args.push_back(name);
             continue;
         }
@@ -375,6 +376,7 @@ const ws::cli::CommandRegistrar registrar({"30-bench",
         auto* exe = cmd->add_option(
             "--workloads-exe", args->workloadsExe, "warpscope-bench-workloads to run (default: next to warpscope-cli)");
         cmd->add_flag("--list", args->list, "List the workloads and exit");
+        given->noAlternate = noAlt;
         given->measurement = {workload, given->size, given->dtype, impl, given->warmupMs, given->warmupCalls, repeat,
             rounds, cooldown, cache, timer, flush, noAlt, given->rtol, given->atol, drift, device, exe};
         cmd->callback([args, given, &exitCode]() { runBench(*args, *given, exitCode); });

@@ -72,6 +72,11 @@ int runCollect(const CollectArgs& a)
     const auto run
         = std::find_if(runs.begin(), runs.end(), [&](const ws::RunInfo& r) { return r.id == kernel->runId; });
     const std::string runKind = run == runs.end() ? std::string("?") : run->kind;
+    if (runKind == "import")
+        throw Refusal(3,
+            session + ": kernel " + std::to_string(a.kernelId) + " belongs to run " + std::to_string(kernel->runId)
+                + ", imported from another tool's file: there is no program to re-run (record the program with "
+                  "warpscope-cli record first)");
     if (runKind != "trace")
         throw Refusal(3,
             session + ": kernel " + std::to_string(a.kernelId) + " belongs to run " + std::to_string(kernel->runId)

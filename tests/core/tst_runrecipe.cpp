@@ -189,12 +189,11 @@ private Q_SLOTS:
         QTest::newRow("skip 0: the first A")
             << exact("--launch-count 1") << QString() << std::vector<std::string> {"A"} << QList<qint64> {1} << false;
         QTest::newRow("skip 1 count 3") << exact("--launch-skip 1 --launch-count 3") << QString()
-                                        << std::vector<std::string> {"A", "A", "A"} << QList<qint64> {3, 4, 6}
-                                        << false;
-        QTest::newRow("skip=4 spelled with =") << exact("--launch-skip=4") << QString()
-                                               << std::vector<std::string> {"A"} << QList<qint64> {7} << false;
-        QTest::newRow("skip past the trace") << exact("--launch-skip 5") << QString()
-                                             << std::vector<std::string> {"A"} << QList<qint64> {} << false;
+                                        << std::vector<std::string> {"A", "A", "A"} << QList<qint64> {3, 4, 6} << false;
+        QTest::newRow("skip=4 spelled with =")
+            << exact("--launch-skip=4") << QString() << std::vector<std::string> {"A"} << QList<qint64> {7} << false;
+        QTest::newRow("skip past the trace")
+            << exact("--launch-skip 5") << QString() << std::vector<std::string> {"A"} << QList<qint64> {} << false;
         QTest::newRow("older run: profile.launch_skip option")
             << QString() << QStringLiteral("3") << std::vector<std::string> {"A"} << QList<qint64> {6} << false;
         QTest::newRow("skip 0, two kernels: per-name ordinals")
@@ -216,8 +215,7 @@ private Q_SLOTS:
         if (!oldSkipOption.isEmpty())
             p.options["profile.launch_skip"] = oldSkipOption.toStdString();
         std::vector<std::string> warnings;
-        const SessionData merged
-            = mergeSessions(test::craftedSession(traceRun()), test::craftedSession(p), &warnings);
+        const SessionData merged = mergeSessions(test::craftedSession(traceRun()), test::craftedSession(p), &warnings);
         QCOMPARE(!warnings.empty(), warned);
         if (warned) {
             QVERIFY2(QString::fromStdString(warnings[0]).contains("--launch-skip 2"), warnings[0].c_str());
@@ -225,7 +223,11 @@ private Q_SLOTS:
         }
 
         // Written and read back, as the panels read them.
-        const std::string path = m_dir.filePath(QStringLiteral("%1.wscope").arg(QString::number(qHash(QString::fromUtf8(QTest::currentDataTag()))))).toStdString();
+        const std::string path
+            = m_dir
+                  .filePath(QStringLiteral("%1.wscope")
+                                .arg(QString::number(qHash(QString::fromUtf8(QTest::currentDataTag())))))
+                  .toStdString();
         test::writeSession(path, merged);
         const std::vector<KernelLink> links = SessionReader(path).readKernelLinks();
         QList<qint64> traced;
@@ -247,8 +249,10 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("skip");
         QTest::newRow("none") << QString() << QString() << qint64(0);
         QTest::newRow("arguments") << "profile --launch-skip 7" << QString() << qint64(7);
-        QTest::newRow("arguments win over the option") << "profile --launch-skip 2" << "9" << qint64(2);
-        QTest::newRow("arguments without skip") << "profile --set full" << "9" << qint64(0);
+        QTest::newRow("arguments win over the option") << "profile --launch-skip 2"
+                                                       << "9" << qint64(2);
+        QTest::newRow("arguments without skip") << "profile --set full"
+                                                << "9" << qint64(0);
         QTest::newRow("option") << QString() << "5" << qint64(5);
         QTest::newRow("not a number") << "profile --launch-skip x" << QString() << qint64(0);
     }
