@@ -321,6 +321,8 @@ void runBench(const BenchArgs& a, const Given& g, int& exitCode)
         data.runs = {ws::store::inferRun(data.meta, data.environment, false, true)};
     }
     const ws::AppendResult written = out.write(data);
+    for (const std::string& w : written.warnings)
+        std::fprintf(stderr, "warpscope-cli bench: warning: %s\n", w.c_str());
     std::fputs(formatReport(result).c_str(), stdout);
     if (out.appending())
         std::printf("session: %s (appended run %u, %zu runs in the session; %zu benchmark runs)\n", out.path().c_str(),

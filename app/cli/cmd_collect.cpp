@@ -7,8 +7,8 @@
 // recorded by another user or on another host needs --yes.
 //
 // Exit status: 0 done (or --dry-run), 2 refused (foreign session without --yes) or bad input,
-// 3 the kernel or the session cannot be re-run, 4 the program is not on this machine, else the
-// profile step's own exit status.
+// 3 the kernel or the session cannot be re-run, 4 the program is not on this machine, 5 the
+// profile step failed (it says why; a failed run is recorded in the session as failed).
 #include "command.h"
 
 #include "core/store/runrecipe.h"
@@ -116,9 +116,9 @@ int runCollect(const CollectArgs& a)
     if (runner.foreign() && !a.yes)
         throw Refusal(2, "not running: " + runner.foreignReason());
     const ws::ExitStatus status = runner.run(step, session, true, 0, 1);
-    if (status.exitSignal != 0)
-        return 128 + status.exitSignal;
-    return status.exitCode;
+    if (status.exitCode != 0)
+        throw Refusal(5, "the profile step " + status.describe() + " (see its message above)");
+    return 0;
 }
 
 ws::cli::CommandRegistrar registrar(
@@ -130,7 +130,7 @@ ws::cli::CommandRegistrar registrar(
              "Prints the program, arguments, working directory and environment it will run first. A session "
              "recorded by another user or on another host is not run without --yes (exit 2). Exit status: 3 "
              "when the kernel or the session cannot be re-run (an import, a launch of a profile run), 4 when the "
-             "program is not on this machine, else the profile run's.");
+             "program is not on this machine, 5 when the profile run failed.");
          auto a = std::make_shared<CollectArgs>();
          cmd->add_option("SESSION", a->session, "Session file (.wscope) with a trace run")->required();
          cmd->add_option("--kernel-id", a->kernelId, "Id of the traced kernel launch (kernel.id)")->required();

@@ -423,7 +423,8 @@ private Q_SLOTS:
                 "1", "--set", "full"}));
         // Here the profile fails (no GPU, /bin/true launches nothing) and says so; on a GPU
         // machine it fails too: /bin/true makes no CUDA call.
-        QVERIFY(r.exitCode != 0);
+        QCOMPARE(r.exitCode, 5);
+        QVERIFY2(r.err.contains(QStringLiteral("the profile step exited with code")), qPrintable(r.err));
         QVERIFY2(option(runs[1], kRunStatusOption).starts_with("failed: "), option(runs[1], kRunStatusOption).c_str());
     }
 
