@@ -6,6 +6,9 @@
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,9 +29,44 @@ void checkAppendable(const std::string& path)
             "cannot append a run: the directory " + dir.string() + " is not writable (" + std::strerror(errno) + ")");
 }
 
+namespace {
+
+// Holds an exclusive flock on the session file being replaced, so appends to one session from
+// several processes (two kernels collected at once) take turns: each reads the file the previous
+// one renamed into place. The lock is on the inode; one that was replaced while we waited is let
+// go and the new file locked instead.
+class AppendLock {
+public:
+    explicit AppendLock(const std::string& path)
+    {
+        for (;;) {
+            m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+            if (m_fd < 0)
+                throw SessionError(
+                    SessionError::Kind::NotFound, path, std::string("cannot open: ") + std::strerror(errno));
+            while (::flock(m_fd, LOCK_EX) != 0 && errno == EINTR) { }
+            struct stat held { };
+            struct stat now { };
+            if (::fstat(m_fd, &held) == 0 && ::stat(path.c_str(), &now) == 0 && held.st_ino == now.st_ino
+                && held.st_dev == now.st_dev)
+                return;
+            ::close(m_fd);
+        }
+    }
+    ~AppendLock() { ::close(m_fd); }
+    AppendLock(const AppendLock&) = delete;
+    AppendLock& operator=(const AppendLock&) = delete;
+
+private:
+    int m_fd = -1;
+};
+
+} // namespace
+
 AppendResult appendRun(
     const std::string& path, const SessionData& run, const std::function<void(SessionWriter&)>& prepare)
 {
+    const AppendLock lock(path);
     AppendResult result;
     SessionData merged = mergeSessions(SessionReader(path).readAll(), run, &result.warnings);
     result.runs = merged.runs.size();

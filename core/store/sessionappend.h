@@ -30,8 +30,9 @@ struct AppendResult {
 // Reads the session at `path`, appends the runs of `run` (mergeSessions: ids remapped, kernel
 // links recomputed) and writes the result to a temporary file in the same directory that
 // replaces `path` only once complete (SessionWriter), so a failure leaves the old file as it
-// was. `prepare` is called on the writer before anything is written (attachLaneCache: the lane
-// cache lives in a layer above the store). Throws SessionError naming the file.
+// was. Appends to one file from several processes take turns (an exclusive flock on it while
+// it is read and replaced), so none is lost. `prepare` is called on the writer before anything is written
+// (attachLaneCache: the lane cache lives in a layer above the store). Throws SessionError naming the file.
 AppendResult appendRun(
     const std::string& path, const SessionData& run, const std::function<void(SessionWriter&)>& prepare = {});
 

@@ -17,9 +17,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 using namespace ws;
 
@@ -289,6 +291,32 @@ private Q_SLOTS:
             ++files;
         QVERIFY(files >= 1);
         QVERIFY(!std::filesystem::exists(path + ".tmp-" + std::to_string(::getpid())));
+    }
+
+    // Several appends at once (two kernels collected together) take turns: none is lost.
+    void concurrentAppendsKeepEveryRun()
+    {
+        const std::string path = m_dir.filePath(QStringLiteral("concurrent.wscope")).toStdString();
+        test::writeSession(path, test::craftedSession(traceRun()));
+        constexpr int kAppends = 6;
+        std::vector<std::thread> threads;
+        std::atomic<int> failures = 0;
+        for (int i = 0; i < kAppends; ++i) {
+            threads.emplace_back([&, i] {
+                try {
+                    appendRun(path,
+                        test::craftedSession(profileRun(
+                            "profile --kernel-name 'regex:^A$' --launch-skip " + std::to_string(i % 5), {"A"})));
+                } catch (...) {
+                    ++failures;
+                }
+            });
+        }
+        for (auto& t : threads)
+            t.join();
+        QCOMPARE(failures.load(), 0);
+        QCOMPARE(SessionReader(path).readRuns().size(), size_t(1 + kAppends));
+        QCOMPARE(SessionReader(path).readKernelLinks().size(), size_t(kAppends));
     }
 
     void appendRefusesMissingAndDamagedSessions()
