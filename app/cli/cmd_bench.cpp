@@ -8,8 +8,11 @@
 #include "core/bench/benchjson.h"
 #include "core/bench/benchreport.h"
 #include "core/bench/benchworkload.h"
-#include "core/store/sessionwriter.h"
-#include "core/timeline/lanebuilder.h"
+#include "core/store/runinference.h"
+#include "core/store/runrecipe.h"
+#include "core/util/shellwords.h"
+#include "launcher/rundescription.h"
+#include "launcher/sessionoutput.h"
 #include "launcher/targetlauncher.h"
 
 #include <sys/stat.h>
@@ -21,6 +24,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -51,6 +55,7 @@ struct BenchArgs {
     double driftTolerance = 0.02;
     int device = 0;
     std::string output;
+    std::string append;
     std::string fromJson;
     std::string workloadsExe;
     bool list = false;
@@ -64,8 +69,28 @@ struct Given {
     CLI::Option* warmupCalls = nullptr;
     CLI::Option* rtol = nullptr;
     CLI::Option* atol = nullptr;
+    CLI::Option* noAlternate = nullptr; // the one flag among them
     std::vector<CLI::Option*> measurement;
 };
+
+// The bench arguments of this invocation that shape the measurement, as given (CLI11 keeps each
+// option's values): the run row's collector_arguments, so a recipe measures the same again.
+std::vector<std::string> benchArguments(const Given& g)
+{
+    std::vector<std::string> args {"bench"};
+    for (const CLI::Option* o : g.measurement) {
+        if (o->count() == 0)
+            continue;
+        const std::string name = o->get_name();
+        if (o == g.noAlternate) {
+            args.push_back(name);
+            continue;
+        }
+        for (const std::string& value : o->results())
+            args.insert(args.end(), {name, value});
+    }
+    return args;
+}
 
 std::string readFile(const std::string& path)
 {
@@ -249,14 +274,19 @@ void runBench(const BenchArgs& a, const Given& g, int& exitCode)
         }
         return;
     }
-    if (a.output.empty())
-        throw BenchOptionError("-o/--output FILE is required");
+    if (a.output.empty() && a.append.empty())
+        throw BenchOptionError("-o/--output FILE is required (or --append SESSION to add the run to a session)");
+    const ws::SessionOutput out {a.output, a.append};
+    out.check("-o FILE or --append FILE");
 
     // Checked before measuring, so a run is not lost to a typo in the output path.
-    const auto parent = fs::absolute(a.output).parent_path();
+    const auto parent = fs::absolute(out.path()).parent_path();
     if (!fs::is_directory(parent))
-        throw std::runtime_error(a.output + ": the directory " + parent.string() + " does not exist");
+        throw std::runtime_error(out.path() + ": the directory " + parent.string() + " does not exist");
 
+    const int64_t started = ws::realtimeNowNs();
+    const std::map<std::string, std::string> runOptions {
+        {ws::kCollectorArgumentsOption, ws::joinCommand(benchArguments(g))}};
     BenchResult result;
     if (!a.fromJson.empty()) {
         for (auto* o : g.measurement) {
@@ -269,15 +299,36 @@ void runBench(const BenchArgs& a, const Given& g, int& exitCode)
             throw BenchFormatError(a.fromJson + ": the result holds no runs");
         result.environment["bench.imported_from"] = fs::absolute(a.fromJson).string();
     } else {
-        result = measure(a, g, exitCode);
+        try {
+            result = measure(a, g, exitCode);
+        } catch (const std::exception& e) {
+            if (!out.appending())
+                throw;
+            const std::string notStored
+                = out.appendFailed(ws::describeFailedRun("bench", {}, started, runOptions, e.what()));
+            throw std::runtime_error(std::string(e.what())
+                + (notStored.empty() ? "; the failed run is recorded in " + out.path() : "; " + notStored));
+        }
     }
 
-    ws::SessionWriter writer(a.output);
-    ws::attachLaneCache(writer);
-    writer.write(toSessionData(result));
-    writer.commit();
+    ws::SessionData data = toSessionData(result);
+    if (a.fromJson.empty()) {
+        std::map<std::string, std::string> options = data.meta;
+        options.insert(runOptions.begin(), runOptions.end());
+        data.runs = {ws::describeRun("bench", std::string(), started, ws::realtimeNowNs(), options)};
+    } else if (out.appending()) {
+        // A new file infers its run at commit; appended, the run row must be there to merge.
+        data.runs = {ws::store::inferRun(data.meta, data.environment, false, true)};
+    }
+    const ws::AppendResult written = out.write(data);
+    for (const std::string& w : written.warnings)
+        std::fprintf(stderr, "warpscope-cli bench: warning: %s\n", w.c_str());
     std::fputs(formatReport(result).c_str(), stdout);
-    std::printf("session: %s (%zu runs)\n", a.output.c_str(), result.runs.size());
+    if (out.appending())
+        std::printf("session: %s (appended run %u, %zu runs in the session; %zu benchmark runs)\n", out.path().c_str(),
+            written.runId, written.runs, result.runs.size());
+    else
+        std::printf("session: %s (%zu runs)\n", a.output.c_str(), result.runs.size());
 }
 
 const ws::cli::CommandRegistrar registrar({"30-bench",
@@ -289,6 +340,8 @@ const ws::cli::CommandRegistrar registrar({"30-bench",
             "clock, warm-up, L2 flush, alternating order, correctness check first) "
             "and save every sample into a session");
         cmd->add_option("-o,--output", args->output, "Session file to write (.wscope)");
+        cmd->add_option("--append", args->append,
+            "Append the measurement as one more run of this existing session instead of writing a new one");
         auto* workload = cmd->add_option(
             "-w,--workload", args->workload, "gemm, gemm-relu, copy, multistream or pdl (see --list)");
         given->size = cmd->add_option(
@@ -325,6 +378,7 @@ const ws::cli::CommandRegistrar registrar({"30-bench",
         auto* exe = cmd->add_option(
             "--workloads-exe", args->workloadsExe, "warpscope-bench-workloads to run (default: next to warpscope-cli)");
         cmd->add_flag("--list", args->list, "List the workloads and exit");
+        given->noAlternate = noAlt;
         given->measurement = {workload, given->size, given->dtype, impl, given->warmupMs, given->warmupCalls, repeat,
             rounds, cooldown, cache, timer, flush, noAlt, given->rtol, given->atol, drift, device, exe};
         cmd->callback([args, given, &exitCode]() { runBench(*args, *given, exitCode); });

@@ -3,7 +3,10 @@
 #include "command.h"
 
 #include "core/analysis/sessionfilesource.h"
+#include "core/metrics/sessionmeta.h"
 #include "core/report/reportformat.h"
+#include "core/store/runinference.h"
+#include "core/store/runrecipe.h"
 #include "core/store/sessionreader.h"
 
 #include <cinttypes>
@@ -59,6 +62,9 @@ void printInfo(const std::string& path)
 
     std::printf("Session      %s\n", path.c_str());
     std::printf("Schema       %d\n", reader.schemaVersion());
+    if (const auto p = h.meta.find(ws::metakey::kPredecessor); p != h.meta.end())
+        std::printf("Predecessor  %s  (re-run from it: warpscope-cli compare %s %s)\n", p->second.c_str(),
+            p->second.c_str(), path.c_str());
     if (span.valid) {
         std::printf("Time span    %s  (%" PRId64 " .. %" PRId64 " ns, recording host's monotonic clock)\n",
             humanDuration(span.end - span.begin).c_str(), span.begin, span.end);
@@ -77,6 +83,14 @@ void printInfo(const std::string& path)
         const std::string duration = took > 0 ? humanDuration(took) : std::string("-");
         std::printf("  run %-3u %-12s %-16s %-12s %s\n", run.id, run.kind.c_str(), who.c_str(), duration.c_str(),
             run.commandLine.c_str());
+        // How it ended and what collected it: a failed collection is listed, not hidden.
+        const auto options = ws::store::fromJsonObject(run.optionsJson.empty() ? "{}" : run.optionsJson);
+        if (!options)
+            continue;
+        if (const auto it = options->find(ws::kRunStatusOption); it != options->end())
+            std::printf("          status: %s\n", it->second.c_str());
+        if (const auto it = options->find(ws::kCollectorArgumentsOption); it != options->end())
+            std::printf("          collector: warpscope-cli %s\n", it->second.c_str());
     }
 
     std::printf("\nMeta\n");

@@ -30,8 +30,13 @@ void runMerge(const MergeCommandOptions& o)
             throw std::runtime_error(o.output + ": the output must not be one of the inputs");
     }
     ws::SessionData merged = ws::SessionReader(o.inputs.front()).readAll(); // throws SessionError naming the file
-    for (size_t i = 1; i < o.inputs.size(); ++i)
-        merged = ws::mergeSessions(std::move(merged), ws::SessionReader(o.inputs[i]).readAll());
+    std::vector<std::string> warnings;
+    for (size_t i = 1; i < o.inputs.size(); ++i) {
+        warnings.clear(); // the links of the last merge are the ones kept
+        merged = ws::mergeSessions(std::move(merged), ws::SessionReader(o.inputs[i]).readAll(), &warnings);
+    }
+    for (const std::string& w : warnings)
+        std::fprintf(stderr, "warpscope-cli merge: warning: %s\n", w.c_str());
     ws::SessionWriter writer(o.output);
     ws::attachLaneCache(writer);
     writer.write(merged);

@@ -18,7 +18,6 @@ namespace {
 
 struct ProfileArgs {
     ws::ProfileOptions options;
-    std::string sectionsDir;
     bool listMetrics = false;
     bool listSections = false;
 };
@@ -30,8 +29,9 @@ void note(const std::string& line)
 
 int runProfile(const ProfileArgs& a)
 {
-    const std::string sectionsDir
-        = a.sectionsDir.empty() ? ws::SectionCatalog::defaultDirectory(ws::executablePath()) : a.sectionsDir;
+    const std::string sectionsDir = a.options.sectionsDir.empty()
+        ? ws::SectionCatalog::defaultDirectory(ws::executablePath())
+        : a.options.sectionsDir;
     auto catalog = ws::SectionCatalog::loadDirectory(sectionsDir);
 
     if (a.listSections) {
@@ -59,13 +59,18 @@ int runProfile(const ProfileArgs& a)
     }
 
     const ws::ProfileRunResult r = pipeline.run(&note);
+    const std::string wrote = a.options.append.empty()
+        ? "wrote " + r.sessionPath
+        : "appended run " + std::to_string(r.runId) + " to " + r.sessionPath + " (" + std::to_string(r.sessionRuns)
+            + " runs, " + std::to_string(r.links) + " profiled launch(es) linked to traced ones)";
     if (!a.options.fromRaw.empty()) {
-        std::fprintf(stderr, "warpscope-cli profile: %zu kernel launch(es), %zu metric(s) from %s; wrote %s\n",
-            r.kernels, r.metricDefs, a.options.fromRaw.c_str(), a.options.output.c_str());
+        std::fprintf(stderr, "warpscope-cli profile: %zu kernel launch(es), %zu metric(s) from %s; %s\n", r.kernels,
+            r.metricDefs, a.options.fromRaw.c_str(), wrote.c_str());
         return 0;
     }
-    std::fprintf(stderr, "warpscope-cli profile: %zu kernel launch(es), %zu metric(s), %s, %.2f s; wrote %s\n",
-        r.kernels, r.metricDefs, r.passes.c_str(), r.targetSeconds, r.sessionPath.c_str());
+    std::fprintf(stderr, "warpscope-cli profile: %zu kernel launch(es), %zu metric(s), %s, %.2f s; %s\n", r.kernels,
+        r.metricDefs, r.passes.c_str(), r.targetSeconds, wrote.c_str());
+
     if (r.sourceCounters)
         note("start times are host launch times; a PC sampling run measures no kernel duration");
     else
@@ -83,6 +88,9 @@ const ws::cli::CommandRegistrar registrar(
              "Collect per-kernel metrics (Nsight Compute sections) with the CUPTI range profiler and kernel "
              "replay, in a run separate from tracing");
          cmd->add_option("-o,--output", args->options.output, "Session file to write (.wscope)");
+         cmd->add_option("--append", args->options.append,
+             "Append the run to this existing session instead of writing a new one (replaced only once the run "
+             "is complete; a failed run is recorded as failed and the earlier runs kept)");
          cmd->add_option("--kernel-name", args->options.kernelName,
              "Profile only kernels whose function name is NAME, or matches regex:R (searched in the base, demangled "
              "and mangled names)");
@@ -96,7 +104,7 @@ const ws::cli::CommandRegistrar registrar(
          cmd->add_option("--metrics", args->options.metrics,
              "Extra metrics, comma-separated (ncu names; breakdown:<name> allowed)");
          cmd->add_option(
-             "--sections-dir", args->sectionsDir, "Directory of *.section files (default: the installed ones)");
+             "--sections-dir", args->options.sectionsDir, "Directory of *.section files (default: the installed ones)");
          cmd->add_flag("--list-sections", args->listSections, "List the sections and sets, then exit");
          cmd->add_flag("--list-metrics", args->listMetrics, "List the metrics the options select, then exit");
          cmd->add_flag("--keep-raw", args->options.keepRaw, "Keep the per-process result files next to the session");

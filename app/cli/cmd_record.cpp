@@ -36,11 +36,14 @@ int runRecord(RecordArgs& args, const std::vector<std::string>& remaining)
     for (const auto& w : r.warnings)
         note("warning: " + w);
     note(o.command.front() + " " + r.target.describe());
-    char summary[256];
+    const std::string wrote = o.append.empty() ? "wrote " + r.sessionPath
+                                               : "appended run " + std::to_string(r.runId) + " to " + r.sessionPath
+            + " (" + std::to_string(r.sessionRuns) + " runs)";
+    char summary[512];
     std::snprintf(summary, sizeof summary,
-        "wrote %s: %zu kernels, %zu API calls, %zu NVTX ranges, %zu process(es), %llu dropped records%s",
-        r.sessionPath.c_str(), r.kernels, r.apiCalls, r.nvtxRanges, r.processes,
-        static_cast<unsigned long long>(r.droppedRecords), r.hostOnly ? " (host side only)" : "");
+        "%s: %zu kernels, %zu API calls, %zu NVTX ranges, %zu process(es), %llu dropped records%s", wrote.c_str(),
+        r.kernels, r.apiCalls, r.nvtxRanges, r.processes, static_cast<unsigned long long>(r.droppedRecords),
+        r.hostOnly ? " (host side only)" : "");
     note(summary);
     if (o.gpuMetrics) {
         char period[32];
@@ -61,7 +64,10 @@ ws::cli::CommandRegistrar registrar(
              "Run a CUDA program and record its GPU activity, API calls and NVTX ranges into a session "
              "(child processes too): warpscope-cli record -o run.wscope -- ./prog args");
          auto args = std::make_shared<RecordArgs>();
-         cmd->add_option("-o,--output", args->options.output, "Session file to write (.wscope)")->required();
+         cmd->add_option("-o,--output", args->options.output, "Session file to write (.wscope)");
+         cmd->add_option("--append", args->options.append,
+             "Append the run to this existing session instead of writing a new one (replaced only once the run "
+             "is complete; a failed run is recorded as failed and the earlier runs kept)");
          cmd->add_option("--capture-range", args->options.captureRange,
              "Record only inside a range: cudaProfilerApi (cudaProfilerStart..Stop) or nvtx:NAME "
              "(the first NVTX range of that name)");

@@ -10,9 +10,11 @@
 #include "core/metrics/sessionmeta.h"
 #include "core/source/pcsamplingresult.h"
 #include "core/source/sourceingest.h"
-#include "core/store/sessionwriter.h"
-#include "core/timeline/lanebuilder.h"
+#include "core/store/runinference.h"
+#include "core/store/runrecipe.h"
+#include "core/util/shellwords.h"
 #include "launcher/cubindisassembler.h"
+#include "launcher/sessionoutput.h"
 #include "launcher/targetlauncher.h"
 
 #include <algorithm>
@@ -165,11 +167,12 @@ void addSourceCounters(SessionData& data, const fs::path& dir, const std::vector
         say("warning: " + std::to_string(sum.unmatchedSamples) + " PC record(s) belong to no profiled launch");
 }
 
-// Builds the session from the result files and writes it atomically; returns it for the summary.
-SessionData writeSession(const fs::path& output, const SectionCatalog& catalog, const MetricRequest& request,
-    const std::vector<ProfileResult>& results, const ProfileIngest::ProcessExit& root, const ProfileOptions& a,
-    const fs::path& resultDir, bool sourceCounters, const Note& say, const TargetLauncher* target = nullptr,
-    int64_t startRealtimeNs = 0)
+// Builds the session from the result files and writes it atomically (or appends it); returns it
+// for the summary.
+SessionData writeSession(const SessionOutput& output, AppendResult& written, const SectionCatalog& catalog,
+    const MetricRequest& request, const std::vector<ProfileResult>& results, const ProfileIngest::ProcessExit& root,
+    const ProfileOptions& a, const fs::path& resultDir, bool sourceCounters, const Note& say,
+    const TargetLauncher* target = nullptr, int64_t startRealtimeNs = 0, const ExitStatus& status = {})
 {
     ProfileIngest ingest(catalog, request);
     SessionData data = ingest.build(results, root);
@@ -180,13 +183,17 @@ SessionData writeSession(const fs::path& output, const SectionCatalog& catalog, 
     data.environment[envkey::kProfileKernelFilter] = a.kernelName;
     data.environment[envkey::kProfileLaunchSkip] = std::to_string(a.launchSkip);
     data.environment[envkey::kProfileLaunchCount] = std::to_string(a.launchCount);
-    if (target) // else (--from-raw) the writer infers the run from meta
+    if (target) { // else (--from-raw) the writer infers the run from meta
+        std::map<std::string, std::string> options = data.meta;
+        options[kCollectorArgumentsOption] = joinCommand(profileArguments(a));
+        options[kRunStatusOption] = status.describe();
         data.runs = {describeRun(
-            sourceCounters ? "pc-sampling" : "profile", *target, startRealtimeNs, realtimeNowNs(), data.meta)};
-    SessionWriter writer(output.string());
-    attachLaneCache(writer);
-    writer.write(data);
-    writer.commit();
+            sourceCounters ? "pc-sampling" : "profile", *target, startRealtimeNs, realtimeNowNs(), options)};
+    } else if (output.appending()) {
+        // A new file infers its run at commit; appended, the run row must be there to merge.
+        data.runs = {store::inferRun(data.meta, data.environment, true, false)};
+    }
+    written = output.write(data);
     return data;
 }
 
@@ -204,6 +211,41 @@ void summarise(ProfileRunResult& r, const SessionData& data)
 }
 
 } // namespace
+
+std::vector<std::string> profileArguments(const ProfileOptions& o)
+{
+    const ProfileOptions defaults;
+    std::vector<std::string> args {"profile"};
+    if (!o.kernelName.empty())
+        args.insert(args.end(), {"--kernel-name", o.kernelName});
+    if (o.launchSkip != defaults.launchSkip)
+        args.insert(args.end(), {"--launch-skip", std::to_string(o.launchSkip)});
+    if (o.launchCount != defaults.launchCount)
+        args.insert(args.end(), {"--launch-count", std::to_string(o.launchCount)});
+    for (const std::string& section : o.sections)
+        args.insert(args.end(), {"--section", section});
+    if (!o.set.empty())
+        args.insert(args.end(), {"--set", o.set});
+    if (!o.metrics.empty())
+        args.insert(args.end(), {"--metrics", o.metrics});
+    if (!o.sectionsDir.empty())
+        args.insert(args.end(), {"--sections-dir", o.sectionsDir});
+    if (o.keepRaw)
+        args.emplace_back("--keep-raw");
+    if (o.verbose)
+        args.emplace_back("--verbose");
+    if (o.cacheControl != defaults.cacheControl)
+        args.insert(args.end(), {"--cache-control", o.cacheControl});
+    if (o.pcSampling)
+        args.emplace_back("--pc-sampling");
+    if (o.pcSamplingInterval != defaults.pcSamplingInterval)
+        args.insert(args.end(), {"--pc-sampling-interval", std::to_string(o.pcSamplingInterval)});
+    if (o.pcSamplingNoStartStop)
+        args.emplace_back("--pc-sampling-no-start-stop");
+    for (const std::string& folder : o.sourceFolders)
+        args.insert(args.end(), {"--source-folders", folder});
+    return args;
+}
 
 std::string kernelNameRegex(const std::string& spec)
 {
@@ -266,15 +308,33 @@ ProfilePipeline::ProfilePipeline(ProfileOptions options, SectionCatalog catalog)
 
 ProfileRunResult ProfilePipeline::run(const Note& note)
 {
+    const ProfileOptions& a = m_options;
+    const SessionOutput out {a.output, a.append};
+    out.check("-o FILE (a new session) or --append FILE (one more run of an existing one)");
+    const int64_t started = realtimeNowNs();
+    try {
+        return collect(note);
+    } catch (const std::exception& e) {
+        if (!out.appending() || !a.fromRaw.empty())
+            throw;
+        const std::string notStored = out.appendFailed(describeFailedRun(m_sourceCounters ? "pc-sampling" : "profile",
+            a.command, started, {{kCollectorArgumentsOption, joinCommand(profileArguments(a))}}, e.what()));
+        throw std::runtime_error(std::string(e.what())
+            + (notStored.empty() ? "; the failed run is recorded in " + out.path() : "; " + notStored));
+    }
+}
+
+ProfileRunResult ProfilePipeline::collect(const Note& note)
+{
     const auto say = [&](const std::string& line) {
         if (note)
             note(line);
     };
     const ProfileOptions& a = m_options;
+    const SessionOutput out {a.output, a.append};
     ProfileRunResult result;
     result.sourceCounters = m_sourceCounters;
-    if (a.output.empty())
-        throw std::runtime_error("no output file: use -o FILE");
+    AppendResult written;
     std::error_code ec;
     if (!a.fromRaw.empty()) {
         // Result files kept with --keep-raw, ingested again (after a change to the section
@@ -284,15 +344,17 @@ ProfileRunResult ProfilePipeline::run(const Note& note)
             throw std::runtime_error(a.fromRaw + ": no profile-<pid>.txt result files");
         ProfileIngest::ProcessExit root;
         root.pid = results.front().pid;
-        const auto data = writeSession(fs::absolute(a.output), m_catalog, m_request, results, root, a, a.fromRaw,
+        const auto data = writeSession(out, written, m_catalog, m_request, results, root, a, a.fromRaw,
             m_sourceCounters || !readSamplingResults(a.fromRaw).empty(), say);
-        result.sessionPath = a.output;
+        result.sessionPath = out.path();
+        result.runId = written.runId;
+        result.sessionRuns = written.runs;
         summarise(result, data);
         return result;
     }
     if (a.command.empty())
         throw std::runtime_error("no program to profile: warpscope-cli profile -o FILE [options] -- program args...");
-    const fs::path output = fs::absolute(a.output, ec);
+    const fs::path output = fs::absolute(out.path(), ec);
     if (fs::is_directory(output, ec))
         throw std::runtime_error(output.string() + ": is a directory, not a session file");
     if (!fs::is_directory(output.parent_path(), ec))
@@ -378,17 +440,21 @@ ProfileRunResult ProfilePipeline::run(const Note& note)
     root.commandLine = target.commandLine();
     root.exitCode = status.exitCode;
     root.exitSignal = status.exitSignal;
-    const SessionData data
-        = writeSession(output, m_catalog, m_request, results, root, a, work, m_sourceCounters, say, &target, started);
+    const SessionData data = writeSession(
+        out, written, m_catalog, m_request, results, root, a, work, m_sourceCounters, say, &target, started, status);
     if (!a.keepRaw)
         fs::remove_all(work, ec);
     else
         say("raw results kept in " + work.string());
 
     result.sessionPath = output.string();
+    result.runId = written.runId;
+    result.sessionRuns = written.runs;
+    result.links = written.links;
     summarise(result, data);
     if (!errors.empty())
         result.warnings.push_back(errors);
+    result.warnings.insert(result.warnings.end(), written.warnings.begin(), written.warnings.end());
     return result;
 }
 

@@ -12,8 +12,10 @@
 namespace ws {
 
 struct ProfileOptions {
-    std::string output;     // session file to write
-    std::string kernelName; // ncu's --kernel-name: NAME or regex:R
+    std::string output;      // session file to write
+    std::string append;      // or: session to append the run to (exclusive with output)
+    std::string sectionsDir; // *.section files; empty: the installed ones
+    std::string kernelName;  // ncu's --kernel-name: NAME or regex:R
     int64_t launchSkip = 0;
     int64_t launchCount = -1;
     std::vector<std::string> sections;
@@ -32,6 +34,9 @@ struct ProfileOptions {
 
 struct ProfileRunResult {
     std::string sessionPath;
+    uint32_t runId = 1;       // the run's id in the session (> 1 after --append)
+    size_t sessionRuns = 1;   // runs in the session now
+    size_t links = 0;         // profiled launches linked to traced ones (after --append)
     ExitStatus target;        // not set for --from-raw
     double targetSeconds = 0; // wall time of the profiled program
     size_t kernels = 0;
@@ -57,14 +62,23 @@ public:
     const MetricRequest& request() const { return m_request; }
     bool sourceCounters() const { return m_sourceCounters; }
 
+    // With options.append set and the collection failing, a run row "failed: <reason>" is
+    // appended to that session before the error is thrown.
     ProfileRunResult run(const std::function<void(const std::string&)>& note = {});
 
 private:
+    ProfileRunResult collect(const std::function<void(const std::string&)>& note);
+
     ProfileOptions m_options;
     SectionCatalog m_catalog;
     MetricRequest m_request;
     bool m_sourceCounters = false;
 };
+
+// The `warpscope-cli profile` arguments that give `options` back when parsed (the subcommand and
+// every option that differs from its default; not -o/--append/--from-raw, not the program):
+// what the run row stores as collector_arguments, so a recipe repeats the run exactly.
+std::vector<std::string> profileArguments(const ProfileOptions& options);
 
 // ncu's --kernel-name as the profiler's regular expression: "regex:<R>" is R, anything else must
 // equal the function's base name.

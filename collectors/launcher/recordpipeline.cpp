@@ -7,14 +7,16 @@
 #include "core/metrics/sessionmeta.h"
 #include "core/raw/pmsampling.h"
 #include "core/raw/rawformat.h"
+#include "core/store/runrecipe.h"
 #include "core/store/sessionerror.h"
-#include "core/store/sessionwriter.h"
-#include "core/timeline/lanebuilder.h"
+#include "core/util/shellwords.h"
 #include "launcher/gpuprobe.h"
+#include "launcher/sessionoutput.h"
 #include "launcher/targetlauncher.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <ctime>
@@ -71,7 +73,37 @@ std::string variableName(std::string_view entry)
 
 constexpr const char* kInjectionLibrary = "libwarpscope-inject.so";
 
+// The shortest text that reads back as exactly `value`.
+std::string exactNumber(double value)
+{
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, value);
+    return std::string(buf, r.ptr);
+}
+
 } // namespace
+
+std::vector<std::string> recordArguments(const RecordOptions& o)
+{
+    std::vector<std::string> args {"record"};
+    if (o.trace != RecordOptions().trace)
+        args.insert(args.end(), {"--trace", joinList(o.trace)});
+    if (!o.captureRange.empty())
+        args.insert(args.end(), {"--capture-range", o.captureRange});
+    if (o.durationS != 0)
+        args.insert(args.end(), {"--duration", exactNumber(o.durationS)});
+    if (o.allApi)
+        args.emplace_back("--all-api");
+    if (o.keepRaw)
+        args.emplace_back("--keep-raw");
+    if (o.gpuMetrics)
+        args.emplace_back("--gpu-metrics");
+    if (o.gpuMetricsPeriodUs != RecordOptions().gpuMetricsPeriodUs)
+        args.insert(args.end(), {"--gpu-metrics-period", exactNumber(o.gpuMetricsPeriodUs)});
+    for (const std::string& name : o.nvtxTiming)
+        args.insert(args.end(), {"--nvtx-timing", name});
+    return args;
+}
 
 void validateTraceList(const std::vector<std::string>& trace)
 {
@@ -122,13 +154,30 @@ RecordPipeline::RecordPipeline(RecordOptions options)
 
 RecordResult RecordPipeline::run(const std::function<void(const std::string&)>& note)
 {
+    const RecordOptions& o = m_options;
+    const SessionOutput out {o.output, o.append};
+    out.check("-o FILE (a new session) or --append FILE (one more run of an existing one)");
+    const int64_t started = realtimeNowNs();
+    try {
+        return collect(note);
+    } catch (const std::exception& e) {
+        if (!out.appending())
+            throw;
+        const std::string notStored = out.appendFailed(describeFailedRun(
+            "trace", o.command, started, {{kCollectorArgumentsOption, joinCommand(recordArguments(o))}}, e.what()));
+        throw std::runtime_error(std::string(e.what())
+            + (notStored.empty() ? "; the failed run is recorded in " + out.path() : "; " + notStored));
+    }
+}
+
+RecordResult RecordPipeline::collect(const std::function<void(const std::string&)>& note)
+{
     const auto say = [&](const std::string& line) {
         if (note)
             note(line);
     };
     const RecordOptions& o = m_options;
-    if (o.output.empty())
-        throw std::runtime_error("no output file given (-o FILE)");
+    const SessionOutput out {o.output, o.append};
     if (o.command.empty())
         throw std::runtime_error("no program given: warpscope-cli record -o FILE -- program [args...]");
     validateTraceList(o.trace);
@@ -141,7 +190,7 @@ RecordResult RecordPipeline::run(const std::function<void(const std::string&)>& 
 
     // Output: its directory must exist and be writable, and it must not be a directory.
     std::error_code ec;
-    const fs::path output = fs::absolute(o.output, ec).lexically_normal();
+    const fs::path output = fs::absolute(out.path(), ec).lexically_normal();
     const fs::path outDir = output.parent_path();
     if (fs::is_directory(output, ec))
         throw std::runtime_error(output.string() + ": is a directory, not a session file");
@@ -278,13 +327,16 @@ RecordResult RecordPipeline::run(const std::function<void(const std::string&)>& 
         result.warnings.push_back(why);
     }
 
-    data.runs = {describeRun("trace", target, root.anchorRealtimeNs, realtimeNowNs(), data.meta)};
+    std::map<std::string, std::string> runOptions = data.meta;
+    runOptions[kCollectorArgumentsOption] = joinCommand(recordArguments(o));
+    runOptions[kRunStatusOption] = result.target.describe();
+    data.runs = {describeRun("trace", target, root.anchorRealtimeNs, realtimeNowNs(), runOptions)};
 
     try {
-        SessionWriter writer(output.string());
-        attachLaneCache(writer);
-        writer.write(data);
-        writer.commit();
+        const AppendResult written = out.write(data);
+        result.runId = written.runId;
+        result.sessionRuns = written.runs;
+        result.warnings.insert(result.warnings.end(), written.warnings.begin(), written.warnings.end());
     } catch (const SessionError& e) {
         throw std::runtime_error(std::string(e.what()) + " (raw records kept in " + rawDir.string() + ")");
     }

@@ -11,6 +11,7 @@ namespace ws {
 
 struct RecordOptions {
     std::string output;               // session file to write
+    std::string append;               // or: session to append the run to (exclusive with output)
     std::vector<std::string> command; // program and its arguments
     std::vector<std::string> trace {"cuda", "nvtx"};
     std::string captureRange;            // "", "cudaProfilerApi" or "nvtx:NAME"
@@ -25,7 +26,9 @@ struct RecordOptions {
 struct RecordResult {
     ExitStatus target;
     std::string sessionPath;
-    bool hostOnly = false; // no usable CUDA driver/GPU: only the host side was recorded
+    uint32_t runId = 1;     // the run's id in the session (> 1 after --append)
+    size_t sessionRuns = 1; // runs in the session now
+    bool hostOnly = false;  // no usable CUDA driver/GPU: only the host side was recorded
     std::vector<std::string> warnings;
     size_t kernels = 0;
     size_t apiCalls = 0;
@@ -46,11 +49,20 @@ struct RecordResult {
 class RecordPipeline {
 public:
     explicit RecordPipeline(RecordOptions options);
+    // With options.append set and the collection failing, a run row "failed: <reason>" is
+    // appended to that session before the error is thrown.
     RecordResult run(const std::function<void(const std::string&)>& note = {});
 
 private:
+    RecordResult collect(const std::function<void(const std::string&)>& note);
+
     RecordOptions m_options;
 };
+
+// The `warpscope-cli record` arguments that give `options` back when parsed (the subcommand and
+// every option that differs from its default; not -o/--append, not the program): what the run
+// row stores as collector_arguments, so a recipe repeats the run exactly.
+std::vector<std::string> recordArguments(const RecordOptions& options);
 
 // Validates a --trace list and a --capture-range value; throws std::invalid_argument.
 void validateTraceList(const std::vector<std::string>& trace);

@@ -2,6 +2,8 @@
 #include "launcher/rundescription.h"
 
 #include "core/store/runinference.h"
+#include "core/store/runrecipe.h"
+#include "core/util/shellwords.h"
 
 #include <pwd.h>
 #include <unistd.h>
@@ -13,16 +15,19 @@
 
 namespace ws {
 
-namespace {
-
-std::string userName()
+std::string currentUser()
 {
     if (const passwd* pw = ::getpwuid(::geteuid()))
         return pw->pw_name;
     return std::to_string(::geteuid());
 }
 
-} // namespace
+std::string currentHost()
+{
+    char host[256] = {};
+    ::gethostname(host, sizeof(host) - 1);
+    return host;
+}
 
 bool relevantVariable(std::string_view name)
 {
@@ -39,25 +44,25 @@ int64_t realtimeNowNs()
     return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-RunInfo describeRun(std::string kind, const TargetLauncher& target, int64_t startRealtimeNs, int64_t endRealtimeNs,
-    const std::map<std::string, std::string>& options)
+namespace {
+
+RunInfo describe(std::string kind, std::string commandLine, const std::vector<std::string>& environment,
+    int64_t startRealtimeNs, int64_t endRealtimeNs, const std::map<std::string, std::string>& options)
 {
     RunInfo run;
     run.kind = std::move(kind);
-    run.commandLine = target.commandLine();
+    run.commandLine = std::move(commandLine);
     std::error_code ec;
     run.cwd = std::filesystem::current_path(ec).string(); // the target inherits ours
     std::map<std::string, std::string> variables;
-    for (const std::string& entry : target.environment()) {
+    for (const std::string& entry : environment) {
         const std::string name = entry.substr(0, entry.find('='));
         if (relevantVariable(name))
             variables[name] = entry.substr(std::min(entry.size(), name.size() + 1));
     }
     run.environmentJson = store::toJsonObject(variables);
-    char host[256] = {};
-    ::gethostname(host, sizeof(host) - 1);
-    run.host = host;
-    run.user = userName();
+    run.host = currentHost();
+    run.user = currentUser();
     run.startRealtimeNs = startRealtimeNs;
     run.endRealtimeNs = endRealtimeNs;
     std::map<std::string, std::string> kept;
@@ -67,6 +72,31 @@ RunInfo describeRun(std::string kind, const TargetLauncher& target, int64_t star
     }
     run.optionsJson = store::toJsonObject(kept);
     return run;
+}
+
+} // namespace
+
+RunInfo describeRun(std::string kind, const TargetLauncher& target, int64_t startRealtimeNs, int64_t endRealtimeNs,
+    const std::map<std::string, std::string>& options)
+{
+    return describe(
+        std::move(kind), target.commandLine(), target.environment(), startRealtimeNs, endRealtimeNs, options);
+}
+
+RunInfo describeRun(std::string kind, const std::string& commandLine, int64_t startRealtimeNs, int64_t endRealtimeNs,
+    const std::map<std::string, std::string>& options)
+{
+    std::vector<std::string> environment;
+    for (char** e = environ; e && *e; ++e)
+        environment.emplace_back(*e);
+    return describe(std::move(kind), commandLine, environment, startRealtimeNs, endRealtimeNs, options);
+}
+
+RunInfo describeFailedRun(std::string kind, const std::vector<std::string>& command, int64_t startRealtimeNs,
+    std::map<std::string, std::string> options, const std::string& reason)
+{
+    options[kRunStatusOption] = "failed: " + reason;
+    return describeRun(std::move(kind), joinCommand(command), startRealtimeNs, realtimeNowNs(), options);
 }
 
 } // namespace ws

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ws {
 
@@ -20,9 +21,25 @@ namespace ws {
 RunInfo describeRun(std::string kind, const TargetLauncher& target, int64_t startRealtimeNs, int64_t endRealtimeNs,
     const std::map<std::string, std::string>& options);
 
+// The same for a program that was never started (or a collector that starts none, bench):
+// `commandLine` as given, this process's environment.
+RunInfo describeRun(std::string kind, const std::string& commandLine, int64_t startRealtimeNs, int64_t endRealtimeNs,
+    const std::map<std::string, std::string>& options);
+
+// The run row of a collection that failed before it produced a session (no GPU, no permission
+// to read counters, nothing profiled): describeRun() of the command as given, with
+// run_status "failed: <reason>" in its options.
+RunInfo describeFailedRun(std::string kind, const std::vector<std::string>& command, int64_t startRealtimeNs,
+    std::map<std::string, std::string> options, const std::string& reason);
+
 // Environment variables that change how CUDA programs behave (CUDA_*, NCCL_*, TORCH_*, ...):
 // the ones a session keeps.
 bool relevantVariable(std::string_view name);
+
+// Who and where, as run rows record them (the user name of the effective uid, gethostname()):
+// what a recipe's host and user are compared with before it is run here.
+std::string currentUser();
+std::string currentHost();
 
 // CLOCK_REALTIME in ns since the Unix epoch.
 int64_t realtimeNowNs();

@@ -229,6 +229,7 @@ void KernelProfiler::samplingLaunch(CapturedLaunch& captured, const CUpti_Callba
         std::fprintf(stderr, "warpscope-profile: sampling launch %lld: %s\n", static_cast<long long>(l.index),
             l.mangledName.c_str());
     m_samplingPending.emplace(l.index, std::move(l));
+    progress("pc-sampling", "no replay");
 }
 
 void KernelProfiler::samplingLaunchDone(CUcontext ctx, int64_t launchIndex, uint32_t correlationId)
@@ -615,6 +616,13 @@ void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_Callbac
     addPending(*state, captured);
 }
 
+void KernelProfiler::progress(const char* kind, const std::string& detail) const
+{
+    const std::string total = m_config.launchCount >= 0 ? std::to_string(m_config.launchCount) : std::string("?");
+    std::fprintf(stderr, "warpscope-cli: progress: %s %lld/%s launches (%s)\n", kind,
+        static_cast<long long>(m_profiled), total.c_str(), detail.c_str());
+}
+
 void KernelProfiler::addPending(ContextState& state, CapturedLaunch& captured)
 {
     completeLaunch(captured);
@@ -628,6 +636,9 @@ void KernelProfiler::addPending(ContextState& state, CapturedLaunch& captured)
     if (m_config.verbose)
         std::fprintf(stderr, "warpscope-profile: profiling launch %lld: %s\n",
             static_cast<long long>(state.pending.back().index), state.pending.back().mangledName.c_str());
+    // One short line per launch for the GUI's progress (warpscope-cli passes our stderr through).
+    const size_t passes = state.device && state.device->config ? state.device->config->passes() : 0;
+    progress("profile", std::to_string(passes) + " passes each");
 }
 
 void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, const CUpti_CallbackData* cb)

@@ -69,6 +69,8 @@ private:
     DeviceConfig* deviceConfig(CUcontext ctx, uint32_t deviceId, std::string& error);
     // Stops the session if started, decodes, evaluates and writes the pending launches.
     void flush(ContextState& state);
+    // "warpscope-cli: progress: <kind> <profiled>/<count or ?> launches (<detail>)" on stderr.
+    void progress(const char* kind, const std::string& detail) const;
     // Appends the launch to the context's pending ranges (in range order) and marks it in flight.
     void addPending(ContextState& state, CapturedLaunch& captured);
     // --cache-control all: replays the launch of `cb` pass by pass, then writes its values.

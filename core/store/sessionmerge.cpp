@@ -2,10 +2,15 @@
 #include "core/store/sessionmerge.h"
 
 #include "core/store/rowcodec.h"
+#include "core/store/runinference.h"
+#include "core/store/runrecipe.h"
 #include "core/store/sessionerror.h"
+#include "core/util/shellwords.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -99,7 +104,7 @@ std::string kernelName(const SessionData& d, const KernelRecord& k)
 
 } // namespace
 
-SessionData mergeSessions(SessionData base, const SessionData& more)
+SessionData mergeSessions(SessionData base, const SessionData& more, std::vector<std::string>* warnings)
 {
     if (base.runs.empty())
         base.runs.push_back(RunInfo {});
@@ -184,11 +189,43 @@ SessionData mergeSessions(SessionData base, const SessionData& more)
     append(base.sassInstructions, more.sassInstructions, ids);
     append(base.sourceCounters, more.sourceCounters, ids);
     append(base.sourceFiles, more.sourceFiles, ids);
-    linkKernels(base);
+    linkKernels(base, warnings);
     return base;
 }
 
-void linkKernels(SessionData& data)
+int64_t launchSkipOf(const RunInfo& run)
+{
+    const auto number = [](std::string_view text) -> std::optional<int64_t> {
+        int64_t value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec != std::errc() || end != text.data() + text.size() || value < 0)
+            return std::nullopt;
+        return value;
+    };
+    const auto options = store::fromJsonObject(run.optionsJson.empty() ? "{}" : run.optionsJson);
+    if (!options)
+        return 0;
+    if (const auto it = options->find(kCollectorArgumentsOption); it != options->end()) {
+        const auto args = splitCommand(it->second);
+        if (args) {
+            for (size_t i = 0; i < args->size(); ++i) {
+                const std::string& a = (*args)[i];
+                if (a == "--launch-skip" && i + 1 < args->size())
+                    return number((*args)[i + 1]).value_or(0);
+                if (a.starts_with("--launch-skip="))
+                    return number(std::string_view(a).substr(14)).value_or(0);
+            }
+            return 0;
+        }
+    }
+    // envkey::kProfileLaunchSkip (core/metrics, a layer above the store): the profile pipeline's
+    // own record of the skip, found in the options of runs inferred from older files.
+    if (const auto it = options->find("profile.launch_skip"); it != options->end())
+        return number(it->second).value_or(0);
+    return 0;
+}
+
+void linkKernels(SessionData& data, std::vector<std::string>* warnings)
 {
     data.kernelLinks.clear();
     std::unordered_map<int64_t, std::string> processName;
@@ -198,13 +235,19 @@ void linkKernels(SessionData& data)
     // (run, process name, kernel name) -> launches in id (= launch) order.
     using Key = std::tuple<uint32_t, std::string, std::string>;
     std::map<Key, std::vector<int64_t>> launches;
+    // (run, process name) -> names of the kernels launched there.
+    std::map<std::pair<uint32_t, std::string>, std::set<std::string>> kernelsOfProcess;
     std::vector<const KernelRecord*> sorted;
     sorted.reserve(data.kernels.size());
     for (const KernelRecord& k : data.kernels)
         sorted.push_back(&k);
     std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->id < b->id; });
-    for (const KernelRecord* k : sorted)
-        launches[{k->runId, processName[k->pid], kernelName(data, *k)}].push_back(k->id);
+    for (const KernelRecord* k : sorted) {
+        const std::string& process = processName[k->pid];
+        std::string name = kernelName(data, *k);
+        kernelsOfProcess[{k->runId, process}].insert(name);
+        launches[{k->runId, process, std::move(name)}].push_back(k->id);
+    }
 
     // Runs that measured launches: profile and PC-sampling runs, and imports with metrics (ncu).
     std::set<uint32_t> measuring;
@@ -217,6 +260,23 @@ void linkKernels(SessionData& data)
     for (const RunInfo& profiled : data.runs) {
         if (!measuring.contains(profiled.id))
             continue;
+        // The profiler skipped K matching launches per process before profiling: the first
+        // profiled launch of a kernel is its K-th, but only if the filter matched that kernel
+        // alone in the process (else the skip was shared among several kernels).
+        const int64_t skip = profiled.kind == "import" ? 0 : launchSkipOf(profiled);
+        if (skip > 0) {
+            const auto several = std::find_if(kernelsOfProcess.begin(), kernelsOfProcess.end(),
+                [&](const auto& entry) { return entry.first.first == profiled.id && entry.second.size() > 1; });
+            if (several != kernelsOfProcess.end()) {
+                const std::string& ambiguous = several->first.second;
+                if (warnings)
+                    warnings->push_back("run " + std::to_string(profiled.id) + " (" + profiled.kind
+                        + ") was made with --launch-skip " + std::to_string(skip) + " and profiled several kernels in "
+                        + (ambiguous.empty() ? std::string("one process") : "process " + ambiguous)
+                        + ": which traced launches it measured is ambiguous, so none of its launches is linked");
+                continue;
+            }
+        }
         for (const auto& [key, ids] : launches) {
             if (std::get<0>(key) != profiled.id)
                 continue;
@@ -226,8 +286,9 @@ void linkKernels(SessionData& data)
                 const auto it = launches.find({traced.id, std::get<1>(key), std::get<2>(key)});
                 if (it == launches.end())
                     continue;
-                for (size_t i = 0; i < ids.size() && i < it->second.size(); ++i)
-                    data.kernelLinks.push_back({ids[i], it->second[i]});
+                const size_t first = static_cast<size_t>(skip);
+                for (size_t i = 0; i < ids.size() && first + i < it->second.size(); ++i)
+                    data.kernelLinks.push_back({ids[i], it->second[first + i]});
                 break;
             }
         }
