@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -59,9 +60,13 @@ std::vector<std::string> RecipeRunner::plan(const std::vector<CollectorStep>& st
                                     : joinCommand(m_recipe.command)));
     lines.push_back("in: " + (m_recipe.cwd.empty() ? std::string("(the current directory)") : m_recipe.cwd));
     std::string env;
-    for (const auto& [name, value] : m_recipe.environment)
+    const auto current = [](const std::string& name) -> std::optional<std::string> {
+        const char* v = std::getenv(name.c_str());
+        return v ? std::optional<std::string>(v) : std::nullopt;
+    };
+    for (const auto& [name, value] : environmentChanges(m_recipe, current))
         env += " " + shellQuote(name + "=" + value);
-    lines.push_back("environment:" + (env.empty() ? std::string(" no changes") : env));
+    lines.push_back("environment changes:" + (env.empty() ? std::string(" none") : env));
     lines.push_back("recorded by: " + (m_recipe.user.empty() ? std::string("?") : m_recipe.user) + "@"
         + (m_recipe.host.empty() ? std::string("?") : m_recipe.host)
         + (foreign() ? " (not this user on this machine: " + currentUser() + "@" + currentHost() + ")"

@@ -169,6 +169,17 @@ CollectorStep kernelStep(KernelCollection what, const std::string& mangledName, 
     return step;
 }
 
+std::map<std::string, std::string> environmentChanges(
+    const RunRecipe& recipe, const std::function<std::optional<std::string>(const std::string&)>& current)
+{
+    std::map<std::string, std::string> changes;
+    for (const auto& [name, value] : recipe.environment) {
+        if (current(name) != value)
+            changes.emplace(name, value);
+    }
+    return changes;
+}
+
 bool isForeign(const RunRecipe& recipe, const std::string& host, const std::string& user)
 {
     return recipe.host != host || recipe.user != user;

@@ -3,6 +3,7 @@
 
 #include "core/model/records.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -72,6 +73,12 @@ std::string exactKernelFilter(const std::string& mangledName);
 // --launch-skip ordinal, --launch-count count; metrics with --set full, stall reasons with
 // --pc-sampling.
 CollectorStep kernelStep(KernelCollection what, const std::string& mangledName, int64_t ordinal, int64_t count);
+
+// The recipe's variables whose value differs from `current` (the environment the steps would
+// inherit; nullopt = unset): what re-running changes, so that is what the user is shown. The
+// steps still set every recorded variable.
+std::map<std::string, std::string> environmentChanges(
+    const RunRecipe& recipe, const std::function<std::optional<std::string>(const std::string&)>& current);
 
 // True when the recipe was recorded by another user or on another host than (host, user): it
 // must be confirmed before anything runs.

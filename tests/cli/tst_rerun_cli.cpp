@@ -329,7 +329,7 @@ private Q_SLOTS:
         const QString program = QString::fromStdString(joinCommand({"/bin/sh", "-c", "touch " + pwned.toStdString()}));
         QVERIFY2(r.out.startsWith("will run: " + program + "\n"), qPrintable(r.out));
         QVERIFY2(r.out.contains("\nin: " + m_dir.path() + "\n"), qPrintable(r.out));
-        QVERIFY2(r.out.contains(QStringLiteral("\nenvironment: CUDA_VISIBLE_DEVICES=0\n")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("\nenvironment changes: CUDA_VISIBLE_DEVICES=0\n")), qPrintable(r.out));
         QVERIFY2(r.out.contains(QStringLiteral("recorded by: mallory@elsewhere (not this user")), qPrintable(r.out));
         QVERIFY2(r.out.contains(QStringLiteral("step 1/")), qPrintable(r.out));
         if (args.front() == QLatin1String("collect")) {

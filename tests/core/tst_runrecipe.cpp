@@ -174,6 +174,26 @@ private Q_SLOTS:
         QCOMPARE(onlyImport.skipped.size(), size_t(1));
     }
 
+    // What re-running changes: recorded variables that differ from (or are missing in) the
+    // environment the steps inherit; collector-owned variables are never part of a recipe.
+    void environmentChangesAreWhatDiffers()
+    {
+        RunInfo run;
+        run.kind = "trace";
+        run.commandLine = "/bin/true";
+        run.environmentJson
+            = R"({"CUDA_VISIBLE_DEVICES":"1","CUDA_HOME":"/usr/local/cuda","NCCL_DEBUG":"INFO","WS_TRACE":"cuda"})";
+        const RunRecipe recipe = recipeOf({run});
+        QCOMPARE(recipe.environment.count("WS_TRACE"), size_t(0));
+        const std::map<std::string, std::string> here {{"CUDA_VISIBLE_DEVICES", "0"}, {"CUDA_HOME", "/usr/local/cuda"}};
+        const auto changes = environmentChanges(recipe, [&](const std::string& name) -> std::optional<std::string> {
+            const auto it = here.find(name);
+            return it == here.end() ? std::nullopt : std::optional<std::string>(it->second);
+        });
+        const std::map<std::string, std::string> expected {{"CUDA_VISIBLE_DEVICES", "1"}, {"NCCL_DEBUG", "INFO"}};
+        QCOMPARE(changes, expected);
+    }
+
     // A trace of A,B,A,A,B,A,A (A launches 1, 3, 4, 6, 7) and one profile run of the same
     // program: which traced launches the profiled ones link to.
     void launchSkipLinksTheMeasuredLaunch_data()

@@ -186,7 +186,7 @@ private slots:
         QTest::newRow("unknown set") << QStringList {"profile", "-o", "x.wscope", "--set", "most", "--", "true"}
                                      << "unknown set 'most'";
         QTest::newRow("no program") << QStringList {"profile", "-o", "x.wscope"} << "no program to profile";
-        QTest::newRow("no output") << QStringList {"profile", "--", "true"} << "no output file";
+        QTest::newRow("no output") << QStringList {"profile", "--", "true"} << "no session given";
         QTest::newRow("missing program") << QStringList {"profile", "-o", "x.wscope", "--", "/no/such/program"}
                                          << "/no/such/program";
         QTest::newRow("bad cache control")
