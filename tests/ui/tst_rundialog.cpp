@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// File > Record...: the arguments it gives warpscope-cli, validation, remembered settings, and
+// File > Run...: the arguments it gives warpscope-cli, validation, remembered settings, and
 // a real recording of a non-CUDA program (/bin/echo) through the real CLI, opened afterwards:
 // the host side is there and the session says why the GPU part is empty.
-#include "ui/recorddialog.h"
+#include "ui/run/rundialog.h"
 #include "ui/session/sessiondocument.h"
 
 #include <QFileInfo>
@@ -14,7 +14,7 @@
 
 using namespace ws;
 
-class TestRecordDialog : public QObject {
+class TestRunDialog : public QObject {
     Q_OBJECT
 
 private slots:
@@ -22,7 +22,7 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("WarpscopeTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_recorddialog"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_rundialog"));
         QSettings().clear();
     }
 
@@ -49,7 +49,7 @@ private slots:
         QFETCH(QString, range);
         QFETCH(QString, args);
         QFETCH(QStringList, expected);
-        RecordDialog d;
+        RunDialog d;
         d.setProgram(QStringLiteral("/opt/train"));
         d.setArguments(args);
         d.setTrace(cuda, nvtx);
@@ -63,21 +63,21 @@ private slots:
 
     void validationStopsBadInput()
     {
-        RecordDialog d;
+        RunDialog d;
         d.setCliPath(QStringLiteral(WS_CLI_PATH));
-        QSignalSpy finished(&d, &RecordDialog::recordingFinished);
+        QSignalSpy finished(&d, &RunDialog::runFinished);
         d.setProgram(QString());
-        d.startRecording();
+        d.startRun();
         QCOMPARE(finished.count(), 1);
         QVERIFY(!finished.at(0).at(0).toBool());
         QVERIFY(!d.isRunning());
         d.setProgram(QStringLiteral("/bin/true"));
         d.setWorkingDirectory(QStringLiteral("/no/such/dir"));
-        d.startRecording();
+        d.startRun();
         QVERIFY(finished.at(1).at(1).toString().contains(QStringLiteral("/no/such/dir")));
         d.setWorkingDirectory(QString());
         d.setCliPath(QStringLiteral("/no/such/warpscope-cli"));
-        d.startRecording();
+        d.startRun();
         QVERIFY(finished.at(2).at(1).toString().contains(QStringLiteral("warpscope-cli")));
         QVERIFY(!d.isRunning());
     }
@@ -86,7 +86,7 @@ private slots:
     {
         QTemporaryDir dir;
         {
-            RecordDialog d;
+            RunDialog d;
             d.setProgram(QStringLiteral("/bin/true"));
             d.setArguments(QStringLiteral("--fast"));
             d.setWorkingDirectory(dir.path());
@@ -94,11 +94,11 @@ private slots:
             d.setCaptureRange(QStringLiteral("nvtx:warmup"));
             d.setCliPath(QStringLiteral(WS_CLI_PATH));
             d.setOutputPath(dir.filePath(QStringLiteral("t.wscope")));
-            QSignalSpy finished(&d, &RecordDialog::recordingFinished);
-            d.startRecording();
+            QSignalSpy finished(&d, &RunDialog::runFinished);
+            d.startRun();
             QVERIFY(finished.wait(60000));
         }
-        RecordDialog again;
+        RunDialog again;
         const QStringList args = again.commandArguments();
         QVERIFY(args.contains(QStringLiteral("nvtx:warmup")));
         QVERIFY(args.contains(QStringLiteral("--fast")));
@@ -110,7 +110,7 @@ private slots:
         if (!QFileInfo(QStringLiteral(WS_CLI_PATH)).isExecutable())
             QSKIP("warpscope-cli is not built");
         QTemporaryDir dir;
-        RecordDialog d;
+        RunDialog d;
         d.setCliPath(QStringLiteral(WS_CLI_PATH));
         d.setProgram(QStringLiteral("/bin/echo"));
         d.setArguments(QStringLiteral("hello from echo"));
@@ -119,10 +119,10 @@ private slots:
         d.setTrace(true, true);
         d.setCaptureRange(QString());
         d.setOutputPath(QStringLiteral("echo.wscope"));
-        QSignalSpy recorded(&d, &RecordDialog::recorded);
-        QSignalSpy finished(&d, &RecordDialog::recordingFinished);
+        QSignalSpy recorded(&d, &RunDialog::sessionWritten);
+        QSignalSpy finished(&d, &RunDialog::runFinished);
         d.show();
-        d.startRecording();
+        d.startRun();
         QVERIFY(d.isRunning());
         QVERIFY(finished.wait(60000));
         QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(d.log()));
@@ -151,20 +151,20 @@ private slots:
         if (!QFileInfo(QStringLiteral(WS_CLI_PATH)).isExecutable())
             QSKIP("warpscope-cli is not built");
         QTemporaryDir dir;
-        RecordDialog d;
+        RunDialog d;
         d.setCliPath(QStringLiteral(WS_CLI_PATH));
         d.setProgram(QStringLiteral("/bin/sleep"));
         d.setArguments(QStringLiteral("30"));
         d.setWorkingDirectory(dir.path());
         d.setOutputPath(QStringLiteral("sleep.wscope"));
-        QSignalSpy finished(&d, &RecordDialog::recordingFinished);
-        QSignalSpy recorded(&d, &RecordDialog::recorded);
-        d.startRecording();
+        QSignalSpy finished(&d, &RunDialog::runFinished);
+        QSignalSpy recorded(&d, &RunDialog::sessionWritten);
+        d.startRun();
         QTest::qWait(300);
         QVERIFY(d.isRunning());
         QElapsedTimer t;
         t.start();
-        d.cancelRecording();
+        d.cancelRun();
         QVERIFY(finished.wait(10000));
         QVERIFY(t.elapsed() < 5000);
         QVERIFY(!finished.at(0).at(0).toBool());
@@ -173,5 +173,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRecordDialog)
-#include "tst_recorddialog.moc"
+QTEST_MAIN(TestRunDialog)
+#include "tst_rundialog.moc"
