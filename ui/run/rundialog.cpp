@@ -2,6 +2,7 @@
 #include "ui/run/rundialog.h"
 
 #include "core/store/runrecipe.h"
+#include "core/util/shellwords.h"
 
 #include <QCheckBox>
 #include <QCloseEvent>
@@ -601,7 +602,9 @@ QString RunDialog::outputPath() const
 
 QStringList RunDialog::programCommand() const
 {
-    return QStringList {m_program->text().trimmed()} + QProcess::splitCommand(m_arguments->text());
+    // Split as a POSIX shell would (quotes, escapes), without expanding anything.
+    const auto words = splitCommand(m_arguments->text().toStdString());
+    return QStringList {m_program->text().trimmed()} + (words ? fromStd(*words) : QStringList {});
 }
 
 QList<RunStep> RunDialog::steps(bool appendFirst) const
@@ -715,6 +718,8 @@ QString RunDialog::validate() const
         return tr("The working directory %1 does not exist.").arg(cwd);
     if (!QFileInfo(cliPath()).isExecutable())
         return tr("warpscope-cli was not found at %1 (set WS_CLI to its path).").arg(cliPath());
+    if (!splitCommand(m_arguments->text().toStdString()))
+        return tr("The arguments have an unterminated quote or a trailing backslash.");
     for (const QString& line : m_env->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
         if (!line.trimmed().isEmpty() && !line.contains(QLatin1Char('=')))
             return tr("Environment line \"%1\" is not NAME=value.").arg(line.trimmed());
