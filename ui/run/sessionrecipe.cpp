@@ -72,7 +72,9 @@ SessionRecipe readSessionRecipe(const QString& path)
             const auto options = store::fromJsonObject(run.optionsJson.empty() ? "{}" : run.optionsJson);
             if (!options)
                 continue;
-            const auto it = options->find(kRunStatusOption);
+            auto it = options->find(kRunStatusOption);
+            if (it == options->end())
+                it = options->find(metakey::kTargetExit); // record's run options carry the target's end
             if (it == options->end())
                 continue;
             const QString problem = describeTargetEnd(QString::fromStdString(it->second));
