@@ -9,8 +9,8 @@
 #include "ui/run/runconfirmation.h"
 #include "ui/run/rundialog.h"
 #include "ui/run/runqueue.h"
-#include "ui/session/backgroundjob.h"
 #include "ui/selectionpanel.h"
+#include "ui/session/backgroundjob.h"
 #include "ui/session/eventdetails.h"
 #include "ui/session/sessiondocument.h"
 #include "ui/style/timeformat.h"
@@ -171,6 +171,7 @@ void MainWindow::createActions()
     run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     auto* again = file->addAction(tr("Run &again (compare with this session)"), this, &MainWindow::runAgain);
     again->setObjectName(QStringLiteral("runAgainAction"));
+    again->setIconText(tr("Run again"));
     again->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     again->setToolTip(tr("Repeat every run of the open session into a new file and compare the two"));
     file->addSeparator();
@@ -656,9 +657,8 @@ void MainWindow::startQueued(const QString& what, const QList<RunStep>& steps, s
     m_runQueue->setWorkingDirectory(QString());
     m_runQueue->setEnvironment(QProcessEnvironment::systemEnvironment());
     m_runQueue->disconnect(this);
-    connect(m_runQueue, &RunQueue::progressChanged, this, [this, what](int, const RunProgress& p) {
-        m_runLabel->setText(QStringLiteral("%1: %2").arg(what, p.text()));
-    });
+    connect(m_runQueue, &RunQueue::progressChanged, this,
+        [this, what](int, const RunProgress& p) { m_runLabel->setText(QStringLiteral("%1: %2").arg(what, p.text())); });
     connect(m_runQueue, &RunQueue::finished, this, [this, what, done = std::move(done)](bool ok) {
         m_runCancel->setVisible(false);
         const int k = m_runQueue->failedStep();
@@ -672,7 +672,8 @@ void MainWindow::startQueued(const QString& what, const QList<RunStep>& steps, s
             const QStringList tail = m_runQueue->output().mid(std::max<qsizetype>(0, m_runQueue->output().size() - 12));
             showError(tr("%1 failed").arg(what),
                 tr("<b>%1 failed</b><br><br>%2<br><br>Last output:<pre>%3</pre>")
-                    .arg(what.toHtmlEscaped(), (k >= 0 ? m_runQueue->states().at(k).reason() : QString()).toHtmlEscaped(),
+                    .arg(what.toHtmlEscaped(),
+                        (k >= 0 ? m_runQueue->states().at(k).reason() : QString()).toHtmlEscaped(),
                         tail.join(QLatin1Char('\n')).toHtmlEscaped()));
         }
         m_runLabel->setText(message);
@@ -714,7 +715,8 @@ void MainWindow::collectKernel(const KernelCollectionRequest& request)
             const QString what = stalls ? tr("Sample stall reasons") : tr("Collect metrics");
             if (!confirm(what, {profile}, true))
                 return;
-            QStringList args {QStringLiteral("collect"), path, QStringLiteral("--kernel-id"), QString::number(request.kernelId)};
+            QStringList args {
+                QStringLiteral("collect"), path, QStringLiteral("--kernel-id"), QString::number(request.kernelId)};
             if (stalls)
                 args << QStringLiteral("--stalls");
             if (request.count != 1)

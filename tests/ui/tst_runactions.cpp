@@ -129,8 +129,8 @@ private slots:
         r.host = "elsewhere";
         r.user = "mallory";
         r.steps = {CollectorStep {1, "trace", {"record", "--trace", "cuda,nvtx"}}};
-        const QList<QStringList> commands {{"warpscope-cli", "record", "-o", "/tmp/new.wscope", "--", "/opt/app/train",
-            "--epochs", "3", "two words"}};
+        const QList<QStringList> commands {
+            {"warpscope-cli", "record", "-o", "/tmp/new.wscope", "--", "/opt/app/train", "--epochs", "3", "two words"}};
         RunConfirmation c(QStringLiteral("Run again"), r, commands, isForeign(r, localHost(), localUser()), true);
         const QString text = c.text();
         QVERIFY(text.contains(QStringLiteral("/opt/app/train")));
@@ -145,7 +145,8 @@ private slots:
         RunRecipe own = r;
         own.host = localHost();
         own.user = localUser();
-        RunConfirmation mine(QStringLiteral("Collect metrics"), own, commands, isForeign(own, localHost(), localUser()), true);
+        RunConfirmation mine(
+            QStringLiteral("Collect metrics"), own, commands, isForeign(own, localHost(), localUser()), true);
         QVERIFY(mine.warning().isEmpty());
         QVERIFY(mine.findChild<QCheckBox*>(QStringLiteral("dontAskAgain")));
     }
@@ -155,7 +156,8 @@ private slots:
         QTest::addColumn<QString>("session");
         QTest::addColumn<QString>("script");
         QTest::addColumn<QString>("shown");
-        QTest::newRow("SIGKILL") << QString() << QStringLiteral("kill -9 $$") << QStringLiteral("target killed by SIGKILL");
+        QTest::newRow("SIGKILL") << QString() << QStringLiteral("kill -9 $$")
+                                 << QStringLiteral("target killed by SIGKILL");
         QTest::newRow("exit 2") << QString() << QStringLiteral("exit 2") << QStringLiteral("target exited with code 2");
         QTest::newRow("v1 SIGSEGV fixture") << QStringLiteral(WS_FIXTURES_DIR "/recorder/sessions/segv.wscope")
                                             << QString() << QStringLiteral("target killed by SIGSEGV");

@@ -2,9 +2,9 @@
 // File > Run...: the arguments it gives warpscope-cli, validation, remembered settings, and
 // a real recording of a non-CUDA program (/bin/echo) through the real CLI, opened afterwards:
 // the host side is there and the session says why the GPU part is empty.
+#include "core/store/sessionreader.h"
 #include "ui/run/rundialog.h"
 #include "ui/session/sessiondocument.h"
-#include "core/store/sessionreader.h"
 
 #include <QComboBox>
 #include <QProcess>
@@ -231,8 +231,8 @@ private slots:
             (QStringList {"record", "-o", "/tmp/all.wscope", "--trace", "cuda", "--gpu-metrics", "--gpu-metrics-period",
                 "20", "--", "/opt/train", "-n", "3"}));
         QCOMPARE(steps[1].arguments,
-            (QStringList {"profile", "--append", "/tmp/all.wscope", "--set", "full", "--kernel-name", "regex:^gemm", "--",
-                "/opt/train", "-n", "3"}));
+            (QStringList {"profile", "--append", "/tmp/all.wscope", "--set", "full", "--kernel-name", "regex:^gemm",
+                "--", "/opt/train", "-n", "3"}));
         QCOMPARE(steps[2].arguments,
             (QStringList {"profile", "--append", "/tmp/all.wscope", "--pc-sampling", "--", "/opt/train", "-n", "3"}));
         QCOMPARE(steps[3].arguments, (QStringList {"bench", "--append", "/tmp/all.wscope", "-w", "gemm"}));
@@ -265,7 +265,8 @@ private slots:
         d.startRun();
         QVERIFY(finished.wait(60000));
         QVERIFY(!finished.at(0).at(0).toBool());
-        QVERIFY2(finished.at(0).at(1).toString().contains(QStringLiteral("exit")), qPrintable(finished.at(0).at(1).toString()));
+        QVERIFY2(finished.at(0).at(1).toString().contains(QStringLiteral("exit")),
+            qPrintable(finished.at(0).at(1).toString()));
         QVERIFY(d.failureDialog());
         const QString text = d.failureDialog()->text();
         QVERIFY2(text.contains(QStringLiteral("Run 1 of 1 (trace)")), qPrintable(text));
@@ -297,7 +298,8 @@ private slots:
         QVERIFY2(lines.contains(QStringLiteral("warpscope-cli record: /nonexistent/prog: no such file")),
             qPrintable(d.log()));
         QVERIFY(d.failureDialog());
-        QVERIFY2(d.failureDialog()->text().contains(QStringLiteral("/nonexistent/prog")), qPrintable(d.failureDialog()->text()));
+        QVERIFY2(d.failureDialog()->text().contains(QStringLiteral("/nonexistent/prog")),
+            qPrintable(d.failureDialog()->text()));
     }
 
     void existingFileIsNeverReplacedSilently()
@@ -386,7 +388,8 @@ private slots:
         QTemporaryDir dir;
         for (const char* word : {"alpha", "beta"}) {
             RunDialog d;
-            standIn(d, dir, QStringLiteral("echo %1").arg(QLatin1String(word)), QStringLiteral("%1.wscope").arg(QLatin1String(word)));
+            standIn(d, dir, QStringLiteral("echo %1").arg(QLatin1String(word)),
+                QStringLiteral("%1.wscope").arg(QLatin1String(word)));
             d.setCollector(RunDialog::Collector::Metrics, false);
             QSignalSpy finished(&d, &RunDialog::runFinished);
             d.startRun();
@@ -402,6 +405,41 @@ private slots:
         emit recent->activated(2);
         QVERIFY(d.commandArguments().last().contains(QStringLiteral("alpha")));
         QCOMPARE(d.outputPath(), dir.filePath(QStringLiteral("alpha.wscope")));
+    }
+
+    // docs/screenshots/run-dialog.png: only when WS_SCREENSHOT_DIR is set (under Xvfb), a run
+    // of a stand-in target caught mid-way, with its progress line parsed.
+    void screenshot()
+    {
+        const QString shots = qEnvironmentVariable("WS_SCREENSHOT_DIR");
+        if (shots.isEmpty())
+            QSKIP("set WS_SCREENSHOT_DIR to write docs/screenshots/run-dialog.png");
+        QTemporaryDir dir;
+        RunDialog d;
+        standIn(d, dir,
+            QStringLiteral("echo gemm_relu: N=4096, 20 iterations; for i in 1 2 3; do echo warpscope-cli: progress: "
+                           "trace $i/20 launches >&2; "
+                           "echo iteration $i: 0.171 ms; done; sleep 3"),
+            QStringLiteral("gemm_relu.wscope"));
+        d.setEnvironmentText(QStringLiteral("CUDA_VISIBLE_DEVICES=0"));
+        const QString earlier = dir.filePath(QStringLiteral("earlier.wscope"));
+        QFile(earlier).open(QIODevice::WriteOnly);
+        d.setOpenSession(earlier, QStringLiteral("./train")); // offered, not ticked: another program
+        d.setCollector(RunDialog::Collector::Trace, true);
+        d.setCollector(RunDialog::Collector::Metrics, true);
+        d.setCollector(RunDialog::Collector::PcSampling, true);
+        d.setMetricsSet(QStringLiteral("full"));
+        d.setKernelFilter(QStringLiteral("regex:^gemm"));
+        d.resize(980, 900);
+        d.move(0, 0);
+        d.show();
+        QTRY_VERIFY_WITH_TIMEOUT(!d.benchWorkloads().isEmpty(), 20000);
+        d.startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(d.log().contains(QStringLiteral("iteration 3")), 30000);
+        QTest::qWait(600);
+        QVERIFY(d.grab().save(QDir(shots).filePath(QStringLiteral("run-dialog.png"))));
+        d.cancelRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!d.isRunning(), 10000);
     }
 };
 

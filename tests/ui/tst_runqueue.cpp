@@ -3,6 +3,7 @@
 // GPU-free stand-in targets one after another: a target exiting with code 2 or killed by SIGKILL
 // fails its step with that reason and stops the queue; a missing program's error is a line of
 // its own; cancel stops the running step and keeps the finished ones.
+#include "core/util/shellwords.h"
 #include "ui/run/runqueue.h"
 #include "ui/run/sessionrecipe.h"
 
@@ -17,7 +18,8 @@ namespace {
 
 RunStep record(const QString& out, const QStringList& command)
 {
-    return {QStringLiteral("trace"), QStringList {QStringLiteral("record"), QStringLiteral("-o"), out, QStringLiteral("--")} + command};
+    return {QStringLiteral("trace"),
+        QStringList {QStringLiteral("record"), QStringLiteral("-o"), out, QStringLiteral("--")} + command};
 }
 
 } // namespace
@@ -63,12 +65,16 @@ private slots:
     {
         QTest::addColumn<QString>("line");
         QTest::addColumn<QString>("failure");
-        QTest::newRow("code 2") << "warpscope-cli record: /bin/sh exited with code 2" << "exited with code 2";
-        QTest::newRow("code 0") << "warpscope-cli record: /bin/sh exited with code 0" << "";
-        QTest::newRow("sigkill") << "warpscope-cli record: /bin/sh killed by signal 9 (Killed)" << "killed by SIGKILL";
+        QTest::newRow("code 2") << "warpscope-cli record: /bin/sh exited with code 2"
+                                << "exited with code 2";
+        QTest::newRow("code 0") << "warpscope-cli record: /bin/sh exited with code 0"
+                                << "";
+        QTest::newRow("sigkill") << "warpscope-cli record: /bin/sh killed by signal 9 (Killed)"
+                                 << "killed by SIGKILL";
         QTest::newRow("sigsegv") << "warpscope-cli profile: ./app killed by signal 11 (Segmentation fault)"
                                  << "killed by SIGSEGV";
-        QTest::newRow("program output") << "exited with code 3" << "";
+        QTest::newRow("program output") << "exited with code 3"
+                                        << "";
     }
     void targetEnds()
     {
@@ -80,11 +86,16 @@ private slots:
     {
         QTest::addColumn<QString>("status");
         QTest::addColumn<QString>("shown");
-        QTest::newRow("killed") << "killed by signal 9 (Killed)" << "target killed by SIGKILL";
-        QTest::newRow("segv") << "killed by signal 11 (Segmentation fault)" << "target killed by SIGSEGV";
-        QTest::newRow("exit 2") << "exited with code 2" << "target exited with code 2";
-        QTest::newRow("clean") << "exited with code 0" << "";
-        QTest::newRow("failed") << "failed: ERR_NVGPUCTRPERM" << "run failed: ERR_NVGPUCTRPERM";
+        QTest::newRow("killed") << "killed by signal 9 (Killed)"
+                                << "target killed by SIGKILL";
+        QTest::newRow("segv") << "killed by signal 11 (Segmentation fault)"
+                              << "target killed by SIGSEGV";
+        QTest::newRow("exit 2") << "exited with code 2"
+                                << "target exited with code 2";
+        QTest::newRow("clean") << "exited with code 0"
+                               << "";
+        QTest::newRow("failed") << "failed: ERR_NVGPUCTRPERM"
+                                << "run failed: ERR_NVGPUCTRPERM";
     }
     void describeTargetEnd()
     {
@@ -99,7 +110,8 @@ private slots:
         QCOMPARE(nextAttemptPath(a), dir.filePath(QStringLiteral("gemm-2.wscope")));
         QFile(dir.filePath(QStringLiteral("gemm-2.wscope"))).open(QIODevice::WriteOnly);
         QCOMPARE(nextAttemptPath(a), dir.filePath(QStringLiteral("gemm-3.wscope")));
-        QCOMPARE(nextAttemptPath(dir.filePath(QStringLiteral("gemm-2.wscope"))), dir.filePath(QStringLiteral("gemm-3.wscope")));
+        QCOMPARE(nextAttemptPath(dir.filePath(QStringLiteral("gemm-2.wscope"))),
+            dir.filePath(QStringLiteral("gemm-3.wscope")));
     }
 
     void failingTargetsFailTheirStep_data()
@@ -132,12 +144,14 @@ private slots:
         // Every message of the CLI is a line of its own, never glued to the command line.
         const QStringList lines = q.output();
         QVERIFY(lines.front().startsWith(QStringLiteral("$ ")));
-        QVERIFY(lines.front().endsWith(command.last()));
+        QVERIFY2(lines.front().endsWith(QString::fromStdString(shellQuote(command.last().toStdString()))),
+            qPrintable(lines.front()));
         for (const QString& l : lines.mid(1))
             QVERIFY2(!l.startsWith(QStringLiteral("$ ")) || l == lines.front(), qPrintable(l));
         if (command.front() == QLatin1String("/nonexistent/prog")) {
-            const auto it = std::find_if(lines.begin(), lines.end(),
-                [](const QString& l) { return l.startsWith(QStringLiteral("warpscope-cli record: /nonexistent/prog")); });
+            const auto it = std::find_if(lines.begin(), lines.end(), [](const QString& l) {
+                return l.startsWith(QStringLiteral("warpscope-cli record: /nonexistent/prog"));
+            });
             QVERIFY2(it != lines.end(), qPrintable(lines.join(QLatin1Char('\n'))));
         }
     }
@@ -170,7 +184,8 @@ private slots:
         QSignalSpy finished(&q, &RunQueue::finished);
         QSignalSpy stepDone(&q, &RunQueue::stepFinished);
         const QString first = dir.filePath(QStringLiteral("first.wscope"));
-        QVERIFY(q.start({record(first, {"/bin/true"}), record(dir.filePath(QStringLiteral("slow.wscope")), {"/bin/sleep", "30"})}));
+        QVERIFY(q.start(
+            {record(first, {"/bin/true"}), record(dir.filePath(QStringLiteral("slow.wscope")), {"/bin/sleep", "30"})}));
         QTRY_COMPARE_WITH_TIMEOUT(q.currentStep(), 1, 60000);
         QTest::qWait(300);
         QElapsedTimer t;

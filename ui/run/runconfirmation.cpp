@@ -62,8 +62,8 @@ RunConfirmation::RunConfirmation(const QString& what, const RunRecipe& recipe, c
 {
     setObjectName(QStringLiteral("runConfirmation"));
     setWindowTitle(what);
-    auto* intro = new QLabel(tr("<b>%1</b> runs the program stored in the session file. Check what will run:")
-                                 .arg(what.toHtmlEscaped()),
+    auto* intro = new QLabel(
+        tr("<b>%1</b> runs the program stored in the session file. Check what will run:").arg(what.toHtmlEscaped()),
         this);
     intro->setWordWrap(true);
     m_text->setObjectName(QStringLiteral("confirmationText"));

@@ -110,7 +110,8 @@ RunDialog::RunDialog(QWidget* parent)
     , m_pc(collectorBox(tr("PC sampling (stall reasons)"), QStringLiteral("pcCollector"), this))
     , m_pcInterval(new QSpinBox(this))
     , m_sourceFolders(new QLineEdit(this))
-    , m_gpuMetrics(collectorBox(tr("GPU metrics sampling (during the trace)"), QStringLiteral("gpuMetricsCollector"), this))
+    , m_gpuMetrics(
+          collectorBox(tr("GPU metrics sampling (during the trace)"), QStringLiteral("gpuMetricsCollector"), this))
     , m_gpuPeriod(new QSpinBox(this))
     , m_bench(collectorBox(tr("Benchmark (built-in workload)"), QStringLiteral("benchCollector"), this))
     , m_benchWorkload(new QComboBox(this))
@@ -240,7 +241,7 @@ RunDialog::RunDialog(QWidget* parent)
                                  .arg(k + 1)
                                  .arg(m_queue->steps().size())
                                  .arg(m_queue->steps().at(k).kind,
-                                     s.progress ? QStringLiteral(": ") + s.progress->text() : QString()));
+                                     s.progress ? QStringLiteral(": ") + s.progress->counts() : QString()));
         m_status->setText(tr("Running… %1 s").arg(m_queue->elapsedMs() / 1000.0, 0, 'f', 1));
     });
     connect(m_queue, &RunQueue::lineReceived, m_log, &QPlainTextEdit::appendPlainText);
@@ -341,8 +342,8 @@ void RunDialog::listBenchWorkloads()
             const QString name = line.section(QLatin1Char(' '), 0, 0);
             if (m_benchWorkload->findText(name) < 0)
                 m_benchWorkload->addItem(name);
-            m_benchWorkload->setItemData(m_benchWorkload->findText(name), line.mid(name.size()).trimmed(),
-                Qt::ToolTipRole);
+            m_benchWorkload->setItemData(
+                m_benchWorkload->findText(name), line.mid(name.size()).trimmed(), Qt::ToolTipRole);
         }
         if (!wanted.isEmpty())
             m_benchWorkload->setCurrentText(wanted);
@@ -514,22 +515,37 @@ void RunDialog::setCaptureRange(const QString& range)
 void RunDialog::setCollector(Collector c, bool on)
 {
     switch (c) {
-    case Collector::Trace: m_trace->setChecked(on); break;
-    case Collector::Metrics: m_metrics->setChecked(on); break;
-    case Collector::PcSampling: m_pc->setChecked(on); break;
-    case Collector::GpuMetrics: m_gpuMetrics->setChecked(on); break;
-    case Collector::Bench: m_bench->setChecked(on); break;
+    case Collector::Trace:
+        m_trace->setChecked(on);
+        break;
+    case Collector::Metrics:
+        m_metrics->setChecked(on);
+        break;
+    case Collector::PcSampling:
+        m_pc->setChecked(on);
+        break;
+    case Collector::GpuMetrics:
+        m_gpuMetrics->setChecked(on);
+        break;
+    case Collector::Bench:
+        m_bench->setChecked(on);
+        break;
     }
 }
 
 bool RunDialog::collector(Collector c) const
 {
     switch (c) {
-    case Collector::Trace: return m_trace->isChecked();
-    case Collector::Metrics: return m_metrics->isChecked();
-    case Collector::PcSampling: return m_pc->isChecked();
-    case Collector::GpuMetrics: return m_gpuMetrics->isChecked();
-    case Collector::Bench: return m_bench->isChecked();
+    case Collector::Trace:
+        return m_trace->isChecked();
+    case Collector::Metrics:
+        return m_metrics->isChecked();
+    case Collector::PcSampling:
+        return m_pc->isChecked();
+    case Collector::GpuMetrics:
+        return m_gpuMetrics->isChecked();
+    case Collector::Bench:
+        return m_bench->isChecked();
     }
     return false;
 }
@@ -625,15 +641,15 @@ QList<RunStep> RunDialog::steps(bool appendFirst) const
             s.arguments.emplace_back("--all-api");
         const QString range = m_range->currentData().toString();
         if (range == QLatin1String("nvtx"))
-            s.arguments.insert(s.arguments.end(),
-                {"--capture-range", ("nvtx:" + m_nvtxName->text().trimmed()).toStdString()});
+            s.arguments.insert(
+                s.arguments.end(), {"--capture-range", ("nvtx:" + m_nvtxName->text().trimmed()).toStdString()});
         else if (!range.isEmpty())
             s.arguments.insert(s.arguments.end(), {"--capture-range", range.toStdString()});
         if (m_duration->value() > 0)
             s.arguments.insert(s.arguments.end(), {"--duration", QString::number(m_duration->value()).toStdString()});
         if (m_gpuMetrics->isChecked())
-            s.arguments.insert(s.arguments.end(),
-                {"--gpu-metrics", "--gpu-metrics-period", std::to_string(m_gpuPeriod->value())});
+            s.arguments.insert(
+                s.arguments.end(), {"--gpu-metrics", "--gpu-metrics-period", std::to_string(m_gpuPeriod->value())});
         collectors.push_back(std::move(s));
     }
     if (m_metrics->isChecked()) {
@@ -674,8 +690,8 @@ QList<RunStep> RunDialog::steps(bool appendFirst) const
     QList<RunStep> steps;
     for (size_t i = 0; i < collectors.size(); ++i) {
         const bool append = appendFirst || i > 0;
-        steps.append({QString::fromStdString(collectors[i].kind),
-            fromStd(cliArguments(collectors[i], out, append, command))});
+        steps.append(
+            {QString::fromStdString(collectors[i].kind), fromStd(cliArguments(collectors[i], out, append, command))});
     }
     return steps;
 }
@@ -699,8 +715,8 @@ QProcessEnvironment RunDialog::environment() const
 
 QString RunDialog::validate() const
 {
-    if (m_program->text().trimmed().isEmpty() && !(m_bench->isChecked() && !m_trace->isChecked()
-            && !m_metrics->isChecked() && !m_pc->isChecked()))
+    if (m_program->text().trimmed().isEmpty()
+        && !(m_bench->isChecked() && !m_trace->isChecked() && !m_metrics->isChecked() && !m_pc->isChecked()))
         return tr("Choose a program to run.");
     if (!m_trace->isChecked() && !m_metrics->isChecked() && !m_pc->isChecked() && !m_bench->isChecked())
         return tr("Choose at least one collector.");
@@ -791,9 +807,9 @@ void RunDialog::startRun()
     // The log keeps every earlier run's output; a header separates this one.
     if (!m_log->document()->isEmpty())
         m_log->appendPlainText(QString());
-    m_log->appendPlainText(tr("──── %1: %2 ────")
-                               .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")),
-                                   QFileInfo(out).fileName()));
+    m_log->appendPlainText(
+        tr("──── %1: %2 ────")
+            .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")), QFileInfo(out).fileName()));
     m_stepLabel->clear();
     setRunning(true);
     m_queue->start(steps(appendFirst));
@@ -814,10 +830,18 @@ void RunDialog::onStepFinished(int index, const RunStepState& state)
     QString line;
     switch (state.status) {
     case RunStepState::Status::Succeeded:
-        line = tr("Run %1 of %2 (%3) finished in %4 s.").arg(index + 1).arg(n).arg(kind).arg(state.elapsedMs / 1000.0, 0, 'f', 1);
+        line = tr("Run %1 of %2 (%3) finished in %4 s.")
+                   .arg(index + 1)
+                   .arg(n)
+                   .arg(kind)
+                   .arg(state.elapsedMs / 1000.0, 0, 'f', 1);
         break;
-    case RunStepState::Status::Cancelled: line = tr("Run %1 of %2 (%3) cancelled.").arg(index + 1).arg(n).arg(kind); break;
-    default: line = tr("Run %1 of %2 (%3) failed: %4.").arg(index + 1).arg(n).arg(kind, state.reason()); break;
+    case RunStepState::Status::Cancelled:
+        line = tr("Run %1 of %2 (%3) cancelled.").arg(index + 1).arg(n).arg(kind);
+        break;
+    default:
+        line = tr("Run %1 of %2 (%3) failed: %4.").arg(index + 1).arg(n).arg(kind, state.reason());
+        break;
     }
     m_log->appendPlainText(line);
 }
@@ -826,8 +850,8 @@ void RunDialog::onQueueFinished(bool ok)
 {
     setRunning(false);
     const auto& states = m_queue->states();
-    const int done = static_cast<int>(
-        std::count_if(states.begin(), states.end(), [](const RunStepState& s) { return s.status == RunStepState::Status::Succeeded; }));
+    const int done = static_cast<int>(std::count_if(states.begin(), states.end(),
+        [](const RunStepState& s) { return s.status == RunStepState::Status::Succeeded; }));
     const QString file = QFileInfo(m_target).fileName();
     const double seconds = m_queue->elapsedMs() / 1000.0;
     QString message;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/run/runqueue.h"
 
+#include "core/util/shellwords.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -31,16 +33,20 @@ bool isErrorLine(const QString& line)
 
 } // namespace
 
-QString RunProgress::text() const
+QString RunProgress::counts() const
 {
     const QString of = total >= 0 ? QStringLiteral("%1/%2").arg(done).arg(total) : QString::number(done);
-    return QStringLiteral("%1: %2 %3").arg(kind, of, unit).trimmed();
+    return QStringLiteral("%1 %2").arg(of, unit).trimmed();
+}
+
+QString RunProgress::text() const
+{
+    return QStringLiteral("%1: %2").arg(kind, counts());
 }
 
 std::optional<RunProgress> parseProgressLine(const QString& line)
 {
-    static const QRegularExpression re(
-        QStringLiteral("^warpscope-cli: progress: (\\S+) (\\d+)/(\\d+|\\?)(?: (.*))?$"));
+    static const QRegularExpression re(QStringLiteral("^warpscope-cli: progress: (\\S+) (\\d+)/(\\d+|\\?)(?: (.*))?$"));
     const auto m = re.match(line.trimmed());
     if (!m.hasMatch())
         return std::nullopt;
@@ -55,18 +61,30 @@ std::optional<RunProgress> parseProgressLine(const QString& line)
 QString signalName(int signal)
 {
     switch (signal) {
-    case SIGHUP: return QStringLiteral("SIGHUP");
-    case SIGINT: return QStringLiteral("SIGINT");
-    case SIGQUIT: return QStringLiteral("SIGQUIT");
-    case SIGILL: return QStringLiteral("SIGILL");
-    case SIGABRT: return QStringLiteral("SIGABRT");
-    case SIGBUS: return QStringLiteral("SIGBUS");
-    case SIGFPE: return QStringLiteral("SIGFPE");
-    case SIGKILL: return QStringLiteral("SIGKILL");
-    case SIGSEGV: return QStringLiteral("SIGSEGV");
-    case SIGPIPE: return QStringLiteral("SIGPIPE");
-    case SIGTERM: return QStringLiteral("SIGTERM");
-    default: return QStringLiteral("signal %1").arg(signal);
+    case SIGHUP:
+        return QStringLiteral("SIGHUP");
+    case SIGINT:
+        return QStringLiteral("SIGINT");
+    case SIGQUIT:
+        return QStringLiteral("SIGQUIT");
+    case SIGILL:
+        return QStringLiteral("SIGILL");
+    case SIGABRT:
+        return QStringLiteral("SIGABRT");
+    case SIGBUS:
+        return QStringLiteral("SIGBUS");
+    case SIGFPE:
+        return QStringLiteral("SIGFPE");
+    case SIGKILL:
+        return QStringLiteral("SIGKILL");
+    case SIGSEGV:
+        return QStringLiteral("SIGSEGV");
+    case SIGPIPE:
+        return QStringLiteral("SIGPIPE");
+    case SIGTERM:
+        return QStringLiteral("SIGTERM");
+    default:
+        return QStringLiteral("signal %1").arg(signal);
     }
 }
 
@@ -175,8 +193,12 @@ void RunQueue::startStep(int index)
         finishStep(RunStepState::Status::Failed);
     });
     const QStringList commandLine = QStringList {m_cli} + m_steps[index].arguments;
-    // Its own line: whatever the child prints starts on the next one.
-    onLine(QStringLiteral("$ ") + commandLine.join(QLatin1Char(' ')));
+    // Its own line, quoted so it can be pasted into a shell: whatever the child prints starts
+    // on the next one.
+    std::vector<std::string> words;
+    for (const QString& w : commandLine)
+        words.push_back(w.toStdString());
+    onLine(QStringLiteral("$ ") + QString::fromStdString(joinCommand(words)));
     emit stepStarted(index, static_cast<int>(m_steps.size()), commandLine);
     m_process->start(m_cli, m_steps[index].arguments);
 }

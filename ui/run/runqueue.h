@@ -24,9 +24,10 @@ struct RunStep {
 struct RunProgress {
     QString kind;
     qint64 done = 0;
-    qint64 total = -1; // -1: unknown ("?")
-    QString unit;      // "launches (40 passes each)"
-    QString text() const;
+    qint64 total = -1;      // -1: unknown ("?")
+    QString unit;           // "launches (40 passes each)"
+    QString counts() const; // "3/? launches (40 passes each)"
+    QString text() const;   // "profile: 3/? launches (40 passes each)"
 };
 std::optional<RunProgress> parseProgressLine(const QString& line);
 
@@ -41,10 +42,10 @@ struct RunStepState {
     enum class Status { Pending, Running, Succeeded, Failed, Cancelled };
     Status status = Status::Pending;
     int exitCode = 0;
-    bool crashed = false;      // warpscope-cli itself died of a signal
+    bool crashed = false; // warpscope-cli itself died of a signal
     bool failedToStart = false;
-    QString targetFailure;     // "exited with code 2", "killed by SIGKILL"
-    QString errorLine;         // the CLI's last error line ("warpscope-cli record: ...: no such file")
+    QString targetFailure;        // "exited with code 2", "killed by SIGKILL"
+    QString errorLine;            // the CLI's last error line ("warpscope-cli record: ...: no such file")
     bool needsPermission = false; // ERR_NVGPUCTRPERM in the output
     std::optional<RunProgress> progress;
     qint64 elapsedMs = 0;

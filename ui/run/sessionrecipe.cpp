@@ -92,7 +92,8 @@ SessionRecipe readSessionRecipe(const QString& path)
                 why << QString::fromStdString(s);
             out.unavailableReason = out.recipe.command.empty() && !runs.empty() && runs.front().kind == "import"
                 ? tr("imported trace: no program to run")
-                : why.isEmpty() ? tr("the session does not say how its program was started") : why.join(QStringLiteral("; "));
+                : why.isEmpty() ? tr("the session does not say how its program was started")
+                                : why.join(QStringLiteral("; "));
         } else if (findProgram(out.recipe).isEmpty()) {
             out.unavailableReason
                 = tr("program not found on this machine: %1").arg(QString::fromStdString(out.recipe.command.front()));

@@ -122,7 +122,8 @@ void OverlayPainter::paintProcessEnds(QPainter& p, const TimelinePaintContext& c
         TimeNs end = 0;
         for (const TimelineLane& lane : m.lanes)
             if (lane.pid == process.pid && lane.kind != LaneKind::GpuStream && !lane.end.empty())
-                end = std::max(end, *std::max_element(lane.end.end() - std::min<size_t>(lane.end.size(), 64), lane.end.end()));
+                end = std::max(
+                    end, *std::max_element(lane.end.end() - std::min<size_t>(lane.end.size(), 64), lane.end.end()));
         if (end == 0)
             end = m.end;
         const double x = ctx.coords.timeToX(end);
