@@ -622,6 +622,10 @@ void MainWindow::onRecipeRead(const SessionRecipe& recipe)
     m_recipe = recipe;
     m_kernelActions->setUnavailableReason(recipe.unavailableReason);
     updateTitle();
+    // An open Run dialog offers adding to the session now open.
+    if (m_runDialog && !m_runDialog->isRunning() && !m_openedPath.startsWith(QLatin1String(":/")))
+        m_runDialog->setOpenSession(m_snapshot->path,
+            recipe.recipe.command.empty() ? QString() : QString::fromStdString(recipe.recipe.command.front()));
     emit recipeRead();
 }
 

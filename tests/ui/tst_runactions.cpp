@@ -209,6 +209,45 @@ private slots:
         QVERIFY(!w.runQueue()->isRunning());
     }
 
+    void collectShowsTheExactProfileCommandFirst()
+    {
+        // Recorded elsewhere ("python3 /tmp/die.py SIGSEGV" on host vm): python3 is here, so the
+        // recipe can run, but only after the user saw it, with the foreign warning.
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(QStringLiteral("segv.wscope"));
+        QVERIFY(QFile::copy(QStringLiteral(WS_FIXTURES_DIR "/recorder/sessions/segv.wscope"), copy));
+        MainWindow w;
+        QString shown;
+        QString warning;
+        int asked = 0;
+        w.setConfirmationHandler([&](RunConfirmation& c) {
+            ++asked;
+            shown = c.text();
+            warning = c.warning();
+            return false;
+        });
+        QVERIFY(openAndRead(w, copy));
+        if (!w.sessionRecipe().unavailableReason.isEmpty())
+            QSKIP(qPrintable(
+                QStringLiteral("the fixture's program cannot run here: ") + w.sessionRecipe().unavailableReason));
+        std::vector<int64_t> ids;
+        SessionReader(copy.toStdString()).forEachRow<KernelRecord>([&ids](const KernelRecord& k) {
+            ids.push_back(k.id);
+        });
+        QVERIFY(ids.size() > 3);
+        w.collectKernel(KernelCollectionRequest {ids[3], KernelCollection::Metrics, 1});
+        QTRY_COMPARE_WITH_TIMEOUT(asked, 1, 30000);
+        qInfo("confirmation:\n%s\n%s", qPrintable(shown), qPrintable(warning));
+        QVERIFY2(shown.contains(
+                     QStringLiteral("profile --append ") + copy + QStringLiteral(" --set full --kernel-name 'regex:^")),
+            qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("--launch-count 1 -- python3 /tmp/die.py SIGSEGV")), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("Program:           python3")), qPrintable(shown));
+        QVERIFY(warning.contains(QStringLiteral("@vm")) || localHost() == "vm");
+        QTest::qWait(300);
+        QVERIFY(!w.runQueue()->isRunning()); // declined: nothing ran
+    }
+
     void runDialogRunsLandInTheOpenSession()
     {
         QTemporaryDir dir;

@@ -121,6 +121,8 @@ private slots:
         QTest::newRow("exit 2") << QStringList {"/bin/sh", "-c", "echo before; exit 2"} << "exited with code 2";
         QTest::newRow("sigkill") << QStringList {"/bin/sh", "-c", "kill -9 $$"} << "killed by SIGKILL";
         QTest::newRow("sigsegv") << QStringList {"/bin/sh", "-c", "kill -11 $$"} << "killed by SIGSEGV";
+        QTest::newRow("no counter permission")
+            << QStringList {"/bin/sh", "-c", "echo 'CUPTI error: ERR_NVGPUCTRPERM'"} << "ERR_NVGPUCTRPERM";
         QTest::newRow("missing program") << QStringList {"/nonexistent/prog"} << "/nonexistent/prog";
     }
     void failingTargetsFailTheirStep()
