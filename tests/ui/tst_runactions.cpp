@@ -11,6 +11,7 @@
 #include "ui/run/rundialog.h"
 #include "ui/run/runqueue.h"
 #include "ui/session/sessiondocument.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QCheckBox>
 #include <QFileInfo>
@@ -184,6 +185,35 @@ private slots:
             QVERIFY2(w.windowTitle().contains(shown), qPrintable(w.windowTitle()));
             QCOMPARE(label->text(), shown);
         }
+    }
+
+    void crashedTargetIsMarkedOnTheTimeline_data()
+    {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<bool>("marked");
+        QTest::newRow("SIGSEGV fixture") << QString() << true;
+        QTest::newRow("clean exit") << QStringLiteral("exit 0") << false;
+    }
+    void crashedTargetIsMarkedOnTheTimeline()
+    {
+        QFETCH(QString, script);
+        QFETCH(bool, marked);
+        QTemporaryDir dir;
+        const QString session = script.isEmpty() ? QStringLiteral(WS_FIXTURES_DIR "/recorder/sessions/segv.wscope")
+                                                 : record(dir, QStringLiteral("clean.wscope"), script);
+        QVERIFY(!session.isEmpty());
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(openAndRead(w, session));
+        QTRY_VERIFY_WITH_TIMEOUT(w.timelineView()->isFrameCurrent(), 30000);
+        // The end marker: a dashed line in its own red (200, 0, 32) and a label.
+        const QImage img = w.timelineView()->grab().toImage();
+        int red = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x)
+                red += img.pixelColor(x, y) == QColor(200, 0, 32) ? 1 : 0;
+        QCOMPARE(red > 20, marked);
     }
 
     void kernelActionsSayWhyTheyCannotRun()
