@@ -55,6 +55,39 @@ constexpr int kLayoutVersion = 2;
 const char* kDemoResource = ":/demo/h200-gemm-relu.wscope";
 } // namespace
 
+namespace {
+
+// The event `e` of an earlier read of the session in `m`: runs appended since may add lanes
+// (a profiled process) before its lane, so it is found by its row (EventRef) at its start time.
+std::optional<EventSelection> findEvent(const TimelineModel& m, const EventSelection& e)
+{
+    if (!e.isValid())
+        return std::nullopt;
+    const auto at = [&m, &e](size_t lane) -> std::optional<EventSelection> {
+        const TimelineLane& l = m.lanes[lane];
+        auto it = std::lower_bound(l.start.begin(), l.start.end(), e.start);
+        for (; it != l.start.end() && *it == e.start; ++it) {
+            const auto i = static_cast<size_t>(it - l.start.begin());
+            if (l.ref[i] == e.ref) {
+                EventSelection found = e;
+                found.lane = static_cast<int>(lane);
+                found.index = static_cast<quint32>(i);
+                return found;
+            }
+        }
+        return std::nullopt;
+    };
+    if (static_cast<size_t>(e.lane) < m.lanes.size())
+        if (auto same = at(static_cast<size_t>(e.lane)))
+            return same;
+    for (size_t lane = 0; lane < m.lanes.size(); ++lane)
+        if (auto found = at(lane))
+            return found;
+    return std::nullopt;
+}
+
+} // namespace
+
 QString MainWindow::demoResourcePath()
 {
     return QString::fromLatin1(kDemoResource);
@@ -463,8 +496,8 @@ void MainWindow::onLoaded(std::shared_ptr<const SessionSnapshot> snapshot)
         // launch, and the panels fill for it.
         if (!m_keptRange.isEmpty())
             m_selection->setViewRange(m_keptRange);
-        if (m_keptEvent.isValid() && m_keptEvent.lane < static_cast<int>(m_snapshot->model->lanes.size()))
-            m_selection->setSelectedEvent(m_keptEvent);
+        if (const auto again = findEvent(*m_snapshot->model, m_keptEvent))
+            m_selection->setSelectedEvent(*again);
     }
     // The previous session's lanes are freed off the GUI thread.
     SessionDocument::releaseLater(std::move(old));
@@ -577,10 +610,10 @@ RunDialog* MainWindow::showRunDialog()
         m_runDialog = new RunDialog(this);
         connect(m_runDialog, &RunDialog::sessionWritten, this, [this](const QString& path) {
             // Runs added to the open session reload it in place; a new file opens fresh.
-            m_keepView = m_snapshot && QFileInfo(path) == QFileInfo(m_snapshot->path);
-            m_keptRange = m_selection->viewRange();
-            m_keptEvent = m_selection->selectedEvent();
-            openFile(path);
+            if (m_snapshot && QFileInfo(path) == QFileInfo(m_snapshot->path))
+                reloadInPlace();
+            else
+                openFile(path);
         });
     }
     const bool ownFile = m_snapshot && !m_openedPath.startsWith(QLatin1String(":/"));
@@ -589,6 +622,17 @@ RunDialog* MainWindow::showRunDialog()
     m_runDialog->show();
     m_runDialog->raise();
     return m_runDialog;
+}
+
+void MainWindow::reloadInPlace()
+{
+    if (!m_snapshot)
+        return;
+    m_keepView = true;
+    m_keptRange = m_selection->viewRange();
+    m_keptEvent = m_selection->selectedEvent();
+    // The demo is open from a temporary copy: the runs were appended to that copy.
+    openFile(m_openedPath.startsWith(QLatin1String(":/")) ? m_snapshot->path : m_openedPath, m_openedName);
 }
 
 void MainWindow::wireKernelActions()
@@ -728,12 +772,8 @@ void MainWindow::collectKernel(const KernelCollectionRequest& request)
             args << QStringLiteral("--yes");
             startQueued(what, {RunStep {QString::fromStdString(step.kind), args}}, [this, path](bool) {
                 // Even a failed collect marks its run in the session: show it, in place.
-                if (!QFileInfo::exists(path))
-                    return;
-                m_keepView = true;
-                m_keptRange = m_selection->viewRange();
-                m_keptEvent = m_selection->selectedEvent();
-                openFile(m_openedPath.startsWith(QLatin1String(":/")) ? path : m_openedPath, m_openedName);
+                if (QFileInfo::exists(path) && m_snapshot && m_snapshot->path == path)
+                    reloadInPlace();
             });
         });
 }

@@ -88,6 +88,9 @@ public:
     // Run again (Ctrl+Shift+R): repeats the open session's recipe into a new file (`warpscope-cli
     // rerun OLD -o NEW`) after confirmation, opens NEW and compares it with OLD.
     void runAgain();
+    // Reads the open session again after runs were appended to it: the timeline keeps its zoom
+    // and position and the same event stays selected, so the panels fill for it.
+    void reloadInPlace();
     // Decides on a RunConfirmation (tests answer here; by default it is exec()'d). Returning
     // false runs nothing.
     void setConfirmationHandler(std::function<bool(RunConfirmation&)> handler) { m_confirm = std::move(handler); }

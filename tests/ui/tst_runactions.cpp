@@ -216,6 +216,43 @@ private slots:
         QCOMPARE(red > 20, marked);
     }
 
+    void reloadInPlaceKeepsViewAndSelection()
+    {
+        const QString session = QStringLiteral(WS_FIXTURES_DIR "/recorder/sessions/segv.wscope");
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(openAndRead(w, session));
+        const auto s = w.snapshot();
+        int lane = -1;
+        for (size_t i = 0; i < s->model->lanes.size() && lane < 0; ++i)
+            if (s->model->lanes[i].size() > 2)
+                lane = static_cast<int>(i);
+        QVERIFY(lane >= 0);
+        const TimelineLane& l = s->model->lanes[static_cast<size_t>(lane)];
+        EventSelection e;
+        e.lane = lane;
+        e.index = 1;
+        e.ref = l.ref[1];
+        e.start = l.start[1];
+        e.end = l.end[1];
+        e.name = QStringLiteral("picked");
+        const TimeRange zoom {l.start[1] - 1000, l.end[1] + 1000};
+        w.selection()->setViewRange(zoom);
+        w.selection()->setSelectedEvent(e);
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        w.reloadInPlace();
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(w.snapshot() != s); // read again
+        QCOMPARE(w.selection()->viewRange(), zoom);
+        QCOMPARE(w.selection()->selectedEvent(), e);
+        // A plain open still starts fitted.
+        w.openFile(session);
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(w.selection()->viewRange().begin <= w.snapshot()->begin());
+        QVERIFY(!w.selection()->selectedEvent().isValid());
+    }
+
     void kernelActionsSayWhyTheyCannotRun()
     {
         // Recorded on the H200: its program is not on this machine.
