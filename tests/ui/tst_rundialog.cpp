@@ -270,7 +270,7 @@ private slots:
         QVERIFY(d.failureDialog());
         const QString text = d.failureDialog()->text();
         QVERIFY2(text.contains(QStringLiteral("Run 1 of 1 (trace)")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("exited with code 2")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("exit code 2")), qPrintable(text));
         // The dialog stays open with the program's output; the host side that was written is
         // handed to the window.
         QTest::qWait(2500);

@@ -66,7 +66,7 @@ private slots:
         QTest::addColumn<QString>("line");
         QTest::addColumn<QString>("failure");
         QTest::newRow("code 2") << "warpscope-cli record: /bin/sh exited with code 2"
-                                << "exited with code 2";
+                                << "exit code 2";
         QTest::newRow("code 0") << "warpscope-cli record: /bin/sh exited with code 0"
                                 << "";
         QTest::newRow("sigkill") << "warpscope-cli record: /bin/sh killed by signal 9 (Killed)"
@@ -118,7 +118,7 @@ private slots:
     {
         QTest::addColumn<QStringList>("command");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("exit 2") << QStringList {"/bin/sh", "-c", "echo before; exit 2"} << "exited with code 2";
+        QTest::newRow("exit 2") << QStringList {"/bin/sh", "-c", "echo before; exit 2"} << "ended with exit code 2";
         QTest::newRow("sigkill") << QStringList {"/bin/sh", "-c", "kill -9 $$"} << "killed by SIGKILL";
         QTest::newRow("sigsegv") << QStringList {"/bin/sh", "-c", "kill -11 $$"} << "killed by SIGSEGV";
         QTest::newRow("no counter permission")

@@ -95,7 +95,7 @@ QString targetFailureIn(const QString& line)
     static const QRegularExpression sig(QStringLiteral("^warpscope-cli( [a-z-]+)?: .* killed by signal (\\d+)"));
     if (const auto m = code.match(line); m.hasMatch()) {
         const int c = m.captured(2).toInt();
-        return c == 0 ? QString() : QStringLiteral("exited with code %1").arg(c);
+        return c == 0 ? QString() : QStringLiteral("exit code %1").arg(c);
     }
     if (const auto m = sig.match(line); m.hasMatch())
         return QStringLiteral("killed by %1").arg(signalName(m.captured(2).toInt()));
@@ -116,12 +116,12 @@ QString RunStepState::reason() const
             "no permission to read GPU performance counters (ERR_NVGPUCTRPERM): run as root or allow profiling "
             "for all users (NVreg_RestrictProfilingToAdminUsers=0)");
     if (!targetFailure.isEmpty())
-        return QCoreApplication::translate("RunQueue", "the target %1").arg(targetFailure);
+        return QCoreApplication::translate("RunQueue", "the target ended with %1").arg(targetFailure);
     if (crashed)
         return QCoreApplication::translate("RunQueue", "warpscope-cli crashed");
     if (!errorLine.isEmpty())
-        return QCoreApplication::translate("RunQueue", "%1 (exit code %2)").arg(errorLine).arg(exitCode);
-    return QCoreApplication::translate("RunQueue", "warpscope-cli exited with code %1").arg(exitCode);
+        return QCoreApplication::translate("RunQueue", "%1 (warpscope-cli exit code %2)").arg(errorLine).arg(exitCode);
+    return QCoreApplication::translate("RunQueue", "warpscope-cli ended with exit code %1").arg(exitCode);
 }
 
 QString RunQueue::defaultCliPath()

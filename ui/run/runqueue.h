@@ -44,7 +44,7 @@ struct RunStepState {
     int exitCode = 0;
     bool crashed = false; // warpscope-cli itself died of a signal
     bool failedToStart = false;
-    QString targetFailure;        // "exited with code 2", "killed by SIGKILL"
+    QString targetFailure;        // "exit code 2", "killed by SIGKILL"
     QString errorLine;            // the CLI's last error line ("warpscope-cli record: ...: no such file")
     bool needsPermission = false; // ERR_NVGPUCTRPERM in the output
     std::optional<RunProgress> progress;
