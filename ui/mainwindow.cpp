@@ -4,8 +4,13 @@
 #include "ui/benchpanel.h"
 #include "ui/compare/comparewindow.h"
 #include "ui/panels/analysispanels.h"
-#include "ui/recorddialog.h"
+#include "ui/panels/kernelrankingpanel.h"
+#include "ui/panels/rooflinepanel.h"
+#include "ui/run/runconfirmation.h"
+#include "ui/run/rundialog.h"
+#include "ui/run/runqueue.h"
 #include "ui/selectionpanel.h"
+#include "ui/session/backgroundjob.h"
 #include "ui/session/eventdetails.h"
 #include "ui/session/sessiondocument.h"
 #include "ui/style/timeformat.h"
@@ -38,6 +43,8 @@
 #include <QTreeView>
 #include <QTreeWidget>
 
+#include <algorithm>
+
 namespace ws {
 
 namespace {
@@ -46,6 +53,39 @@ constexpr int kMaxRecent = 10;
 // saved layout (which would leave new docks floating in odd places) gives way to the default.
 constexpr int kLayoutVersion = 2;
 const char* kDemoResource = ":/demo/h200-gemm-relu.wscope";
+} // namespace
+
+namespace {
+
+// The event `e` of an earlier read of the session in `m`: runs appended since may add lanes
+// (a profiled process) before its lane, so it is found by its row (EventRef) at its start time.
+std::optional<EventSelection> findEvent(const TimelineModel& m, const EventSelection& e)
+{
+    if (!e.isValid())
+        return std::nullopt;
+    const auto at = [&m, &e](size_t lane) -> std::optional<EventSelection> {
+        const TimelineLane& l = m.lanes[lane];
+        auto it = std::lower_bound(l.start.begin(), l.start.end(), e.start);
+        for (; it != l.start.end() && *it == e.start; ++it) {
+            const auto i = static_cast<size_t>(it - l.start.begin());
+            if (l.ref[i] == e.ref) {
+                EventSelection found = e;
+                found.lane = static_cast<int>(lane);
+                found.index = static_cast<quint32>(i);
+                return found;
+            }
+        }
+        return std::nullopt;
+    };
+    if (static_cast<size_t>(e.lane) < m.lanes.size())
+        if (auto same = at(static_cast<size_t>(e.lane)))
+            return same;
+    for (size_t lane = 0; lane < m.lanes.size(); ++lane)
+        if (auto found = at(lane))
+            return found;
+    return std::nullopt;
+}
+
 } // namespace
 
 QString MainWindow::demoResourcePath()
@@ -68,12 +108,19 @@ MainWindow::MainWindow(QWidget* parent)
     m_view->setObjectName(QStringLiteral("timeline"));
     m_view->setDetailsSource(m_document->details());
     m_view->setEmptyMessage(tr("No session open.\n\nFile > Open (Ctrl+O) opens a .wscope session, "
-                               "File > Record (Ctrl+R) records a CUDA program, or drop a session file here."));
+                               "File > Run (Ctrl+R) runs a CUDA program, or drop a session file here."));
     setCentralWidget(m_view);
+    m_kernelActions = new KernelActions(this);
+    m_kernelActions->setUnavailableReason(tr("no session open"));
+    m_runQueue = new RunQueue(this);
+    m_recipeJob = new BackgroundJob(BackgroundJob::pool("session-recipe", 1), this);
+    m_kernelJob = new BackgroundJob(BackgroundJob::pool("session-recipe", 1), this);
+    connect(m_kernelActions, &KernelActions::collectRequested, this, &MainWindow::collectKernel);
 
     createActions();
     createDocks();
     createStatusBar();
+    wireKernelActions();
 
     connect(m_document, &SessionDocument::started, this, [this] {
         m_progress->setValue(0);
@@ -152,8 +199,14 @@ void MainWindow::createActions()
             })
         ->setObjectName(QStringLiteral("compareWithAction"));
     file->addSeparator();
-    auto* record = file->addAction(tr("&Record…"), this, &MainWindow::showRecordDialog);
-    record->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    auto* run = file->addAction(tr("&Run…"), this, &MainWindow::showRunDialog);
+    run->setObjectName(QStringLiteral("runAction"));
+    run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    auto* again = file->addAction(tr("Run &again (compare with this session)"), this, &MainWindow::runAgain);
+    again->setObjectName(QStringLiteral("runAgainAction"));
+    again->setIconText(tr("Run again"));
+    again->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    again->setToolTip(tr("Repeat every run of the open session into a new file and compare the two"));
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -215,6 +268,8 @@ void MainWindow::createActions()
     bar->addWidget(m_searchBox);
     bar->addAction(tr("◀"), this, [this] { searchStep(false); })->setToolTip(tr("Previous occurrence (Shift+N)"));
     bar->addAction(tr("▶"), this, [this] { searchStep(true); })->setToolTip(tr("Next occurrence (N)"));
+    bar->addSeparator();
+    bar->addAction(again);
     m_searchInfo = new QLabel(bar);
     m_searchInfo->setMinimumWidth(160);
     bar->addWidget(m_searchInfo);
@@ -322,6 +377,18 @@ void MainWindow::createStatusBar()
     statusBar()->addWidget(m_deviceLabel);
     statusBar()->addWidget(m_eventsLabel);
     statusBar()->addWidget(m_selectionLabel);
+    m_targetLabel = new QLabel(this);
+    m_targetLabel->setObjectName(QStringLiteral("targetProblem"));
+    m_targetLabel->setStyleSheet(QStringLiteral("color: #b00020; font-weight: bold"));
+    m_runLabel = new QLabel(this);
+    m_runLabel->setObjectName(QStringLiteral("runProgress"));
+    m_runCancel = new QPushButton(tr("Stop run"), this);
+    m_runCancel->setObjectName(QStringLiteral("cancelRun"));
+    m_runCancel->setVisible(false);
+    connect(m_runCancel, &QPushButton::clicked, m_runQueue, &RunQueue::cancel);
+    statusBar()->addWidget(m_targetLabel);
+    statusBar()->addPermanentWidget(m_runLabel);
+    statusBar()->addPermanentWidget(m_runCancel);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
     statusBar()->addPermanentWidget(m_frameLabel);
@@ -401,7 +468,7 @@ bool MainWindow::openDemo()
         m_view->setEmptyMessage(
             tr("No session open.\n\nThis build has no embedded demo session: resources/demo/h200-gemm-relu.wscope "
                "(a real recording of a GEMM + ReLU workload on an NVIDIA H200) was not in the source tree when "
-               "it was built.\n\nFile > Open (Ctrl+O) opens a .wscope session, File > Record (Ctrl+R) records a CUDA "
+               "it was built.\n\nFile > Open (Ctrl+O) opens a .wscope session, File > Run (Ctrl+R) runs a CUDA "
                "program, or drop a session file here."));
         return false;
     }
@@ -418,11 +485,20 @@ void MainWindow::onLoaded(std::shared_ptr<const SessionSnapshot> snapshot)
     const auto full
         = TimeRangeClamp::apply(m_snapshot->begin(), m_snapshot->end(), m_snapshot->begin(), m_snapshot->end());
     m_selection->reset({full[0], full[1]});
-    m_rows->setSnapshot(m_snapshot);
+    const bool keep = std::exchange(m_keepView, false);
     m_search->setSnapshot(m_snapshot);
     m_legend->setSnapshot(m_snapshot);
     m_selectionPanel->setSnapshot(m_snapshot);
+    m_rows->setSnapshot(m_snapshot);
     m_view->setSnapshot(m_snapshot);
+    if (keep) {
+        // A run was appended to this session: the user stays where they were, on the same
+        // launch, and the panels fill for it.
+        if (!m_keptRange.isEmpty())
+            m_selection->setViewRange(m_keptRange);
+        if (const auto again = findEvent(*m_snapshot->model, m_keptEvent))
+            m_selection->setSelectedEvent(*again);
+    }
     // The previous session's lanes are freed off the GUI thread.
     SessionDocument::releaseLater(std::move(old));
 
@@ -445,7 +521,10 @@ void MainWindow::onLoaded(std::shared_ptr<const SessionSnapshot> snapshot)
         add(QString::fromStdString(k), QString::fromStdString(v));
     m_sessionInfo->resizeColumnToContents(0);
 
-    setWindowTitle(QStringLiteral("%1 — Warpscope").arg(QFileInfo(m_snapshot->displayName).fileName()));
+    m_recipe = SessionRecipe {};
+    m_recipe.path = m_snapshot->path;
+    updateTitle();
+    readRecipe();
     if (!m_openedPath.startsWith(QLatin1String(":/")))
         addRecent(m_openedPath);
     updateStatus();
@@ -524,16 +603,225 @@ void MainWindow::searchStep(bool forward)
         m_search->previous(from);
 }
 
-RecordDialog* MainWindow::showRecordDialog()
+RunDialog* MainWindow::showRunDialog()
 {
-    if (!m_recordDialog) {
-        m_recordDialog = new RecordDialog(this);
-        m_recordDialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(m_recordDialog, &RecordDialog::recorded, this, [this](const QString& path) { openFile(path); });
+    if (!m_runDialog) {
+        // Kept (hidden) when closed: the output of every run is still in its log when reopened.
+        m_runDialog = new RunDialog(this);
+        connect(m_runDialog, &RunDialog::sessionWritten, this, [this](const QString& path) {
+            // Runs added to the open session reload it in place; a new file opens fresh.
+            if (m_snapshot && QFileInfo(path) == QFileInfo(m_snapshot->path))
+                reloadInPlace();
+            else
+                openFile(path);
+        });
     }
-    m_recordDialog->show();
-    m_recordDialog->raise();
-    return m_recordDialog;
+    const bool ownFile = m_snapshot && !m_openedPath.startsWith(QLatin1String(":/"));
+    m_runDialog->setOpenSession(ownFile ? m_snapshot->path : QString(),
+        m_recipe.recipe.command.empty() ? QString() : QString::fromStdString(m_recipe.recipe.command.front()));
+    m_runDialog->show();
+    m_runDialog->raise();
+    return m_runDialog;
+}
+
+void MainWindow::reloadInPlace()
+{
+    if (!m_snapshot)
+        return;
+    m_keepView = true;
+    m_keptRange = m_selection->viewRange();
+    m_keptEvent = m_selection->selectedEvent();
+    // The demo is open from a temporary copy: the runs were appended to that copy.
+    openFile(m_openedPath.startsWith(QLatin1String(":/")) ? m_snapshot->path : m_openedPath, m_openedName);
+}
+
+void MainWindow::wireKernelActions()
+{
+    // The kernel views offer the collect actions once they take the window's KernelActions
+    // (setKernelActions, from the views' side of issue 17). Detected at compile time, so this
+    // builds with and without it and hands the one instance to every view that has it.
+    const auto handTo = [this](auto* view) {
+        if constexpr (requires { view->setKernelActions(m_kernelActions); })
+            view->setKernelActions(m_kernelActions);
+    };
+    handTo(m_view);
+    handTo(m_analysis->ranking());
+    handTo(m_analysis->roofline());
+}
+
+void MainWindow::readRecipe()
+{
+    if (!m_snapshot)
+        return;
+    m_kernelActions->setUnavailableReason(tr("reading how the session's program was started…"));
+    const QString path = m_snapshot->path;
+    m_recipeJob->start([path](const BackgroundJob::Context&) { return readSessionRecipe(path); },
+        [this](SessionRecipe r) { onRecipeRead(r); });
+}
+
+void MainWindow::onRecipeRead(const SessionRecipe& recipe)
+{
+    if (!m_snapshot || recipe.path != m_snapshot->path)
+        return;
+    m_recipe = recipe;
+    m_kernelActions->setUnavailableReason(recipe.unavailableReason);
+    updateTitle();
+    // An open Run dialog offers adding to the session now open.
+    if (m_runDialog && !m_runDialog->isRunning() && !m_openedPath.startsWith(QLatin1String(":/")))
+        m_runDialog->setOpenSession(m_snapshot->path,
+            recipe.recipe.command.empty() ? QString() : QString::fromStdString(recipe.recipe.command.front()));
+    emit recipeRead();
+}
+
+void MainWindow::updateTitle()
+{
+    if (!m_snapshot) {
+        setWindowTitle(QStringLiteral("Warpscope"));
+        m_targetLabel->clear();
+        return;
+    }
+    const QString name = QFileInfo(m_snapshot->displayName).fileName();
+    // A killed or crashed target is said where the user looks first, not only in the metadata.
+    const QString problem = m_recipe.targetProblem;
+    setWindowTitle(problem.isEmpty() ? QStringLiteral("%1 — Warpscope").arg(name)
+                                     : QStringLiteral("%1 — %2 — Warpscope").arg(name, problem));
+    m_targetLabel->setText(problem);
+}
+
+bool MainWindow::confirm(const QString& what, const QList<QStringList>& commands, bool offerDontAsk)
+{
+    const bool foreign = isForeign(m_recipe.recipe, localHost(), localUser());
+    if (!foreign && m_trusted.contains(m_recipe.path))
+        return true;
+    RunConfirmation dialog(what, m_recipe.recipe, commands, foreign, offerDontAsk, this);
+    const bool ok = m_confirm ? m_confirm(dialog) : dialog.exec() == QDialog::Accepted;
+    if (ok && dialog.dontAskAgain())
+        m_trusted.insert(m_recipe.path);
+    return ok;
+}
+
+void MainWindow::startQueued(const QString& what, const QList<RunStep>& steps, std::function<void(bool)> done)
+{
+    m_runQueue->setWorkingDirectory(QString());
+    m_runQueue->setEnvironment(QProcessEnvironment::systemEnvironment());
+    m_runQueue->disconnect(this);
+    connect(m_runQueue, &RunQueue::progressChanged, this,
+        [this, what](int, const RunProgress& p) { m_runLabel->setText(QStringLiteral("%1: %2").arg(what, p.text())); });
+    connect(m_runQueue, &RunQueue::finished, this, [this, what, done = std::move(done)](bool ok) {
+        m_runCancel->setVisible(false);
+        const int k = m_runQueue->failedStep();
+        QString message;
+        if (ok) {
+            message = tr("%1: done in %2 s").arg(what).arg(m_runQueue->elapsedMs() / 1000.0, 0, 'f', 1);
+        } else if (m_runQueue->wasCancelled()) {
+            message = tr("%1: stopped").arg(what);
+        } else {
+            message = tr("%1 failed: %2").arg(what, k >= 0 ? m_runQueue->states().at(k).reason() : QString());
+            const QStringList tail = m_runQueue->output().mid(std::max<qsizetype>(0, m_runQueue->output().size() - 12));
+            showError(tr("%1 failed").arg(what),
+                tr("<b>%1 failed</b><br><br>%2<br><br>Last output:<pre>%3</pre>")
+                    .arg(what.toHtmlEscaped(),
+                        (k >= 0 ? m_runQueue->states().at(k).reason() : QString()).toHtmlEscaped(),
+                        tail.join(QLatin1Char('\n')).toHtmlEscaped()));
+        }
+        m_runLabel->setText(message);
+        done(ok);
+        emit runEnded(ok, message);
+    });
+    m_runLabel->setText(tr("%1: running…").arg(what));
+    m_runCancel->setVisible(true);
+    m_runQueue->start(steps);
+}
+
+void MainWindow::collectKernel(const KernelCollectionRequest& request)
+{
+    if (!m_snapshot)
+        return;
+    if (m_runQueue->isRunning()) {
+        statusBar()->showMessage(tr("A run is in progress; wait for it or stop it first."), 5000);
+        return;
+    }
+    if (!m_recipe.unavailableReason.isEmpty()) {
+        showError(tr("Cannot collect"), m_recipe.unavailableReason.toHtmlEscaped());
+        return;
+    }
+    const QString path = m_snapshot->path;
+    const int64_t id = request.kernelId;
+    m_kernelJob->start([path, id](const BackgroundJob::Context&) { return readKernelLaunch(path, id); },
+        [this, request, path](KernelLaunchInfo launch) {
+            if (!m_snapshot || m_snapshot->path != path)
+                return;
+            if (!launch.error.isEmpty()) {
+                showError(tr("Cannot collect"), launch.error.toHtmlEscaped());
+                return;
+            }
+            const CollectorStep step = kernelStep(request.what, launch.mangledName, launch.ordinal, request.count);
+            QStringList profile {m_runQueue->cliPath()};
+            for (const std::string& a : cliArguments(step, path.toStdString(), true, m_recipe.recipe.command))
+                profile << QString::fromStdString(a);
+            const bool stalls = request.what == KernelCollection::StallSampling;
+            const QString what = stalls ? tr("Sample stall reasons") : tr("Collect metrics");
+            if (!confirm(what, {profile}, true))
+                return;
+            QStringList args {
+                QStringLiteral("collect"), path, QStringLiteral("--kernel-id"), QString::number(request.kernelId)};
+            if (stalls)
+                args << QStringLiteral("--stalls");
+            if (request.count != 1)
+                args << QStringLiteral("--count") << QString::number(request.count);
+            args << QStringLiteral("--yes");
+            startQueued(what, {RunStep {QString::fromStdString(step.kind), args}}, [this, path](bool) {
+                // Even a failed collect marks its run in the session: show it, in place.
+                if (QFileInfo::exists(path) && m_snapshot && m_snapshot->path == path)
+                    reloadInPlace();
+            });
+        });
+}
+
+void MainWindow::runAgain()
+{
+    if (!m_snapshot) {
+        statusBar()->showMessage(tr("Open a session to run it again."), 5000);
+        return;
+    }
+    if (m_runQueue->isRunning()) {
+        statusBar()->showMessage(tr("A run is in progress; wait for it or stop it first."), 5000);
+        return;
+    }
+    if (!m_recipe.unavailableReason.isEmpty() || m_recipe.path != m_snapshot->path) {
+        showError(tr("Cannot run again"),
+            (m_recipe.unavailableReason.isEmpty() ? tr("the session's runs are still being read")
+                                                  : m_recipe.unavailableReason)
+                .toHtmlEscaped());
+        return;
+    }
+    const QString oldPath = m_snapshot->path;
+    const QString newPath = nextAttemptPath(oldPath);
+    QList<QStringList> commands;
+    for (size_t i = 0; i < m_recipe.recipe.steps.size(); ++i) {
+        QStringList argv {m_runQueue->cliPath()};
+        for (const std::string& a :
+            cliArguments(m_recipe.recipe.steps[i], newPath.toStdString(), i > 0, m_recipe.recipe.command))
+            argv << QString::fromStdString(a);
+        commands << argv;
+    }
+    if (!confirm(tr("Run again"), commands, false))
+        return;
+    const RunStep step {QStringLiteral("rerun"),
+        {QStringLiteral("rerun"), oldPath, QStringLiteral("-o"), newPath, QStringLiteral("--yes")}};
+    startQueued(tr("Run again"), {step}, [this, oldPath, newPath](bool ok) {
+        if (!QFileInfo::exists(newPath))
+            return;
+        openFile(newPath);
+        if (!ok)
+            return;
+        // Before/after: the previous attempt is the baseline.
+        auto* w = new CompareWindow(this);
+        w->setObjectName(QStringLiteral("runAgainCompare"));
+        w->setAttribute(Qt::WA_DeleteOnClose);
+        w->open(oldPath, newPath);
+        w->show();
+    });
 }
 
 void MainWindow::closeEvent(QCloseEvent* e)

@@ -4,12 +4,17 @@
 #include "ui/session/selectionmodel.h"
 #include "ui/session/sessionsnapshot.h"
 
-#include "ui/recorddialog.h"
+#include "ui/run/rundialog.h"
+#include "ui/run/sessionrecipe.h"
+#include "ui/session/kernelactions.h"
 
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
 
+#include <QSet>
+
+#include <functional>
 #include <memory>
 
 class QLabel;
@@ -24,6 +29,9 @@ class QTreeWidget;
 namespace ws {
 
 class AnalysisPanels;
+class BackgroundJob;
+class RunConfirmation;
+class RunQueue;
 class BenchPanel;
 class EventSearch;
 class LegendModel;
@@ -64,13 +72,39 @@ public:
     AnalysisPanels* analysisPanels() const { return m_analysis; }
     BenchPanel* benchPanel() const { return m_bench; }
 
-    RecordDialog* showRecordDialog();
+    // File > Run...: the Run dialog. The window keeps it, so its log is there when reopened.
+    RunDialog* showRunDialog();
+    RunDialog* runDialog() const { return m_runDialog; }
+
+    // The one KernelActions of the window: the kernel views' "collect metrics / sample stall
+    // reasons for this launch" items, acted on here (collectKernel).
+    KernelActions* kernelActions() const { return m_kernelActions; }
+    // What the open session's runs say: its recipe, whether it can be re-run, how its target
+    // ended (read off the GUI thread after every load; recipeRead() when it arrives).
+    const SessionRecipe& sessionRecipe() const { return m_recipe; }
+    // Appends a profile run of one launch to the open session (`warpscope-cli collect`) after
+    // the user confirmed the exact command, then reloads the session in place.
+    void collectKernel(const ws::KernelCollectionRequest& request);
+    // Run again (Ctrl+Shift+R): repeats the open session's recipe into a new file (`warpscope-cli
+    // rerun OLD -o NEW`) after confirmation, opens NEW and compares it with OLD.
+    void runAgain();
+    // Reads the open session again after runs were appended to it: the timeline keeps its zoom
+    // and position and the same event stays selected, so the panels fill for it.
+    void reloadInPlace();
+    // Decides on a RunConfirmation (tests answer here; by default it is exec()'d). Returning
+    // false runs nothing.
+    void setConfirmationHandler(std::function<bool(RunConfirmation&)> handler) { m_confirm = std::move(handler); }
+    // The queue that runs "collect" and "rerun" (its output, state, cancel).
+    RunQueue* runQueue() const { return m_runQueue; }
     // Next / previous occurrence of the search box's text (N / Shift+N).
     void findNext() { searchStep(true); }
     void findPrevious() { searchStep(false); }
 
 signals:
     void sessionLoaded();
+    void recipeRead();
+    // A "collect" or "Run again" ended (ok: every step succeeded).
+    void runEnded(bool ok, const QString& message);
     void sessionFailed(const QString& path, const QString& reason);
 
 protected:
@@ -91,6 +125,12 @@ private:
     void updateStatus();
     void searchStep(bool forward);
     void openDialog();
+    void readRecipe();
+    void onRecipeRead(const SessionRecipe& recipe);
+    void wireKernelActions();
+    bool confirm(const QString& what, const QList<QStringList>& commands, bool offerDontAsk);
+    void startQueued(const QString& what, const QList<RunStep>& steps, std::function<void(bool ok)> done);
+    void updateTitle();
 
     SelectionModel* m_selection;
     TimelineRowModel* m_rows;
@@ -120,7 +160,21 @@ private:
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
     QPointer<QMessageBox> m_errorDialog;
-    QPointer<RecordDialog> m_recordDialog;
+    QPointer<RunDialog> m_runDialog;
+    KernelActions* m_kernelActions = nullptr;
+    RunQueue* m_runQueue = nullptr;
+    BackgroundJob* m_recipeJob = nullptr;
+    BackgroundJob* m_kernelJob = nullptr;
+    SessionRecipe m_recipe;
+    QSet<QString> m_trusted; // sessions whose "don't ask again" was ticked
+    std::function<bool(RunConfirmation&)> m_confirm;
+    QLabel* m_runLabel = nullptr;
+    QLabel* m_targetLabel = nullptr;
+    QPushButton* m_runCancel = nullptr;
+    // Reloading after a run appended to the open session keeps the view and the selection.
+    bool m_keepView = false;
+    TimeRange m_keptRange;
+    EventSelection m_keptEvent;
 };
 
 } // namespace ws

@@ -319,4 +319,18 @@ std::shared_ptr<const TimelineModel> TimelineModel::fromSessionData(const Sessio
     return model;
 }
 
+std::string processExitNote(const ProcessInfo& process)
+{
+    static constexpr const char* kNames[] = {"", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
+        "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM"};
+    constexpr int kKnown = static_cast<int>(sizeof(kNames) / sizeof(kNames[0]));
+    if (process.exitSignal > 0) {
+        return process.exitSignal < kKnown ? std::string("killed by ") + kNames[process.exitSignal]
+                                           : "killed by signal " + std::to_string(process.exitSignal);
+    }
+    if (process.exitCode > 0)
+        return "exited with code " + std::to_string(process.exitCode);
+    return {};
+}
+
 } // namespace ws

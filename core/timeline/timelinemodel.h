@@ -115,4 +115,9 @@ struct TimelineModel {
     static std::shared_ptr<const TimelineModel> fromSessionData(const SessionData& data, LaneProviders providers = {});
 };
 
+// How a process ended when it did not end well, for its row on the timeline: "killed by
+// SIGSEGV", "exited with code 2"; "" for a clean exit or an unknown end. A killed or crashed
+// target must be seen where the user looks, not only in the session's metadata.
+std::string processExitNote(const ProcessInfo& process);
+
 } // namespace ws

@@ -109,8 +109,57 @@ void OverlayPainter::paintLaunchArrow(QPainter& p, const TimelinePaintContext& c
     }
 }
 
+void OverlayPainter::paintProcessEnds(QPainter& p, const TimelinePaintContext& ctx) const
+{
+    const TimelineModel& m = *ctx.snapshot->model;
+    const QRect area = ctx.eventArea;
+    int labelRow = 0;
+    for (const ProcessInfo& process : m.processes) {
+        const std::string note = processExitNote(process);
+        if (note.empty())
+            continue;
+        // The process ended after its last recorded event; without events, where the session ends.
+        TimeNs end = 0;
+        for (const TimelineLane& lane : m.lanes)
+            if (lane.pid == process.pid && lane.kind != LaneKind::GpuStream && !lane.end.empty())
+                end = std::max(
+                    end, *std::max_element(lane.end.end() - std::min<size_t>(lane.end.size(), 64), lane.end.end()));
+        if (end == 0)
+            end = m.end;
+        const double x = ctx.coords.timeToX(end);
+        if (x < -200 || x > ctx.coords.width() + 2)
+            continue;
+        const int px = ctx.labelWidth + static_cast<int>(x);
+        p.save();
+        p.setClipRect(area);
+        p.setPen(QPen(QColor(200, 0, 32), 2, Qt::DashLine));
+        p.drawLine(px, area.top(), px, area.bottom());
+        const QString text = QStringLiteral("✖ %1 (pid %2) %3")
+                                 .arg(QString::fromStdString(process.name))
+                                 .arg(process.pid)
+                                 .arg(QString::fromStdString(note));
+        QFont f = ctx.font;
+        f.setBold(true);
+        p.setFont(f);
+        QRect box = p.fontMetrics().boundingRect(text).adjusted(-6, -3, 6, 3);
+        // At the bottom: the top holds the "no GPU activity" notice.
+        box.moveBottomRight(QPoint(px - 2, area.bottom() - 6 - labelRow * (box.height() + 4)));
+        if (box.left() < area.left())
+            box.moveLeft(px + 2);
+        p.fillRect(box, QColor(255, 225, 228));
+        p.setPen(QColor(150, 0, 20));
+        p.drawText(box, Qt::AlignCenter, text);
+        p.restore();
+        ++labelRow;
+    }
+}
+
 void OverlayPainter::paintNoGpuNotice(QPainter& p, const TimelinePaintContext& ctx) const
 {
+    // Painted last, over everything: a target that was killed or crashed is marked where it
+    // ended (a dashed line labelled "python3 (pid 1855) killed by SIGSEGV").
+    if (ctx.snapshot && ctx.snapshot->model)
+        paintProcessEnds(p, ctx);
     if (!ctx.snapshot || ctx.snapshot->hasGpuActivity())
         return;
     const QString text = QStringLiteral("No GPU activity in this session — %1").arg(ctx.snapshot->gpuEmptyReason());

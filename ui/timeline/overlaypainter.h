@@ -27,7 +27,12 @@ public:
     };
 
     void paint(QPainter& p, const TimelinePaintContext& c, const State& s, const LaneRect& laneRect) const;
+    // The notices over the rows: where a killed or crashed process ended (paintProcessEnds),
+    // then "no GPU activity" for sessions without it.
     void paintNoGpuNotice(QPainter& p, const TimelinePaintContext& c) const;
+    // A dashed line where each process that was killed or exited non-zero ended, labelled with
+    // how (processExitNote).
+    void paintProcessEnds(QPainter& p, const TimelinePaintContext& c) const;
 
     // The widget rectangle of [start, end) on a lane's row, clamped just outside the view.
     static QRect eventRect(const TimelinePaintContext& c, const LaneRect& laneRect, int lane, TimeNs start, TimeNs end);
