@@ -35,11 +35,17 @@ QString RunConfirmation::describe(const RunRecipe& recipe, const QList<QStringLi
     lines << tr("Arguments:         %1").arg(program.size() > 1 ? joined(program.mid(1)) : tr("(none)"));
     lines << tr("Working directory: %1")
                  .arg(recipe.cwd.empty() ? tr("(not recorded: the current one)") : QString::fromStdString(recipe.cwd));
-    if (recipe.environment.empty()) {
+    // The steps inherit this process's environment: show what the recipe changes in it.
+    const auto changes = environmentChanges(recipe, [](const std::string& name) -> std::optional<std::string> {
+        if (!qEnvironmentVariableIsSet(name.c_str()))
+            return std::nullopt;
+        return qEnvironmentVariable(name.c_str()).toStdString();
+    });
+    if (changes.empty()) {
         lines << tr("Environment:       unchanged");
     } else {
         lines << tr("Environment changes:");
-        for (const auto& [name, value] : recipe.environment)
+        for (const auto& [name, value] : changes)
             lines << QStringLiteral("  %1=%2").arg(QString::fromStdString(name), QString::fromStdString(value));
     }
     if (!recipe.host.empty() || !recipe.user.empty())
