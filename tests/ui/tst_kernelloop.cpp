@@ -143,8 +143,8 @@ struct Timeline {
         if (!waitFrame())
             return {};
         const QRect r = view.laneRect(lane);
-        return {view.eventArea().left() + int(std::floor(view.coordinates().timeToX((start + end) / 2))),
-            r.center().y()};
+        return {
+            view.eventArea().left() + int(std::floor(view.coordinates().timeToX((start + end) / 2))), r.center().y()};
     }
 };
 
@@ -213,7 +213,8 @@ private slots:
         KernelRankingPanel ranking(&focus);
         focus.setData(data, snapshotOf(fixturePath(kThreeRuns)));
         const int gemm = data->launches.groupIndex(kGemm);
-        const QModelIndex row = ranking.proxy()->mapFromSource(ranking.model()->index(ranking.model()->rowOfGroup(gemm), 0));
+        const QModelIndex row
+            = ranking.proxy()->mapFromSource(ranking.model()->index(ranking.model()->rowOfGroup(gemm), 0));
         const int64_t representative = data->representative(static_cast<uint32_t>(gemm))->id;
         QVERIFY(data->profiled(representative)); // the longest profiled GEMM launch
         {
@@ -255,7 +256,7 @@ private slots:
         const int at = roofline.pointAt(pixel);
         QVERIFY(at >= 0);
         const int64_t id = roofline.points()[static_cast<size_t>(at)].kernelId; // a point on top of it may win
-        QVERIFY(data->launches.find(id)); // a traced launch
+        QVERIFY(data->launches.find(id));                                       // a traced launch
         {
             QMenu menu;
             roofline.fillContextMenu(menu, pixel);
@@ -291,21 +292,21 @@ private slots:
         RooflinePanel roofline(&focus);
         DiagnosisPanel diagnosis(&focus);
         SourcePanel source(&focus);
-        for (QWidget* w : std::initializer_list<QWidget*> {
-                 &launch, &throughput, &scheduler, &memory, &roofline, &diagnosis, &source})
+        for (QWidget* w :
+            std::initializer_list<QWidget*> {&launch, &throughput, &scheduler, &memory, &roofline, &diagnosis, &source})
             w->show();
         focus.setData(data, snapshotOf(fixturePath(kThreeRuns)));
 
         // Traced GEMM #3: the profile run's launch #53 measured it (26 passes, cache control all,
         // nine sections), the PC-sampling run's #65 sampled it.
         focus.selectKernel(3);
-        const QString from = QStringLiteral(
-            "etrics from run 2 (profile, 9 sections, 26 passes, cache control all), launch #53 of ws-example-gemm-relu");
+        const QString from = QStringLiteral("etrics from run 2 (profile, 9 sections, 26 passes, cache control all), "
+                                            "launch #53 of ws-example-gemm-relu");
         QCOMPARE(data->metricsProvenance(3), QStringLiteral("m") + from);
         for (DetailsPanel* p : std::initializer_list<DetailsPanel*> {&launch, &throughput, &scheduler, &memory}) {
             QVERIFY2(p->provenance()->isVisible(), qPrintable(p->objectName()));
-            QVERIFY2(p->provenance()->text().startsWith(QStringLiteral("M") + from),
-                qPrintable(p->provenance()->text()));
+            QVERIFY2(
+                p->provenance()->text().startsWith(QStringLiteral("M") + from), qPrintable(p->provenance()->text()));
             QVERIFY(p->provenance()->text().contains("26 replay passes each; cache control all"));
             QVERIFY(!p->banner()->isVisible());
         }
@@ -401,13 +402,12 @@ private slots:
                 sm.push_back(*k.metrics.get(metric::kSmThroughput));
                 dram.push_back(*k.metrics.get(metric::kDramThroughput));
                 occupancy.push_back(*k.metrics.get(metric::kAchievedOccupancy));
-                duration.push_back(toBaseUnit(
-                    *k.metrics.get(metric::kDuration), k.metrics.unit(metric::kDuration)) / 1e3);
+                duration.push_back(
+                    toBaseUnit(*k.metrics.get(metric::kDuration), k.metrics.unit(metric::kDuration)) / 1e3);
             }
             QVERIFY(!sm.empty()); // every kernel of this program was profiled
-            const auto raw = [&](int column) {
-                return model->data(model->index(r, column), panelexport::kRawRole).toDouble();
-            };
+            const auto raw
+                = [&](int column) { return model->data(model->index(r, column), panelexport::kRawRole).toDouble(); };
             QCOMPARE(raw(KernelRankingModel::SmPct), median(sm));
             QCOMPARE(raw(KernelRankingModel::DramPct), median(dram));
             QCOMPARE(raw(KernelRankingModel::AchievedOccupancy), median(occupancy));
@@ -513,8 +513,7 @@ private slots:
 
         // Append the profile run.
         {
-            const SessionData profile
-                = SessionReader(fixturePath("metrics/gemm_relu.wscope").toStdString()).readAll();
+            const SessionData profile = SessionReader(fixturePath("metrics/gemm_relu.wscope").toStdString()).readAll();
             const QString temp = dir.filePath(QStringLiteral("loop.wscope.tmp"));
             SessionWriter w(temp.toStdString());
             attachLaneCache(w);
@@ -544,7 +543,8 @@ private slots:
         QVERIFY2(panels.throughput()->provenance()->text().startsWith("Metrics from run 2 (profile"),
             qPrintable(panels.throughput()->provenance()->text()));
         const int sm = panels.throughput()->table()->rowOf("Compute (SM) throughput");
-        QCOMPARE(panels.throughput()->table()
+        QCOMPARE(panels.throughput()
+                     ->table()
                      ->data(panels.throughput()->table()->index(sm, 2), panelexport::kRawRole)
                      .toDouble(),
             *after->profiled(kernel)->metrics.get(metric::kSmThroughput));

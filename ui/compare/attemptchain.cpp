@@ -80,10 +80,7 @@ QString AttemptChain::describe(int current) const
         const QString name = QFileInfo(a.path).fileName();
         names << (a.ok() ? name : QObject::tr("%1 (%2: %3)").arg(name, a.error, a.path));
     }
-    return QObject::tr("attempt %1 of %2: %3")
-        .arg(size() - current)
-        .arg(size())
-        .arg(names.join(QStringLiteral(" ← ")));
+    return QObject::tr("attempt %1 of %2: %3").arg(size() - current).arg(size()).arg(names.join(QStringLiteral(" ← ")));
 }
 
 } // namespace ws

@@ -24,7 +24,8 @@ struct LoadOutcome {
 // launch's metrics show on the traced launch it links to (SessionMetrics::fromData).
 template <class Rows> void keepRuns(Rows& rows, const std::vector<uint32_t>& timing)
 {
-    std::erase_if(rows, [&](const auto& r) { return std::find(timing.begin(), timing.end(), r.runId) == timing.end(); });
+    std::erase_if(
+        rows, [&](const auto& r) { return std::find(timing.begin(), timing.end(), r.runId) == timing.end(); });
 }
 
 SessionData timingRuns(SessionData data)

@@ -351,16 +351,19 @@ void CompareWindow::updateChain()
     const auto& last = m_chain.attempts.back();
     const auto name = [this](int i) { return QFileInfo(m_chain.attempts[static_cast<size_t>(i)].path).fileName(); };
     if (m_chain.hasPair(m_chainIndex + 1))
-        m_previousPair->setToolTip(tr("Compare the attempt before: %1 vs %2").arg(name(m_chainIndex + 2), name(m_chainIndex + 1)));
+        m_previousPair->setToolTip(
+            tr("Compare the attempt before: %1 vs %2").arg(name(m_chainIndex + 2), name(m_chainIndex + 1)));
     else if (!last.ok())
         m_previousPair->setToolTip(tr("The attempt before, %1, is %2").arg(last.path, last.error));
     else
         m_previousPair->setToolTip(tr("This is the first attempt"));
-    m_nextPair->setToolTip(m_chainIndex > 0 ? tr("Compare the attempt after: %1 vs %2").arg(name(m_chainIndex), name(m_chainIndex - 1))
-                                            : tr("This is the latest attempt"));
+    m_nextPair->setToolTip(m_chainIndex > 0
+            ? tr("Compare the attempt after: %1 vs %2").arg(name(m_chainIndex), name(m_chainIndex - 1))
+            : tr("This is the latest attempt"));
 }
 
-void CompareWindow::openPair(const QString& pathA, const QString& pathB, const QStringList& extraBaselines, bool stepping)
+void CompareWindow::openPair(
+    const QString& pathA, const QString& pathB, const QStringList& extraBaselines, bool stepping)
 {
     m_adoptChain = !stepping;
     m_files->setText(

@@ -58,7 +58,8 @@ void KernelFocus::setData(std::shared_ptr<const PanelData> data, std::shared_ptr
     // read before the first click.
     if (m_current < 0 && m_data && !m_data->launches.empty()) {
         const EventSelection e = m_selection->selectedEvent();
-        if (e.isValid() && e.ref.table() == EventTable::Kernel && m_data->launches.find(m_data->shownLaunch(e.ref.rowid()))) {
+        if (e.isValid() && e.ref.table() == EventTable::Kernel
+            && m_data->launches.find(m_data->shownLaunch(e.ref.rowid()))) {
             m_current = m_data->shownLaunch(e.ref.rowid());
         } else {
             for (const KernelRank& r : rankKernels(m_data->launches)) {

@@ -80,8 +80,7 @@ void KernelRankingModel::recompute()
             for (int c = 0; c < kMetricColumns; ++c) {
                 const char* name = metricOf(ReplayDuration + c);
                 if (const auto v = k.metrics.get(name))
-                    columns[static_cast<size_t>(c)].push_back(
-                        c == 0 ? toBaseUnit(*v, k.metrics.unit(name)) : *v);
+                    columns[static_cast<size_t>(c)].push_back(c == 0 ? toBaseUnit(*v, k.metrics.unit(name)) : *v);
             }
         }
         for (auto& [group, columns] : samples) {
@@ -191,10 +190,10 @@ QVariant KernelRankingModel::headerData(int section, Qt::Orientation orientation
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::DisplayRole) {
-        static const char* const kHeaders[] = {QT_TR_NOOP("Kernel"), QT_TR_NOOP("Calls"), QT_TR_NOOP("Total (ms)"),
-            QT_TR_NOOP("Avg (µs)"), QT_TR_NOOP("Median (µs)"), QT_TR_NOOP("Min (µs)"), QT_TR_NOOP("Max (µs)"),
-            QT_TR_NOOP("Share (%)"), QT_TR_NOOP("Replay (µs)"), QT_TR_NOOP("SM (%)"), QT_TR_NOOP("DRAM (%)"),
-            QT_TR_NOOP("Occupancy (%)")};
+        static const char* const kHeaders[]
+            = {QT_TR_NOOP("Kernel"), QT_TR_NOOP("Calls"), QT_TR_NOOP("Total (ms)"), QT_TR_NOOP("Avg (µs)"),
+                QT_TR_NOOP("Median (µs)"), QT_TR_NOOP("Min (µs)"), QT_TR_NOOP("Max (µs)"), QT_TR_NOOP("Share (%)"),
+                QT_TR_NOOP("Replay (µs)"), QT_TR_NOOP("SM (%)"), QT_TR_NOOP("DRAM (%)"), QT_TR_NOOP("Occupancy (%)")};
         return tr(kHeaders[section]);
     }
     if (role == Qt::ToolTipRole) {

@@ -171,11 +171,12 @@ void SourcePanel::refresh()
     if (!m_tables || m_tables->empty())
         m_banner->setText(tr("No source counters in this session: %1 (PC sampling per SASS instruction; build "
                              "with -lineinfo for source lines).")
-                .arg(PanelData::notSampledText()));
+                              .arg(PanelData::notSampledText()));
     else if (kernel < 0)
         m_banner->setText(tr("Select a kernel launch to see its source counters."));
     else if (!have)
-        m_banner->setText(tr("No PC samples for this launch (it was not sampled): %1.").arg(PanelData::notSampledText()));
+        m_banner->setText(
+            tr("No PC samples for this launch (it was not sampled): %1.").arg(PanelData::notSampledText()));
     m_summary->clear();
     if (!have) {
         m_sass->setView(nullptr);

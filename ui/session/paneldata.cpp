@@ -8,8 +8,8 @@
 #include "core/analysis/nsysreports.h"
 #include "core/analysis/sessionfilesource.h"
 #include "core/ranking/windowedsource.h"
-#include "core/store/sessionerror.h"
 #include "core/store/runrecipe.h"
+#include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "core/util/shellwords.h"
 #include "ui/session/sessionfile.h"
@@ -227,7 +227,8 @@ QString provenance(const QString& what, const RunInfo* run, int64_t launchId)
 {
     if (!run)
         return QObject::tr("%1 from launch #%2").arg(what).arg(launchId);
-    QString s = QObject::tr("%1 from run %2 (%3), launch #%4").arg(what).arg(run->id).arg(runSummary(*run)).arg(launchId);
+    QString s
+        = QObject::tr("%1 from run %2 (%3), launch #%4").arg(what).arg(run->id).arg(runSummary(*run)).arg(launchId);
     if (const QString program = programOf(*run); !program.isEmpty())
         s += QObject::tr(" of %1").arg(program);
     return s;
@@ -240,8 +241,8 @@ QString PanelData::metricsProvenance(int64_t kernelId) const
     const SessionMetrics::Kernel* k = metrics.find(kernelId);
     if (!k)
         return {};
-    return provenance(QObject::tr("metrics"), run(k->metricsRunId),
-        k->measuredKernelId != 0 ? k->measuredKernelId : k->launch.id);
+    return provenance(
+        QObject::tr("metrics"), run(k->metricsRunId), k->measuredKernelId != 0 ? k->measuredKernelId : k->launch.id);
 }
 
 QString PanelData::samplesProvenance(int64_t kernelId) const

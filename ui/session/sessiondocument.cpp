@@ -192,9 +192,8 @@ void SessionDocument::reload()
     m_panels->discard();
     m_bench->discard();
     m_reloading = true;
-    m_load->start(
-        [path = m_path, shown = m_snapshot->displayName](
-            const BackgroundJob::Context& job) { return loadSnapshot({}, path, shown, job); },
+    m_load->start([path = m_path, shown = m_snapshot->displayName](
+                      const BackgroundJob::Context& job) { return loadSnapshot({}, path, shown, job); },
         [this](SessionLoad result) { onLoaded(std::move(result)); });
 }
 

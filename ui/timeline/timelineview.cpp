@@ -135,9 +135,8 @@ namespace {
 // change when a run adds processes, their identity does not.
 bool sameLane(const TimelineLane& a, const TimelineLane& b)
 {
-    return a.kind == b.kind && a.pid == b.pid && a.tid == b.tid && a.deviceId == b.deviceId
-        && a.streamId == b.streamId && a.depth == b.depth && a.kernelId == b.kernelId && a.block == b.block
-        && a.warp == b.warp;
+    return a.kind == b.kind && a.pid == b.pid && a.tid == b.tid && a.deviceId == b.deviceId && a.streamId == b.streamId
+        && a.depth == b.depth && a.kernelId == b.kernelId && a.block == b.block && a.warp == b.warp;
 }
 
 // `event` of the previous snapshot in `now`: the lane with the same identity, the event with the
@@ -192,8 +191,8 @@ void TimelineView::reloadSnapshot(std::shared_ptr<const SessionSnapshot> snapsho
     std::optional<TimelineLane> selectedLane;
     if (selected.isValid() && m_snapshot && static_cast<size_t>(selected.lane) < m_snapshot->model->lanes.size()) {
         const TimelineLane& l = m_snapshot->model->lanes[static_cast<size_t>(selected.lane)];
-        selectedLane = TimelineLane {l.kind, l.pid, l.tid, l.deviceId, l.streamId, l.depth, l.kernelId, l.block,
-            l.warp, l.role, l.label, {}, {}, {}, {}};
+        selectedLane = TimelineLane {l.kind, l.pid, l.tid, l.deviceId, l.streamId, l.depth, l.kernelId, l.block, l.warp,
+            l.role, l.label, {}, {}, {}, {}};
     }
     setSnapshot(std::move(snapshot));
     if (!m_snapshot)
