@@ -187,11 +187,14 @@ void SessionDocument::open(const QString& path, const QString& displayName)
 
 void SessionDocument::reload()
 {
-    if (!m_snapshot || !m_snapshot->hasFile || m_path.isEmpty())
+    // An open under way brings the newest file anyway; after a failed open, the loaded session
+    // is still the one shown, and the one read again.
+    if (!m_snapshot || !m_snapshot->hasFile || (isLoading() && !m_reloading))
         return;
     m_panels->discard();
     m_bench->discard();
     m_reloading = true;
+    m_path = m_loadedPath;
     m_load->start([path = m_path, shown = m_snapshot->displayName](
                       const BackgroundJob::Context& job) { return loadSnapshot({}, path, shown, job); },
         [this](SessionLoad result) { onLoaded(std::move(result)); });
@@ -219,6 +222,7 @@ void SessionDocument::onLoaded(SessionLoad result)
         return;
     }
     m_file = std::move(result.file);
+    m_loadedPath = m_path;
     // The replaced snapshot is freed off the GUI thread, like the window does after an open.
     releaseLater(std::exchange(m_snapshot, std::move(result.snapshot)));
     if (!reloading)

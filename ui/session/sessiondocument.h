@@ -97,7 +97,8 @@ private:
     BackgroundJob* m_panels;
     BackgroundJob* m_bench;
     EventDetailsSource* m_details;
-    QString m_path;
+    QString m_path;       // the file being opened or last opened
+    QString m_loadedPath; // the file the loaded session was opened from (what reload() reads)
     std::shared_ptr<const SessionFile> m_file;
     std::shared_ptr<const SessionSnapshot> m_snapshot;
     std::shared_ptr<const PanelData> m_panelData;
