@@ -59,6 +59,15 @@ class TestCompareChain : public QObject {
     QTemporaryDir m_dir;
     QString m_a, m_b, m_c;
 
+    // WS_SCREENSHOT_DIR keeps the picture (docs/screenshots/loop-compare-chain.png).
+    void shoot(QWidget* w, const QString& name)
+    {
+        QVERIFY(QTest::qWaitForWindowExposed(w));
+        QTest::qWait(80);
+        const QString dir = qEnvironmentVariable("WS_SCREENSHOT_DIR", m_dir.path());
+        QVERIFY(w->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
+    }
+
 private slots:
     void initTestCase()
     {
@@ -89,9 +98,12 @@ private slots:
     void windowStepsThroughThePairs()
     {
         CompareWindow w;
+        w.resize(1500, 950);
+        w.show();
         w.open(m_b, m_c);
         QVERIFY(waitLoaded(w));
         QCOMPARE(w.chainLabel()->text(), QStringLiteral("attempt 3 of 3: C.wscope ← B.wscope ← A.wscope"));
+        shoot(&w, QStringLiteral("loop-compare-chain"));
         QVERIFY(!w.chainLabel()->isHidden());
         QVERIFY(w.previousPairButton()->isEnabled());
         QVERIFY(!w.nextPairButton()->isEnabled());

@@ -330,6 +330,9 @@ private slots:
         for (DetailsPanel* p : std::initializer_list<DetailsPanel*> {&launch, &throughput, &scheduler, &memory}) {
             QVERIFY(p->banner()->isVisible());
             QVERIFY2(p->banner()->text().contains(how), qPrintable(p->banner()->text()));
+            QVERIFY2(p->banner()->text().contains(QStringLiteral("Launch #%1 of this kernel was profiled")
+                                                      .arg(data->representative(data->launches.find(15)->group)->id)),
+                qPrintable(p->banner()->text()));
             QVERIFY(!p->provenance()->isVisible());
         }
         QCOMPARE(throughput.table()->data(throughput.table()->index(sm, 2)).toString(), QStringLiteral("n/c"));

@@ -177,11 +177,15 @@ void DetailsPanel::refresh()
     const bool missing = session && !m_shown.isEmpty() && !anyProfiled();
     m_banner->setVisible(missing);
     if (missing) {
-        m_banner->setText(needsMetrics() ? notCollectedText()
-                                         : notCollectedText()
-                    + tr(" Launch configuration and theoretical occupancy "
-                         "below come from the trace and the occupancy "
-                         "calculator."));
+        QString text = notCollectedText();
+        // Another launch of the same kernel may have been profiled: say which.
+        const ShownKernel& last = m_shown.back();
+        if (const auto* other = session->representative(last.launch->group); other && session->profiled(other->id))
+            text += tr(" Launch #%1 of this kernel was profiled (the ranking selects it).").arg(other->id);
+        if (!needsMetrics())
+            text += tr(" Launch configuration and theoretical occupancy below come from the trace and the occupancy "
+                       "calculator.");
+        m_banner->setText(text);
     }
     rebuild();
     // Group titles span the whole row.

@@ -57,8 +57,10 @@ KernelRankingPanel::KernelRankingPanel(KernelFocus* focus, QWidget* parent)
     const auto fitNames = [this] {
         m_view->resizeColumnToContents(KernelRankingModel::Name);
         const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('m'));
+        // With the four metric columns shown the names give up some room (elided in the middle).
+        const int widest = m_model->hasProfiledKernels() ? 24 * em : 34 * em;
         m_view->setColumnWidth(
-            KernelRankingModel::Name, std::clamp(m_view->columnWidth(KernelRankingModel::Name), 14 * em, 34 * em));
+            KernelRankingModel::Name, std::clamp(m_view->columnWidth(KernelRankingModel::Name), 14 * em, widest));
     };
     connect(m_view->model(), &QAbstractItemModel::modelReset, this, fitNames);
     connect(m_view->model(), &QAbstractItemModel::layoutChanged, this, fitNames);
