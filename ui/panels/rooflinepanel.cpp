@@ -124,8 +124,8 @@ void RooflinePanel::rebuild()
     }
     if (!session->hasMetrics()) {
         plotstyle::showMessage(m_plot,
-            tr("Kernel metrics not collected for this session:\n%1\n(--set full measures the roofline)")
-                .arg(PanelData::notProfiledText()));
+            tr("No kernel metrics in this session:\nright-click a kernel →\nCollect metrics for this launch\n"
+               "(--set full measures the roofline)"));
         m_note->setText(tr("The roofline needs FLOP counts and bytes per memory level from a profile run."));
         return;
     }
