@@ -7,6 +7,8 @@
 #include "panelfixtures.h"
 
 #include "core/metrics/metricnames.h"
+#include "core/store/runinference.h"
+#include "core/store/runrecipe.h"
 #include "core/store/sessionmerge.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
@@ -348,6 +350,24 @@ private slots:
         QVERIFY(throughput.provenance()->text().contains(QStringLiteral("M") + from));
         QVERIFY(throughput.provenance()->text().contains(QStringLiteral("#15 ")));
         QVERIFY(throughput.provenance()->text().contains(how.mid(1))); // capitalised at the start of its line
+    }
+
+    void provenanceNamesTheCollectorsOptions()
+    {
+        // A run collected by "Collect metrics for this launch" stores its own arguments: the
+        // line keeps the set and the cache control, not the kernel filter the launch id says.
+        SessionData data = SessionReader(fixturePath(kThreeRuns).toStdString()).readAll();
+        auto options = store::fromJsonObject(data.runs[1].optionsJson).value();
+        options[kCollectorArgumentsOption]
+            = "profile --set full --cache-control all --kernel-name 'regex:^_Z4gemmPKfS0_Pfi$' --launch-skip 2 "
+              "--launch-count 1";
+        options["profile_passes"] = "40";
+        data.runs[1].optionsJson = store::toJsonObject(options);
+        const auto panel = PanelData::fromSession(std::make_shared<const SessionData>(std::move(data)));
+        QCOMPARE(panel->metricsProvenance(3),
+            QStringLiteral("metrics from run 2 (profile, --set full --cache-control all, 40 passes, cache control "
+                           "all), launch #53 of ws-example-gemm-relu"));
+        QCOMPARE(panel->metricsProvenance(15), QString()); // not profiled
     }
 
     void noTextSendsTheUserToTheCommandLine()

@@ -197,10 +197,26 @@ QString runSummary(const RunInfo& run)
         const auto it = options.find(key);
         return it == options.end() ? QString() : QString::fromStdString(it->second);
     };
-    QString arguments = option(kCollectorArgumentsOption);
-    // The subcommand is the kind already.
-    if (arguments.startsWith(QString::fromStdString(run.kind) + QLatin1Char(' ')))
-        arguments = arguments.mid(static_cast<qsizetype>(run.kind.size()) + 1);
+    // The collector's own options, less what the launch id already says (which kernel, which
+    // launches: a kernel filter is a long escaped regex) and the subcommand (the kind).
+    QStringList kept;
+    if (const auto words = splitCommand(option(kCollectorArgumentsOption).toStdString())) {
+        static const QStringList kWhich {QStringLiteral("--kernel-name"), QStringLiteral("--kernel-regex"),
+            QStringLiteral("--launch-skip"), QStringLiteral("--launch-count")};
+        for (size_t i = 0; i < words->size(); ++i) {
+            const QString w = QString::fromStdString((*words)[i]);
+            if (i == 0 && (w == QString::fromStdString(run.kind) || w == QStringLiteral("profile")))
+                continue;
+            if (kWhich.contains(w)) {
+                ++i; // and its value
+                continue;
+            }
+            if (std::any_of(kWhich.begin(), kWhich.end(), [&](const QString& o) { return w.startsWith(o + '='); }))
+                continue;
+            kept << QString::fromStdString(shellQuote((*words)[i]));
+        }
+    }
+    const QString arguments = kept.join(QLatin1Char(' '));
     if (!arguments.isEmpty()) {
         parts << arguments;
     } else if (const QString sections = option("profile_sections"); !sections.isEmpty()) {
