@@ -28,7 +28,9 @@
 #include "ui/timeline/timelinerowmodel.h"
 #include "ui/timeline/timelineview.h"
 
+#include <QApplication>
 #include <QFile>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QMenu>
 #include <QSignalSpy>
@@ -36,6 +38,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QToolTip>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -184,6 +187,10 @@ private slots:
         const QPoint profiled = t.reveal(53);
         QVERIFY(!profiled.isNull());
         QCOMPARE(t.view.kernelAt(profiled), qint64(53));
+        // Its tooltip says for which traced launch it was replayed.
+        QHelpEvent help(QEvent::ToolTip, profiled, t.view.mapToGlobal(profiled));
+        QApplication::sendEvent(&t.view, &help);
+        QVERIFY2(QToolTip::text().contains("replayed for traced launch #3"), qPrintable(QToolTip::text()));
         {
             QMenu menu;
             t.view.fillContextMenu(menu, profiled);

@@ -622,6 +622,12 @@ QString TimelineView::tooltipFor(const Hit& hit) const
                  .arg(formatDuration(l.start[i] - origin), formatDuration(l.end[i] - l.start[i]));
     }
     s += QStringLiteral("</table>");
+    // A launch of a profile or PC-sampling run was measured on behalf of a traced launch.
+    if (l.ref[i].table() == EventTable::Kernel) {
+        const int64_t traced = m_snapshot->tracedLaunchOf(l.ref[i].rowid());
+        if (traced != l.ref[i].rowid())
+            s += tr("<i>replayed for traced launch #%1: the panels show its metrics there</i><br>").arg(traced);
+    }
     if (!d && m_snapshot->hasFile)
         s += QStringLiteral("<i>reading details…</i>");
     return s;
