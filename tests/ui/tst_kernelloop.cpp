@@ -540,6 +540,15 @@ private slots:
         const int laneTop = view.laneRect(picked.lane).top();
         QVERIFY(laneTop > 0);
         QVERIFY(!panels.throughput()->banner()->isHidden()); // nothing measured yet
+        // The window hands its collect actions to the ranking and the roofline in one call.
+        KernelActions actions;
+        panels.setKernelActions(&actions);
+        {
+            QMenu menu;
+            panels.ranking()->fillContextMenu(
+                menu, panels.ranking()->proxy()->mapFromSource(panels.ranking()->model()->index(0, 0)));
+            QCOMPARE(collectActions(menu).size(), 3);
+        }
 
         // Append the profile run.
         {
