@@ -30,6 +30,7 @@ inline std::shared_ptr<const SessionSnapshot> snapshotOf(const QString& path)
     snapshot->path = path;
     snapshot->displayName = path;
     snapshot->hasFile = true;
+    snapshot->kernelLinks = reader.readKernelLinks();
     return snapshot;
 }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ui/compare/comparedocument.h"
 
+#include "core/store/sessionreader.h"
 #include "ui/session/backgroundjob.h"
 
+#include <algorithm>
 #include <exception>
 
 namespace ws {
@@ -12,8 +14,44 @@ namespace {
 struct LoadOutcome {
     std::shared_ptr<CompareDocument::Sessions> sessions;
     std::vector<compare::Hypothesis> stored;
+    AttemptChain chain;
     QString error;
 };
+
+// A multi-run session compares by its trace runs: a profile run's replayed launches have no
+// real timing (one launch at a time, caches reset), so their rows are left out, like the
+// panels and reports do (SessionFileSource::Runs::Timing). Their metrics stay: a profiled
+// launch's metrics show on the traced launch it links to (SessionMetrics::fromData).
+template <class Rows> void keepRuns(Rows& rows, const std::vector<uint32_t>& timing)
+{
+    std::erase_if(
+        rows, [&](const auto& r) { return std::find(timing.begin(), timing.end(), r.runId) == timing.end(); });
+}
+
+SessionData timingRuns(SessionData data)
+{
+    std::vector<uint32_t> timing;
+    for (const RunInfo& r : data.runs) {
+        if (r.kind == "trace" || r.kind == "import")
+            timing.push_back(r.id);
+    }
+    if (timing.empty() || timing.size() == data.runs.size())
+        return data;
+    keepRuns(data.kernels, timing);
+    keepRuns(data.memcpys, timing);
+    keepRuns(data.memsets, timing);
+    keepRuns(data.apiCalls, timing);
+    keepRuns(data.nvtxRanges, timing);
+    keepRuns(data.nvtxMarks, timing);
+    keepRuns(data.syncs, timing);
+    return data;
+}
+
+compare::CompareSession loadSession(const QString& path)
+{
+    const std::string p = path.toStdString();
+    return compare::indexCompareSession(timingRuns(SessionReader(p).readAll()), p);
+}
 
 } // namespace
 
@@ -38,16 +76,17 @@ void CompareDocument::load(const QString& pathA, const QString& pathB, const QSt
             LoadOutcome out;
             try {
                 auto s = std::make_shared<Sessions>();
-                s->a = compare::loadCompareSession(pathA.toStdString());
-                s->b = compare::loadCompareSession(pathB.toStdString());
+                s->a = loadSession(pathA);
+                s->b = loadSession(pathB);
                 for (const auto& e : extraBaselines)
-                    s->extra.push_back(compare::loadCompareSession(e.toStdString()));
+                    s->extra.push_back(loadSession(e));
                 s->keyNote = compare::alignKeys(s->a, s->b);
                 for (auto& e : s->extra) {
                     if (!compare::hasPaths(s->b))
                         compare::dropPaths(e);
                 }
                 out.stored = compare::storedHypotheses(s->b);
+                out.chain = AttemptChain::resolve(pathB);
                 out.sessions = std::move(s);
             } catch (const std::exception& e) {
                 out.error = QString::fromStdString(e.what());
@@ -63,6 +102,7 @@ void CompareDocument::load(const QString& pathA, const QString& pathB, const QSt
                 return;
             }
             m_sessions = std::move(out.sessions);
+            m_chain = std::move(out.chain);
             m_options.pairs.clear();
             m_hypotheses = std::move(out.stored);
             recompute();

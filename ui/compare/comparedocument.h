@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/compare/comparison.h"
+#include "ui/compare/attemptchain.h"
 
 #include <QObject>
 #include <QString>
@@ -42,6 +43,8 @@ public:
     QString pathB() const { return m_pathB; }
     QStringList extraBaselines() const { return m_extra; }
     QString lastError() const { return m_error; }
+    // B's attempts (B, its predecessor, …), read with the sessions.
+    const AttemptChain& chain() const { return m_chain; }
 
     const compare::CompareOptions& options() const { return m_options; }
     void setThreshold(double pct);
@@ -69,6 +72,7 @@ private:
     compare::CompareOptions m_options;
     std::vector<compare::Hypothesis> m_hypotheses;
     QString m_error;
+    AttemptChain m_chain;
     bool m_loading = false;
     BackgroundJob* m_job;
 };

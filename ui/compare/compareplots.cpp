@@ -141,8 +141,8 @@ void RooflineComparePlot::setComparison(
     }
     if (a->metrics.empty() || b->metrics.empty()) {
         plotstyle::showMessage(m_plot,
-            tr("Kernel metrics were not collected in %1.\nCompare two `warpscope-cli profile` sessions\n"
-               "(--set full or --section Roofline) for the roofline.")
+            tr("Kernel metrics were not collected in %1.\nCollect them in both sessions for the roofline:\n"
+               "right-click a kernel in the main window → Collect metrics for this launch.")
                 .arg(a->metrics.empty() && b->metrics.empty() ? tr("A and B")
                                                               : (a->metrics.empty() ? tr("A") : tr("B"))));
         return;

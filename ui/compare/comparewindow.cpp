@@ -33,6 +33,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 namespace ws {
 
@@ -104,6 +105,24 @@ CompareWindow::CompareWindow(QWidget* parent)
     m_files->setObjectName(QStringLiteral("compareFiles"));
     m_files->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_files);
+    // The chain of attempts (Run again): where B stands in it, and stepping pair by pair.
+    auto* chainRow = new QHBoxLayout;
+    chainRow->setContentsMargins(0, 0, 0, 0);
+    m_chainLabel = new QLabel(central);
+    m_chainLabel->setObjectName(QStringLiteral("chainLabel"));
+    m_chainLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_chainLabel->setWordWrap(true);
+    m_previousPair = new QPushButton(tr("◀ previous pair"), central);
+    m_previousPair->setObjectName(QStringLiteral("previousPair"));
+    m_nextPair = new QPushButton(tr("next pair ▶"), central);
+    m_nextPair->setObjectName(QStringLiteral("nextPair"));
+    chainRow->addWidget(m_chainLabel, 1);
+    chainRow->addWidget(m_previousPair);
+    chainRow->addWidget(m_nextPair);
+    layout->addLayout(chainRow);
+    connect(m_previousPair, &QPushButton::clicked, this, &CompareWindow::previousPair);
+    connect(m_nextPair, &QPushButton::clicked, this, &CompareWindow::nextPair);
+    updateChain();
     m_verdict = new QLabel(tr("Open two sessions to compare."), central);
     m_verdict->setObjectName(QStringLiteral("verdictLabel"));
     m_verdict->setWordWrap(true);
@@ -216,8 +235,19 @@ CompareWindow::CompareWindow(QWidget* parent)
     setCentralWidget(central);
     resize(1500, 950);
 
-    connect(m_doc, &CompareDocument::changed, this, &CompareWindow::rebuild);
-    connect(m_doc, &CompareDocument::failed, this, &CompareWindow::showFailure);
+    connect(m_doc, &CompareDocument::changed, this, [this] {
+        if (std::exchange(m_adoptChain, false)) {
+            m_chain = m_doc->chain();
+            m_chainIndex = 0;
+        }
+        updateChain();
+        rebuild();
+    });
+    connect(m_doc, &CompareDocument::failed, this, [this](const QString& message) {
+        m_adoptChain = false;
+        updateChain();
+        showFailure(message);
+    });
     connect(m_doc, &CompareDocument::loadingChanged, this, [this](bool loading) {
         if (loading)
             m_verdict->setText(tr("Loading %1 and %2…").arg(m_doc->pathA(), m_doc->pathB()));
@@ -277,6 +307,65 @@ CompareWindow::~CompareWindow() = default;
 
 void CompareWindow::open(const QString& pathA, const QString& pathB, const QStringList& extraBaselines)
 {
+    openPair(pathA, pathB, extraBaselines, false);
+}
+
+void CompareWindow::previousPair()
+{
+    stepTo(m_chainIndex + 1);
+}
+
+void CompareWindow::nextPair()
+{
+    stepTo(m_chainIndex - 1);
+}
+
+void CompareWindow::stepTo(int index)
+{
+    if (!m_chain.hasPair(index))
+        return;
+    m_chainIndex = index;
+    const auto& attempts = m_chain.attempts;
+    openPair(attempts[static_cast<size_t>(index) + 1].path, attempts[static_cast<size_t>(index)].path,
+        m_doc->extraBaselines(), true);
+    updateChain();
+}
+
+void CompareWindow::updateChain()
+{
+    const bool chained = m_chain.size() > 1;
+    m_chainLabel->setVisible(chained);
+    m_previousPair->setVisible(chained);
+    m_nextPair->setVisible(chained);
+    if (!chained)
+        return;
+    QString text = m_chain.describe(m_chainIndex);
+    // Where A is not B's predecessor (A and B picked by hand), the chain is B's alone.
+    const int a = m_chain.indexOf(m_doc->pathA());
+    if (a != m_chainIndex + 1)
+        text += tr("  (A is not B's predecessor)");
+    m_chainLabel->setText(text);
+    const bool loading = m_doc->isLoading();
+    m_previousPair->setEnabled(!loading && m_chain.hasPair(m_chainIndex + 1));
+    m_nextPair->setEnabled(!loading && m_chain.hasPair(m_chainIndex - 1));
+    const auto& last = m_chain.attempts.back();
+    const auto name = [this](int i) { return QFileInfo(m_chain.attempts[static_cast<size_t>(i)].path).fileName(); };
+    if (m_chain.hasPair(m_chainIndex + 1))
+        m_previousPair->setToolTip(
+            tr("Compare the attempt before: %1 vs %2").arg(name(m_chainIndex + 2), name(m_chainIndex + 1)));
+    else if (!last.ok())
+        m_previousPair->setToolTip(tr("The attempt before, %1, is %2").arg(last.path, last.error));
+    else
+        m_previousPair->setToolTip(tr("This is the first attempt"));
+    m_nextPair->setToolTip(m_chainIndex > 0
+            ? tr("Compare the attempt after: %1 vs %2").arg(name(m_chainIndex), name(m_chainIndex - 1))
+            : tr("This is the latest attempt"));
+}
+
+void CompareWindow::openPair(
+    const QString& pathA, const QString& pathB, const QStringList& extraBaselines, bool stepping)
+{
+    m_adoptChain = !stepping;
     m_files->setText(
         tr("<b>A</b> (baseline): %1 &nbsp; <b>B</b>: %2%3")
             .arg(pathA.toHtmlEscaped(), pathB.toHtmlEscaped(),
@@ -285,6 +374,7 @@ void CompareWindow::open(const QString& pathA, const QString& pathB, const QStri
                                                .arg(extraBaselines.join(QStringLiteral(", ")).toHtmlEscaped())));
     setWindowTitle(tr("Warpscope — Compare %1 → %2").arg(QFileInfo(pathA).fileName(), QFileInfo(pathB).fileName()));
     m_doc->load(pathA, pathB, extraBaselines);
+    updateChain();
 }
 
 void CompareWindow::chooseFile(int which)

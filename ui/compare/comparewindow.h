@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "ui/compare/attemptchain.h"
+
 #include <QMainWindow>
 
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QPushButton;
 class QScrollArea;
 class QSortFilterProxyModel;
 class QStackedWidget;
@@ -51,6 +54,17 @@ public:
     QComboBox* rangeChoice() const { return m_range; }
     ReportTableModel* benchModel() const { return m_benchRuns; }
 
+    // The attempts of B (Run again links each session to its predecessor) and which one is
+    // shown as B (index into chain().attempts, newest = 0). The header says "attempt 3 of 3:
+    // C ← B ← A"; previousPair() compares the attempt before (A vs B), nextPair() the one after.
+    const AttemptChain& chain() const { return m_chain; }
+    int chainIndex() const { return m_chainIndex; }
+    QLabel* chainLabel() const { return m_chainLabel; }
+    QPushButton* previousPairButton() const { return m_previousPair; }
+    QPushButton* nextPairButton() const { return m_nextPair; }
+    void previousPair();
+    void nextPair();
+
     // Selects a row of the kernel table (source row) and shows its metrics.
     void selectKernelRow(int sourceRow);
     // Pairs the two selected unmatched rows (one only in A, one only in B); false when the
@@ -63,6 +77,11 @@ private:
     void updateDistribution();
     void updateMetrics();
     void chooseFile(int which); // 0 = A, 1 = B, 2 = extra baseline
+    // Loads a pair; `stepping`: a pair of the current chain (the chain is kept), else the chain
+    // is B's, read with the sessions.
+    void openPair(const QString& pathA, const QString& pathB, const QStringList& extraBaselines, bool stepping);
+    void stepTo(int index);
+    void updateChain();
 
     CompareDocument* m_doc;
     CompareKernelModel* m_kernels;
@@ -87,6 +106,12 @@ private:
     QComboBox* m_range;
     QDoubleSpinBox* m_threshold;
     int m_selectedRow = -1;
+    QLabel* m_chainLabel;
+    QPushButton* m_previousPair;
+    QPushButton* m_nextPair;
+    AttemptChain m_chain;
+    int m_chainIndex = 0;
+    bool m_adoptChain = false;
 };
 
 } // namespace ws

@@ -107,6 +107,14 @@ void AnalysisPanels::addDocks(QMainWindow* window, QMenu* viewMenu)
     roofline->raise();
 }
 
+void AnalysisPanels::setKernelActions(KernelActions* actions)
+{
+    if (m_ranking)
+        m_ranking->setKernelActions(actions);
+    if (m_roofline)
+        m_roofline->setKernelActions(actions);
+}
+
 void AnalysisPanels::setDocument(SessionDocument* document)
 {
     connect(document, &SessionDocument::panelDataLoading, m_focus, &KernelFocus::setLoading);

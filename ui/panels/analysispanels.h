@@ -26,6 +26,7 @@ class QWidget;
 
 namespace ws {
 
+class KernelActions;
 class SessionDocument;
 
 // The kernel analysis panels as one unit the main window docks (docs/panels.md): the ranking,
@@ -45,6 +46,10 @@ public:
     // Docks are named (objectName) so QMainWindow::saveState/restoreState keep the layout.
     void addDocks(QMainWindow* window, QMenu* viewMenu);
     QList<QDockWidget*> docks() const { return m_docks; }
+
+    // The collect actions of the ranking's and the roofline's context menus (the timeline takes
+    // its own: TimelineView::setKernelActions).
+    void setKernelActions(KernelActions* actions);
 
     KernelFocus* focus() const { return m_focus; }
     KernelRankingPanel* ranking() const { return m_ranking; }

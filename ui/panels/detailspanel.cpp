@@ -103,8 +103,7 @@ DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidge
 
 QString DetailsPanel::notCollectedText()
 {
-    return tr("Kernel metrics not collected for this session - run warpscope-cli profile "
-              "(e.g. warpscope-cli profile --set full -o profile.wscope -- ./app) and open its session.");
+    return tr("Kernel metrics not collected for this launch: %1.").arg(PanelData::notProfiledText());
 }
 
 QCustomPlot* DetailsPanel::addPlot(const QString& objectName, int row, int column, int rowSpan, int columnSpan)
@@ -158,19 +157,35 @@ void DetailsPanel::refresh()
     m_pin->setEnabled(m_focus->current() >= 0);
     m_pin->setText(m_focus->isPinned(m_focus->current()) ? tr("Unpin") : tr("Pin"));
 
-    const QString measured = session && anyProfiled()
-        ? QString::fromStdString(describeProfileRun(session->measurementMeta(firstProfiled())))
-        : QString();
+    // Every number says where it comes from: per shown kernel its run and launch (the traced
+    // launches of a multi-run session show a profile run's metrics), then how that run measured.
+    QStringList lines;
+    if (session && anyProfiled()) {
+        for (const ShownKernel& k : m_shown) {
+            QString line = k.profiled ? session->metricsProvenance(k.kernelId) : PanelData::notProfiledText();
+            if (!line.isEmpty())
+                line[0] = line[0].toUpper();
+            lines << (m_shown.size() > 1 ? QStringLiteral("%1: %2").arg(k.title, line) : line);
+        }
+        const std::string how = describeProfileRun(session->measurementMeta(firstProfiled()));
+        if (!how.empty())
+            lines << QString::fromStdString(how);
+    }
+    const QString measured = lines.join(QLatin1Char('\n'));
     m_provenance->setText(measured);
     m_provenance->setVisible(!measured.isEmpty());
     const bool missing = session && !m_shown.isEmpty() && !anyProfiled();
     m_banner->setVisible(missing);
     if (missing) {
-        m_banner->setText(needsMetrics() ? notCollectedText()
-                                         : notCollectedText()
-                    + tr(" Launch configuration and theoretical occupancy "
-                         "below come from the trace and the occupancy "
-                         "calculator."));
+        QString text = notCollectedText();
+        // Another launch of the same kernel may have been profiled: say which.
+        const ShownKernel& last = m_shown.back();
+        if (const auto* other = session->representative(last.launch->group); other && session->profiled(other->id))
+            text += tr(" Launch #%1 of this kernel was profiled (the ranking selects it).").arg(other->id);
+        if (!needsMetrics())
+            text += tr(" Launch configuration and theoretical occupancy below come from the trace and the occupancy "
+                       "calculator.");
+        m_banner->setText(text);
     }
     rebuild();
     // Group titles span the whole row.

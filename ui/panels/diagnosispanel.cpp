@@ -139,8 +139,12 @@ void DiagnosisPanel::rebuild()
                  .arg(formatDuration(l->duration()))
                  .arg(c.pinned ? tr(", pinned") : QString());
         if (!session->profiled(c.kernelId)) {
-            h += tr("<p><b>Kernel metrics not collected</b> for this launch - run <code>warpscope-cli profile</code> "
-                    "to judge compute, memory and latency. From the trace alone:</p>");
+            h += tr("<p><b>Kernel metrics not collected</b> for this launch: %1, to judge compute, memory and "
+                    "latency. From the trace alone:</p>")
+                     .arg(PanelData::notProfiledText().toHtmlEscaped());
+        } else if (session->runs.size() > 1) {
+            h += QStringLiteral("<p style='color:#555'><small><i>%1</i></small></p>")
+                     .arg(session->metricsProvenance(c.kernelId).toHtmlEscaped());
         }
         if (d.findings.empty())
             h += tr("<p>No finding.</p>");

@@ -39,16 +39,28 @@ QString KernelFocus::emptyText() const
 void KernelFocus::setData(std::shared_ptr<const PanelData> data, std::shared_ptr<const SessionSnapshot> snapshot)
 {
     m_loadingPath.clear();
+    // The same file read again (a run was appended and the session reloaded): launch ids of the
+    // earlier runs do not change, so the current kernel and the pins stay and refill.
+    const bool sameSession = m_data && data && !data->path.isEmpty() && m_data->path == data->path;
+    const qint64 previous = sameSession ? m_current : -1;
+    const QList<qint64> pinned = sameSession ? m_pinned : QList<qint64> {};
     m_data = std::move(data);
     m_snapshot = std::move(snapshot);
     m_pinned.clear();
     m_current = -1;
+    for (qint64 id : pinned) {
+        if (m_data->launches.find(id))
+            m_pinned.append(id);
+    }
+    if (previous >= 0 && m_data->launches.find(previous))
+        m_current = previous;
     // A profile session opens on its most expensive profiled kernel: there is something to
     // read before the first click.
-    if (m_data && !m_data->launches.empty()) {
+    if (m_current < 0 && m_data && !m_data->launches.empty()) {
         const EventSelection e = m_selection->selectedEvent();
-        if (e.isValid() && e.ref.table() == EventTable::Kernel && m_data->launches.find(e.ref.rowid())) {
-            m_current = e.ref.rowid();
+        if (e.isValid() && e.ref.table() == EventTable::Kernel
+            && m_data->launches.find(m_data->shownLaunch(e.ref.rowid()))) {
+            m_current = m_data->shownLaunch(e.ref.rowid());
         } else {
             for (const KernelRank& r : rankKernels(m_data->launches)) {
                 const auto* l = m_data->representative(r.group);

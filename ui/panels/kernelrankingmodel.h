@@ -6,6 +6,7 @@
 
 #include <QAbstractTableModel>
 
+#include <map>
 #include <memory>
 
 namespace ws {
@@ -17,7 +18,23 @@ namespace ws {
 class KernelRankingModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Calls, Total, Average, Median, Min, Max, Share, ColumnCount };
+    // The last four are the key metrics of the kernel's profiled launches (a profile run's
+    // launches linked to the traced ones), empty for a kernel that was not profiled.
+    enum Column {
+        Name,
+        Calls,
+        Total,
+        Average,
+        Median,
+        Min,
+        Max,
+        Share,
+        ReplayDuration,
+        SmPct,
+        DramPct,
+        AchievedOccupancy,
+        ColumnCount
+    };
     static constexpr int kGroupRole = Qt::UserRole + 1; // index into KernelLaunchTable::groups()
 
     explicit KernelRankingModel(QObject* parent = nullptr);
@@ -37,6 +54,11 @@ public:
     int64_t launchesInWindow() const { return m_launches; }
     int64_t totalNs() const { return m_total; }
     const std::vector<KernelRank>& ranks() const { return m_ranks; }
+    // Whether any kernel in the window has profiled launches (the metric columns have values).
+    bool hasProfiledKernels() const { return !m_profiled.empty(); }
+
+    // The metric each metric column shows (ncu's name), "" for the trace columns.
+    static const char* metricOf(int column);
 
 private:
     void recompute();
@@ -46,6 +68,13 @@ private:
     std::vector<KernelRank> m_ranks;
     int64_t m_launches = 0;
     int64_t m_total = 0;
+    // Per group with profiled launches in the window: the median of each metric column over
+    // them (NaN where the metric is absent), and how many launches that is.
+    struct Profiled {
+        double values[ColumnCount - ReplayDuration];
+        int launches = 0;
+    };
+    std::map<uint32_t, Profiled> m_profiled;
 };
 
 } // namespace ws

@@ -2,6 +2,7 @@
 #include "ui/panels/kernelrankingpanel.h"
 
 #include "ui/panels/panelexport.h"
+#include "ui/session/kernelactions.h"
 #include "ui/style/timeformat.h"
 
 #include <QApplication>
@@ -56,8 +57,10 @@ KernelRankingPanel::KernelRankingPanel(KernelFocus* focus, QWidget* parent)
     const auto fitNames = [this] {
         m_view->resizeColumnToContents(KernelRankingModel::Name);
         const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('m'));
+        // With the four metric columns shown the names give up some room (elided in the middle).
+        const int widest = m_model->hasProfiledKernels() ? 24 * em : 34 * em;
         m_view->setColumnWidth(
-            KernelRankingModel::Name, std::clamp(m_view->columnWidth(KernelRankingModel::Name), 14 * em, 34 * em));
+            KernelRankingModel::Name, std::clamp(m_view->columnWidth(KernelRankingModel::Name), 14 * em, widest));
     };
     connect(m_view->model(), &QAbstractItemModel::modelReset, this, fitNames);
     connect(m_view->model(), &QAbstractItemModel::layoutChanged, this, fitNames);
@@ -123,6 +126,10 @@ void KernelRankingPanel::onTimeRange()
     m_syncing = true;
     m_model->setWindow(r.isEmpty() ? TimeWindow {} : TimeWindow {r.begin, r.end});
     m_syncing = false;
+    // The metric columns only where something was profiled: a trace-only session keeps its
+    // table as narrow as before.
+    for (int c = KernelRankingModel::ReplayDuration; c < KernelRankingModel::ColumnCount; ++c)
+        m_view->setColumnHidden(c, !m_model->hasProfiledKernels());
     updateScope();
     onFocus();
 }
@@ -181,13 +188,20 @@ void KernelRankingPanel::updateScope()
 
 void KernelRankingPanel::showContextMenu(const QPoint& pos)
 {
-    const QModelIndex index = m_view->indexAt(pos);
+    QMenu menu(this);
+    fillContextMenu(menu, m_view->indexAt(pos));
+    if (!menu.isEmpty())
+        menu.exec(m_view->viewport()->mapToGlobal(pos));
+}
+
+void KernelRankingPanel::fillContextMenu(QMenu& menu, const QModelIndex& index)
+{
     if (!index.isValid() || !m_focus->data())
         return;
     const QModelIndex source = m_proxy->mapToSource(index);
     const int group = m_model->data(source, KernelRankingModel::kGroupRole).toInt();
+    // The representative launch: the longest profiled one, else the longest (a traced launch).
     const auto* l = m_focus->data()->representative(static_cast<uint32_t>(group));
-    QMenu menu(this);
     if (l) {
         const qint64 id = l->id;
         menu.addAction(m_focus->isPinned(id) ? tr("Unpin from the details") : tr("Pin to the details (compare)"), this,
@@ -201,12 +215,18 @@ void KernelRankingPanel::showContextMenu(const QPoint& pos)
         QApplication::clipboard()->setText(
             m_model->data(m_model->index(source.row(), KernelRankingModel::Name), panelexport::kRawRole).toString());
     });
-    menu.exec(m_view->viewport()->mapToGlobal(pos));
+    if (l && m_kernelActions)
+        m_kernelActions->addTo(&menu, l->id);
 }
 
 bool KernelRankingPanel::exportCsv(const QString& path, QString* error) const
 {
     return panelexport::saveModelCsv(m_proxy, path, error);
+}
+
+void KernelRankingPanel::setKernelActions(KernelActions* actions)
+{
+    m_kernelActions = actions;
 }
 
 } // namespace ws

@@ -4,14 +4,18 @@
 #include "ui/panels/kernelfocus.h"
 #include "ui/panels/kernelrankingmodel.h"
 
+#include <QPointer>
 #include <QWidget>
 
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QSortFilterProxyModel;
 class QTableView;
 
 namespace ws {
+
+class KernelActions;
 
 // The kernel ranking panel: which kernels take the GPU time, in the timeline's range
 // selection (or the whole session). Sortable by every column, filtered by a text or regular
@@ -28,6 +32,13 @@ public:
     QLineEdit* filterEdit() const { return m_filter; }
     QLabel* scopeLabel() const { return m_scope; }
     bool exportCsv(const QString& path, QString* error = nullptr) const;
+
+    // The collect actions a row's context menu offers for the kernel's representative launch
+    // (owned by the main window; none when null, the default).
+    void setKernelActions(KernelActions* actions);
+    // The context menu of a row (`proxyIndex` in view()'s model): pin, show, copy, and the
+    // KernelActions items.
+    void fillContextMenu(QMenu& menu, const QModelIndex& proxyIndex);
 
 signals:
     // Double-click: the user wants to see this launch on the timeline.
@@ -48,6 +59,7 @@ private:
     QLineEdit* m_filter;
     QLabel* m_scope;
     bool m_syncing = false;
+    QPointer<KernelActions> m_kernelActions;
 };
 
 } // namespace ws

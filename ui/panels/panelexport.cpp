@@ -130,11 +130,13 @@ bool saveReportCsv(const ReportTable& report, const QString& path, QString* erro
     return writeAtomically(path, QByteArray::fromStdString(s.str()), error);
 }
 
-void addPlotExportMenu(QCustomPlot* plot, const QString& baseName)
+void addPlotExportMenu(QCustomPlot* plot, const QString& baseName, PlotMenuItems before)
 {
     plot->setContextMenuPolicy(Qt::CustomContextMenu);
-    QObject::connect(plot, &QWidget::customContextMenuRequested, plot, [plot, baseName](const QPoint& pos) {
+    QObject::connect(plot, &QWidget::customContextMenuRequested, plot, [plot, baseName, before](const QPoint& pos) {
         QMenu menu(plot);
+        if (before)
+            before(menu, pos);
         for (const QString& format : plotFormats()) {
             menu.addAction(QObject::tr("Export plot as %1…").arg(format.toUpper()), plot, [plot, baseName, format] {
                 const QString path = QFileDialog::getSaveFileName(plot, QObject::tr("Export plot"),

@@ -4,8 +4,12 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 class QAbstractItemModel;
 class QCustomPlot;
+class QMenu;
+class QPoint;
 class QWidget;
 
 namespace ws {
@@ -31,8 +35,12 @@ bool saveModelCsv(const QAbstractItemModel* model, const QString& path, QString*
 // A stats report exactly as `warpscope-cli stats --format csv` writes it.
 bool saveReportCsv(const ReportTable& report, const QString& path, QString* error = nullptr);
 
-// Adds "Export plot as PNG / SVG / PDF…" to the plot's context menu (file dialog).
-void addPlotExportMenu(QCustomPlot* plot, const QString& baseName);
+// Items a plot's own context menu puts before the export items (e.g. a kernel's actions for
+// the point under the mouse); `pos` is in the plot's coordinates.
+using PlotMenuItems = std::function<void(QMenu& menu, const QPoint& pos)>;
+// Adds "Export plot as PNG / SVG / PDF…" to the plot's context menu (file dialog), after
+// `before`'s items when given.
+void addPlotExportMenu(QCustomPlot* plot, const QString& baseName, PlotMenuItems before = {});
 // Asks for a file name and saves the model as CSV; returns the path or "" when cancelled.
 QString exportModelDialog(QWidget* parent, const QAbstractItemModel* model, const QString& baseName);
 

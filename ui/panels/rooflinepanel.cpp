@@ -5,9 +5,11 @@
 #include "ui/panels/panelexport.h"
 #include "ui/panels/panelformat.h"
 #include "ui/panels/plotstyle.h"
+#include "ui/session/kernelactions.h"
 #include "ui/style/timeformat.h"
 
 #include <QLabel>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -76,7 +78,8 @@ RooflinePanel::RooflinePanel(KernelFocus* focus, QWidget* parent)
     layout->addWidget(m_plot, 1);
     layout->addWidget(m_note);
     m_plot->setMouseTracking(true);
-    panelexport::addPlotExportMenu(m_plot, QStringLiteral("roofline"));
+    panelexport::addPlotExportMenu(m_plot, QStringLiteral("roofline"),
+        [this](QMenu& menu, const QPoint& pos) { fillContextMenu(menu, QPointF(pos)); });
     connect(m_plot, &QCustomPlot::mouseMove, this, &RooflinePanel::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this, &RooflinePanel::onMousePress);
     connect(m_focus, &KernelFocus::changed, this, &RooflinePanel::rebuild);
@@ -121,8 +124,8 @@ void RooflinePanel::rebuild()
     }
     if (!session->hasMetrics()) {
         plotstyle::showMessage(m_plot,
-            tr("Kernel metrics not collected for this session.\nRun warpscope-cli profile\n"
-               "--section Roofline (or --set full)\nand open its session."));
+            tr("No kernel metrics in this session:\nright-click a kernel →\nCollect metrics for this launch\n"
+               "(--set full measures the roofline)"));
         m_note->setText(tr("The roofline needs FLOP counts and bytes per memory level from a profile run."));
         return;
     }
@@ -314,6 +317,12 @@ void RooflinePanel::rebuild()
             missing << QString::fromStdString(m);
         note << tr("No roof for %1 (not in the device record).").arg(missing.join(QStringLiteral(", ")));
     }
+    // Where the shown kernels' points come from (a profile run's launch linked to the traced one),
+    // or that the selected launch has none.
+    for (const KernelFocus::Column& c : m_focus->columns()) {
+        const QString from = session->metricsProvenance(c.kernelId);
+        note << QStringLiteral("#%1: %2.").arg(c.kernelId).arg(from.isEmpty() ? PanelData::notProfiledText() : from);
+    }
     m_note->setText(note.join(QLatin1Char(' ')));
 }
 
@@ -344,6 +353,19 @@ bool RooflinePanel::clickAt(const QPointF& pixel)
     return true;
 }
 
+void RooflinePanel::fillContextMenu(QMenu& menu, const QPointF& pixel)
+{
+    const int i = pointAt(pixel);
+    if (i < 0 || !m_kernelActions)
+        return;
+    const auto& session = m_focus->data();
+    // Points belong to traced launches (a profile run's metrics show on the launch they link to).
+    const qint64 id = session ? session->shownLaunch(m_points[static_cast<size_t>(i)].kernelId)
+                              : m_points[static_cast<size_t>(i)].kernelId;
+    m_kernelActions->addTo(&menu, id);
+    menu.addSeparator();
+}
+
 void RooflinePanel::onMouseMove(QMouseEvent* e)
 {
     const int i = pointAt(e->position());
@@ -360,6 +382,11 @@ void RooflinePanel::onMousePress(QMouseEvent* e)
 {
     if (e->button() == Qt::LeftButton)
         clickAt(e->position());
+}
+
+void RooflinePanel::setKernelActions(KernelActions* actions)
+{
+    m_kernelActions = actions;
 }
 
 } // namespace ws

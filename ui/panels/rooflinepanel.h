@@ -4,15 +4,19 @@
 #include "core/roofline/roofline.h"
 #include "ui/panels/kernelfocus.h"
 
+#include <QPointer>
 #include <QWidget>
 
 #include <vector>
 
 class QCustomPlot;
 class QLabel;
+class QMenu;
 class QMouseEvent;
 
 namespace ws {
+
+class KernelActions;
 
 // The roofline, log-log: achieved FLOP/s against arithmetic intensity, one point per profiled
 // kernel launch and memory level (DRAM, L2, L1: a hierarchical roofline), under the roofs of
@@ -35,6 +39,13 @@ public:
     // Clicking at a pixel position: selects the kernel of the point there, if any.
     bool clickAt(const QPointF& pixel);
 
+    // The collect actions a right-click on a kernel's point offers (owned by the main window;
+    // none when null, the default).
+    void setKernelActions(KernelActions* actions);
+    // The context menu's kernel part for a pixel position: the KernelActions items for the
+    // kernel of the point there (a traced launch). Nothing off a point or without actions.
+    void fillContextMenu(QMenu& menu, const QPointF& pixel);
+
 signals:
     void kernelActivated(qint64 kernelId);
 
@@ -50,6 +61,7 @@ private:
     RooflineCeilings m_ceilings;
     std::vector<RooflinePoint> m_points;
     std::vector<int64_t> m_highlighted;
+    QPointer<KernelActions> m_kernelActions;
 };
 
 } // namespace ws

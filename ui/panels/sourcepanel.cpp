@@ -169,13 +169,14 @@ void SourcePanel::refresh()
     const bool have = m_view && !m_view->empty();
     m_banner->setVisible(!have);
     if (!m_tables || m_tables->empty())
-        m_banner->setText(tr("No source counters in this session: profile with warpscope-cli profile --section "
-                             "SourceCounters (PC sampling per SASS instruction; build with -lineinfo for source "
-                             "lines)."));
+        m_banner->setText(tr("No source counters in this session: %1 (PC sampling per SASS instruction; build "
+                             "with -lineinfo for source lines).")
+                              .arg(PanelData::notSampledText()));
     else if (kernel < 0)
         m_banner->setText(tr("Select a kernel launch to see its source counters."));
     else if (!have)
-        m_banner->setText(tr("No PC samples for this launch (it was not sampled)."));
+        m_banner->setText(
+            tr("No PC samples for this launch (it was not sampled): %1.").arg(PanelData::notSampledText()));
     m_summary->clear();
     if (!have) {
         m_sass->setView(nullptr);
@@ -217,6 +218,9 @@ void SourcePanel::refresh()
                            .arg(where.toHtmlEscaped())
         + (sampled != kernel
                 ? tr(" — sampled in launch %1 of a PC-sampling run, linked to this traced launch").arg(sampled)
+                : QString())
+        + (panelData && panelData->runs.size() > 1
+                ? QStringLiteral("<br><i>%1</i>").arg(panelData->samplesProvenance(kernel).toHtmlEscaped())
                 : QString()));
 
     m_sass->setView(m_view);

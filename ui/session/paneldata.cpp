@@ -8,9 +8,13 @@
 #include "core/analysis/nsysreports.h"
 #include "core/analysis/sessionfilesource.h"
 #include "core/ranking/windowedsource.h"
+#include "core/store/runrecipe.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
+#include "core/util/shellwords.h"
 #include "ui/session/sessionfile.h"
+
+#include <QFileInfo>
 
 namespace ws {
 
@@ -170,6 +174,117 @@ int64_t PanelData::sampledLaunch(int64_t kernelId) const
             return link.kernelId;
     }
     return -1;
+}
+
+const RunInfo* PanelData::run(uint32_t runId) const
+{
+    for (const RunInfo& r : runs) {
+        if (r.id == runId)
+            return &r;
+    }
+    return nullptr;
+}
+
+namespace {
+
+// "(profile, --set full, 26 passes, cache control all)" from a run's kind and options: the
+// collector's own arguments when it stored them, else the sections it was asked for.
+QString runSummary(const RunInfo& run)
+{
+    QStringList parts {QString::fromStdString(run.kind)};
+    const auto options = store::fromJsonObject(run.optionsJson).value_or(std::map<std::string, std::string> {});
+    const auto option = [&](const char* key) {
+        const auto it = options.find(key);
+        return it == options.end() ? QString() : QString::fromStdString(it->second);
+    };
+    // The collector's own options, less what the launch id already says (which kernel, which
+    // launches: a kernel filter is a long escaped regex) and the subcommand (the kind).
+    QStringList kept;
+    if (const auto words = splitCommand(option(kCollectorArgumentsOption).toStdString())) {
+        static const QStringList kWhich {QStringLiteral("--kernel-name"), QStringLiteral("--kernel-regex"),
+            QStringLiteral("--launch-skip"), QStringLiteral("--launch-count")};
+        for (size_t i = 0; i < words->size(); ++i) {
+            const QString w = QString::fromStdString((*words)[i]);
+            if (i == 0 && (w == QString::fromStdString(run.kind) || w == QStringLiteral("profile")))
+                continue;
+            if (kWhich.contains(w)) {
+                ++i; // and its value
+                continue;
+            }
+            if (std::any_of(kWhich.begin(), kWhich.end(), [&](const QString& o) { return w.startsWith(o + '='); }))
+                continue;
+            kept << QString::fromStdString(shellQuote((*words)[i]));
+        }
+    }
+    const QString arguments = kept.join(QLatin1Char(' '));
+    if (!arguments.isEmpty()) {
+        parts << arguments;
+    } else if (const QString sections = option("profile_sections"); !sections.isEmpty()) {
+        const auto n = sections.count(QLatin1Char(',')) + 1;
+        parts << (n == 1 ? QObject::tr("section %1").arg(sections) : QObject::tr("%1 sections").arg(n));
+    }
+    if (const QString passes = option("profile_passes"); !passes.isEmpty())
+        parts << QObject::tr("%1 passes").arg(passes);
+    if (const QString cache = option("profile_cache_control"); !cache.isEmpty())
+        parts << QObject::tr("cache control %1").arg(cache);
+    return parts.join(QStringLiteral(", "));
+}
+
+// The program a run started (base name of the first word of its command line).
+QString programOf(const RunInfo& run)
+{
+    const auto words = splitCommand(run.commandLine);
+    if (!words || words->empty())
+        return {};
+    return QFileInfo(QString::fromStdString(words->front())).fileName();
+}
+
+QString provenance(const QString& what, const RunInfo* run, int64_t launchId)
+{
+    if (!run)
+        return QObject::tr("%1 from launch #%2").arg(what).arg(launchId);
+    QString s
+        = QObject::tr("%1 from run %2 (%3), launch #%4").arg(what).arg(run->id).arg(runSummary(*run)).arg(launchId);
+    if (const QString program = programOf(*run); !program.isEmpty())
+        s += QObject::tr(" of %1").arg(program);
+    return s;
+}
+
+} // namespace
+
+QString PanelData::metricsProvenance(int64_t kernelId) const
+{
+    const SessionMetrics::Kernel* k = metrics.find(kernelId);
+    if (!k)
+        return {};
+    return provenance(
+        QObject::tr("metrics"), run(k->metricsRunId), k->measuredKernelId != 0 ? k->measuredKernelId : k->launch.id);
+}
+
+QString PanelData::samplesProvenance(int64_t kernelId) const
+{
+    const int64_t sampled = sampledLaunch(kernelId);
+    if (sampled < 0)
+        return {};
+    // The samples carry the run that took them.
+    uint32_t runId = 0;
+    for (const SourceCounter& c : sourceTables->counters) {
+        if (c.kernelId == sampled) {
+            runId = c.runId;
+            break;
+        }
+    }
+    return provenance(QObject::tr("samples"), run(runId), sampled);
+}
+
+QString PanelData::notProfiledText()
+{
+    return QObject::tr("not profiled — right-click the kernel → Collect metrics for this launch");
+}
+
+QString PanelData::notSampledText()
+{
+    return QObject::tr("no PC samples — right-click the kernel → Sample stall reasons for this launch");
 }
 
 int64_t PanelData::shownLaunch(int64_t kernelId) const

@@ -76,6 +76,20 @@ public:
     // sampled, else a sampled launch of a PC-sampling run linked to it; -1 when none.
     int64_t sampledLaunch(int64_t kernelId) const;
 
+    // Where `kernelId`'s metrics come from, for the line above every panel that shows them:
+    // "metrics from run 2 (profile, --set full, 26 passes, cache control all), launch #53 of
+    // ws-example-gemm-relu"; "" when the launch was not profiled.
+    QString metricsProvenance(int64_t kernelId) const;
+    // The same for the PC samples the Source panel shows: "samples from run 3 (pc-sampling),
+    // launch #65 of ws-example-gemm-relu"; "" when not sampled.
+    QString samplesProvenance(int64_t kernelId) const;
+    // What a traced launch without metrics / samples says: how to get them without leaving the
+    // window (the kernel views' KernelActions items).
+    static QString notProfiledText();
+    static QString notSampledText();
+    // The run with this id, nullptr when absent.
+    const RunInfo* run(uint32_t runId) const;
+
     // Facts for a launch: its metrics when profiled, else just the traced duration.
     KernelFacts facts(int64_t kernelId) const;
     QString kernelName(int64_t kernelId) const; // demangled

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 namespace ws {
 
@@ -81,6 +82,7 @@ SessionLoad loadSnapshot(
         }
         const SessionReader& reader = file->reader();
         auto meta = reader.meta();
+        auto links = reader.readKernelLinks();
         times.reader = static_cast<double>(phase.nsecsElapsed()) / 1e6;
         phase.restart();
         auto model = TimelineModel::load(reader, report, job.cancel, true, iket::laneProviders());
@@ -104,6 +106,7 @@ SessionLoad loadSnapshot(
             built->path = file->path();
             built->displayName = shown;
             built->hasFile = true;
+            built->kernelLinks = std::move(links);
             result.snapshot = std::move(built);
             result.file = file;
         }
@@ -182,11 +185,27 @@ void SessionDocument::open(const QString& path, const QString& displayName)
     openCopy({}, path, displayName);
 }
 
+void SessionDocument::reload()
+{
+    // An open under way brings the newest file anyway; after a failed open, the loaded session
+    // is still the one shown, and the one read again.
+    if (!m_snapshot || !m_snapshot->hasFile || (isLoading() && !m_reloading))
+        return;
+    m_panels->discard();
+    m_bench->discard();
+    m_reloading = true;
+    m_path = m_loadedPath;
+    m_load->start([path = m_path, shown = m_snapshot->displayName](
+                      const BackgroundJob::Context& job) { return loadSnapshot({}, path, shown, job); },
+        [this](SessionLoad result) { onLoaded(std::move(result)); });
+}
+
 void SessionDocument::openCopy(const QString& source, const QString& path, const QString& displayName)
 {
     // The previous open's stages finish in the background; their results are dropped.
     m_panels->discard();
     m_bench->discard();
+    m_reloading = false;
     m_path = path;
     const QString shown = displayName.isEmpty() ? path : displayName;
     m_load->start(
@@ -197,24 +216,32 @@ void SessionDocument::openCopy(const QString& source, const QString& path, const
 
 void SessionDocument::onLoaded(SessionLoad result)
 {
+    const bool reloading = std::exchange(m_reloading, false);
     if (!result.snapshot) {
         emit failed(m_path, result.error, result.cancelled);
         return;
     }
     m_file = std::move(result.file);
-    m_snapshot = std::move(result.snapshot);
-    m_panelData.reset();
+    m_loadedPath = m_path;
+    // The replaced snapshot is freed off the GUI thread, like the window does after an open.
+    releaseLater(std::exchange(m_snapshot, std::move(result.snapshot)));
+    if (!reloading)
+        m_panelData.reset();
     m_details->setSession(m_snapshot, m_file);
-    emit loaded(m_snapshot);
+    if (reloading)
+        emit reloaded(m_snapshot);
+    else
+        emit loaded(m_snapshot);
     if (m_readsPanels)
-        readPanelsAndBench();
+        readPanelsAndBench(!reloading);
 }
 
-void SessionDocument::readPanelsAndBench()
+void SessionDocument::readPanelsAndBench(bool announce)
 {
     const auto file = m_file;
     const auto snapshot = m_snapshot;
-    emit panelDataLoading(file->path());
+    if (announce)
+        emit panelDataLoading(file->path());
     m_panels->start(
         [file](const BackgroundJob::Context& job) -> PanelRead {
             try {

@@ -45,6 +45,15 @@ public:
     // Copies `source` (e.g. a Qt resource: SQLite needs a real file) to `path` on the worker,
     // then opens it.
     void openCopy(const QString& source, const QString& path, const QString& displayName);
+    // Reads the open file again, in place: for a session that gained a run (appended to the
+    // same file, replaced atomically). Emits reloaded() instead of loaded(), so the window keeps
+    // its view range, scroll and selection (TimelineView::reloadSnapshot), then the panel data
+    // as after an open, without panelDataLoading(): the panels keep showing the previous data
+    // and their kernel until the new data replaces it (KernelFocus keeps the kernel and pins of
+    // the same file). A failure emits failed() and leaves the loaded session as it was. Does
+    // nothing without a loaded session.
+    void reload();
+    bool isReloading() const { return m_reloading; }
     // Stops the running open: failed() follows with `cancelled` set.
     void cancel();
     bool isLoading() const;
@@ -70,6 +79,8 @@ signals:
     void started(const QString& path);
     void progress(double fraction, const QString& phase);
     void loaded(std::shared_ptr<const ws::SessionSnapshot> snapshot);
+    // The same session read again by reload(): show `snapshot` keeping the view.
+    void reloaded(std::shared_ptr<const ws::SessionSnapshot> snapshot);
     // `cancelled` is true when the user cancelled (no dialog wanted).
     void failed(const QString& path, const QString& reason, bool cancelled);
     // The panels' read of the loaded session started / finished / failed.
@@ -80,17 +91,19 @@ signals:
 
 private:
     void onLoaded(SessionLoad result);
-    void readPanelsAndBench();
+    void readPanelsAndBench(bool announce = true);
 
     BackgroundJob* m_load;
     BackgroundJob* m_panels;
     BackgroundJob* m_bench;
     EventDetailsSource* m_details;
-    QString m_path;
+    QString m_path;       // the file being opened or last opened
+    QString m_loadedPath; // the file the loaded session was opened from (what reload() reads)
     std::shared_ptr<const SessionFile> m_file;
     std::shared_ptr<const SessionSnapshot> m_snapshot;
     std::shared_ptr<const PanelData> m_panelData;
     bool m_readsPanels = true;
+    bool m_reloading = false;
 };
 
 } // namespace ws

@@ -102,6 +102,15 @@ QString SessionSnapshot::gpuEmptyReason() const
     return QStringLiteral("the session holds no kernels, copies or memsets");
 }
 
+int64_t SessionSnapshot::tracedLaunchOf(int64_t kernelId) const
+{
+    for (const KernelLink& link : kernelLinks) {
+        if (link.kernelId == kernelId)
+            return link.traceKernelId;
+    }
+    return kernelId;
+}
+
 std::shared_ptr<SessionSnapshot> SessionSnapshot::build(std::shared_ptr<const TimelineModel> model,
     std::vector<CounterSeries> counters, std::map<std::string, std::string> meta, const ProgressCallback& progress,
     const CancellationToken& cancel)

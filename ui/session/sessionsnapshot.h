@@ -32,6 +32,9 @@ public:
     std::vector<CounterSeries> counters;
     std::vector<QRgb> nameColor; // per StringId
     std::map<std::string, std::string> meta;
+    // Profiled / sampled launches of a multi-run session and the traced launches they were
+    // measured for (kernel_link): a kernel view acting on a launch acts on its traced launch.
+    std::vector<KernelLink> kernelLinks;
     // How long opening took, per phase (ms, wall clock on the loader thread).
     struct LoadTimes {
         double reader = 0;   // open + validate the file
@@ -44,6 +47,9 @@ public:
     QString qstr(StringId id) const { return QString::fromStdString(str(id)); }
     QRgb color(StringId id) const { return id < nameColor.size() ? nameColor[id] : 0xff808080u; }
     const LodIndex* indexFor(size_t lane) const;
+    // The traced launch `kernelId` links to, or `kernelId` itself (a traced launch, or a
+    // profiled one without a traced counterpart).
+    int64_t tracedLaunchOf(int64_t kernelId) const;
 
     TimeNs begin() const { return m_begin; }
     TimeNs end() const { return m_end; }

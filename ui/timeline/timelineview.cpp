@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/timelineview.h"
 
+#include "ui/session/kernelactions.h"
 #include "ui/style/timeformat.h"
 
 #include <QApplication>
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ws {
 
@@ -84,6 +86,9 @@ TimelineView::TimelineView(SelectionModel* selection, TimelineRowModel* rows, QW
         update();
     });
     connect(m_rows, &TimelineRowModel::rowsLayoutChanged, this, &TimelineView::relayout);
+    // The window gives the row model a reloaded snapshot before the view: where the rows were
+    // is remembered while the layout still matches the snapshot shown (reloadSnapshot).
+    connect(m_rows, &QAbstractItemModel::modelAboutToBeReset, this, [this] { m_reloadAnchor = reloadAnchor(); });
     connect(m_scheduler, &FrameScheduler::frameBuilt, this, &TimelineView::onFrameBuilt);
 }
 
@@ -108,6 +113,7 @@ void TimelineView::setEmptyMessage(const QString& message)
 void TimelineView::setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot)
 {
     m_scheduler->cancel();
+    m_reloadAnchor.reset();
     m_snapshot = std::move(snapshot);
     if (m_snapshot)
         m_viewport.setBounds(m_snapshot->begin(), m_snapshot->end());
@@ -119,6 +125,94 @@ void TimelineView::setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot)
     m_worstPaintMs = 0;
     relayout();
     m_vscroll->setValue(0);
+    requestFrame();
+    update();
+}
+
+namespace {
+
+// The same row of two snapshots of one session: lanes are rebuilt on reload, their order may
+// change when a run adds processes, their identity does not.
+bool sameLane(const TimelineLane& a, const TimelineLane& b)
+{
+    return a.kind == b.kind && a.pid == b.pid && a.tid == b.tid && a.deviceId == b.deviceId && a.streamId == b.streamId
+        && a.depth == b.depth && a.kernelId == b.kernelId && a.block == b.block && a.warp == b.warp;
+}
+
+// `event` of the previous snapshot in `now`: the lane with the same identity, the event with the
+// same row at the same start; invalid when it is gone.
+EventSelection findAgain(const EventSelection& event, const TimelineLane& was, const SessionSnapshot& now)
+{
+    EventSelection e;
+    const auto& lanes = now.model->lanes;
+    for (size_t i = 0; i < lanes.size(); ++i) {
+        const TimelineLane& lane = lanes[i];
+        if (!sameLane(lane, was))
+            continue;
+        auto it = std::lower_bound(lane.start.begin(), lane.start.end(), event.start);
+        for (; it != lane.start.end() && *it == event.start; ++it) {
+            const auto index = static_cast<size_t>(it - lane.start.begin());
+            if (lane.ref[index] == event.ref) {
+                e.lane = static_cast<int>(i);
+                e.index = static_cast<quint32>(index);
+                e.ref = event.ref;
+                e.start = lane.start[index];
+                e.end = lane.end[index];
+                e.name = now.qstr(lane.name[index]);
+                return e;
+            }
+        }
+    }
+    return e;
+}
+
+} // namespace
+
+int TimelineView::scrolledRowTop(int lane) const
+{
+    const auto it = m_laneRow.constFind(lane);
+    if (it == m_laneRow.constEnd() || m_laneLayer.value(lane) == 0)
+        return kNoRow;
+    return rowRect(m_scrolled[it.value()]).top();
+}
+
+TimelineView::ReloadAnchor TimelineView::reloadAnchor() const
+{
+    const EventSelection e = m_selection->selectedEvent();
+    return {m_vscroll->value(), e.isValid() ? scrolledRowTop(e.lane) : kNoRow};
+}
+
+void TimelineView::reloadSnapshot(std::shared_ptr<const SessionSnapshot> snapshot)
+{
+    const TimeRange view = m_selection->viewRange();
+    const EventSelection selected = m_selection->selectedEvent();
+    // Captured when the row model was reset, if it was, else now.
+    const ReloadAnchor anchor = std::exchange(m_reloadAnchor, std::nullopt).value_or(reloadAnchor());
+    std::optional<TimelineLane> selectedLane;
+    if (selected.isValid() && m_snapshot && static_cast<size_t>(selected.lane) < m_snapshot->model->lanes.size()) {
+        const TimelineLane& l = m_snapshot->model->lanes[static_cast<size_t>(selected.lane)];
+        selectedLane = TimelineLane {l.kind, l.pid, l.tid, l.deviceId, l.streamId, l.depth, l.kernelId, l.block, l.warp,
+            l.role, l.label, {}, {}, {}, {}};
+    }
+    setSnapshot(std::move(snapshot));
+    if (!m_snapshot)
+        return;
+    if (!view.isEmpty())
+        m_viewport.setView(view.begin, view.end);
+    m_vscroll->setValue(anchor.scroll);
+    if (selectedLane) {
+        const EventSelection again = findAgain(selected, *selectedLane, *m_snapshot);
+        if (again.isValid()) {
+            m_selection->setSelectedEvent(again);
+            // Rows of a new process may come before the selected one: its row stays where it
+            // was on screen, the rest of the scroll follows.
+            const int top = scrolledRowTop(again.lane);
+            if (top != kNoRow && anchor.selectedTop != kNoRow)
+                m_vscroll->setValue(m_vscroll->value() + top - anchor.selectedTop);
+        } else {
+            m_selection->clearSelectedEvent();
+        }
+    }
     requestFrame();
     update();
 }
@@ -528,6 +622,12 @@ QString TimelineView::tooltipFor(const Hit& hit) const
                  .arg(formatDuration(l.start[i] - origin), formatDuration(l.end[i] - l.start[i]));
     }
     s += QStringLiteral("</table>");
+    // A launch of a profile or PC-sampling run was measured on behalf of a traced launch.
+    if (l.ref[i].table() == EventTable::Kernel) {
+        const int64_t traced = m_snapshot->tracedLaunchOf(l.ref[i].rowid());
+        if (traced != l.ref[i].rowid())
+            s += tr("<i>replayed for traced launch #%1: the panels show its metrics there</i><br>").arg(traced);
+    }
     if (!d && m_snapshot->hasFile)
         s += QStringLiteral("<i>reading details…</i>");
     return s;
@@ -865,10 +965,42 @@ void TimelineView::addWarpBlockChooser(QMenu& menu, const QModelIndex& group)
     }
 }
 
+qint64 TimelineView::kernelAt(const QPoint& pos) const
+{
+    if (!m_snapshot || !eventArea().contains(pos))
+        return -1;
+    const Hit hit = hitTest(pos);
+    if (!hit.isEvent())
+        return -1;
+    const TimelineLane& lane = m_snapshot->model->lanes[static_cast<size_t>(hit.lane)];
+    // A LOD bucket may hold many events: the widest one is what the tooltip names.
+    const EventRef ref = lane.ref[hit.count > 1 ? hit.widest : hit.first];
+    return ref.table() == EventTable::Kernel ? ref.rowid() : -1;
+}
+
+void TimelineView::addKernelActions(QMenu& menu, qint64 kernelId)
+{
+    if (!m_kernelActions || kernelId < 0)
+        return;
+    // A profiled launch is collected again for the traced launch it was measured for.
+    const qint64 traced = m_snapshot ? m_snapshot->tracedLaunchOf(kernelId) : kernelId;
+    m_kernelActions->addTo(&menu, traced);
+}
+
 void TimelineView::contextMenuEvent(QContextMenuEvent* e)
 {
-    const LayoutRow* row = rowAt(e->pos());
     QMenu menu(this);
+    fillContextMenu(menu, e->pos());
+    menu.exec(e->globalPos());
+}
+
+void TimelineView::fillContextMenu(QMenu& menu, const QPoint& pos)
+{
+    if (const qint64 kernel = kernelAt(pos); kernel >= 0 && m_kernelActions) {
+        addKernelActions(menu, kernel);
+        menu.addSeparator();
+    }
+    const LayoutRow* row = rowAt(pos);
     if (row) {
         const QModelIndex index = m_rows->indexForId(row->row.id);
         const QString name = row->row.label;
@@ -889,7 +1021,11 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* e)
     menu.addAction(tr("Show all hidden rows"), m_rows, &TimelineRowModel::showAll);
     menu.addAction(tr("Expand all"), this, [this] { m_rows->expandAll(true); });
     menu.addAction(tr("Collapse all"), this, [this] { m_rows->expandAll(false); });
-    menu.exec(e->globalPos());
+}
+
+void TimelineView::setKernelActions(KernelActions* actions)
+{
+    m_kernelActions = actions;
 }
 
 } // namespace ws

@@ -16,11 +16,13 @@
 #include "ui/timeline/timelineviewport.h"
 
 #include <QHash>
+#include <QPointer>
 #include <QTimer>
 #include <QWidget>
 
 class QMenu;
 
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -28,6 +30,8 @@ class QMenu;
 class QScrollBar;
 
 namespace ws {
+
+class KernelActions;
 
 // The timeline: ONE widget paints every row (not a cell per row). It composes
 //   - a TimelineViewport: the visible time range (zoom around a point, pan, fit, Back/Forward),
@@ -92,6 +96,23 @@ public:
 
     QSize sizeHint() const override { return {1200, 700}; }
 
+    // The collect actions a right-click on a kernel offers (owned by the main window; none
+    // when null, the default).
+    void setKernelActions(KernelActions* actions);
+    // The kernel launch under `pos` (its rowid), -1 when none.
+    qint64 kernelAt(const QPoint& pos) const;
+    // The context menu for `pos`: the kernel's collect actions (for the traced launch a
+    // profiled launch links to), then the row's and the view's items.
+    void fillContextMenu(QMenu& menu, const QPoint& pos);
+    // The kernel part of it: the KernelActions items for `kernelId`'s traced launch. Nothing
+    // without KernelActions.
+    void addKernelActions(QMenu& menu, qint64 kernelId);
+
+    // A new snapshot of the same session (a run was appended and the file reloaded): keeps the
+    // visible range, the vertical scroll and the selected event (found again by its row id:
+    // rows of earlier runs keep their ids on append). setSnapshot() starts over instead.
+    void reloadSnapshot(std::shared_ptr<const SessionSnapshot> snapshot);
+
 public slots:
     void zoomBy(double factor, double anchorX = -1);
     void panBy(double fractionOfWidth);
@@ -144,6 +165,15 @@ private:
 
     TimelinePaintContext paintContext() const;
 
+    // Where the view stood before a reload: the scroll and the selected event's row top.
+    static constexpr int kNoRow = std::numeric_limits<int>::min();
+    struct ReloadAnchor {
+        int scroll = 0;
+        int selectedTop = kNoRow;
+    };
+    ReloadAnchor reloadAnchor() const;
+    int scrolledRowTop(int lane) const; // widget y of a scrolled lane's row; kNoRow when not laid out
+
     SelectionModel* m_selection;
     TimelineRowModel* m_rows;
     TimelineViewport m_viewport;
@@ -185,6 +215,8 @@ private:
     QPoint m_tooltipGlobal;
     EventDetails m_selectedDetails;
     QTimer m_stalePaint;
+    QPointer<KernelActions> m_kernelActions;
+    std::optional<ReloadAnchor> m_reloadAnchor;
 };
 
 } // namespace ws
