@@ -328,6 +328,11 @@ private slots:
         QCOMPARE(s->displayName, QStringLiteral("demo"));
         QCOMPARE(doc.snapshot(), s);
         QVERIFY(s->hasGpuActivity());
+        // Four runs over ~22 s; the view opens on the trace run's ~1 s, not on the replays.
+        QVERIFY(s->openBegin >= s->begin() && s->openEnd <= s->end());
+        QVERIFY2(s->openEnd - s->openBegin < (s->end() - s->begin()) / 5,
+            qPrintable(
+                QStringLiteral("open span %1 ns of %2 ns").arg(s->openEnd - s->openBegin).arg(s->end() - s->begin())));
         QCOMPARE(panelsLoading.count(), 1);
 
         QTRY_COMPARE_WITH_TIMEOUT(panels.count(), 1, 30000);

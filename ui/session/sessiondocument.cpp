@@ -86,6 +86,7 @@ SessionLoad loadSnapshot(
         times.reader = static_cast<double>(phase.nsecsElapsed()) / 1e6;
         phase.restart();
         auto model = TimelineModel::load(reader, report, job.cancel, true, iket::laneProviders());
+        const auto openSpan = model ? timingSpanOf(*model, reader.readRuns()) : std::nullopt;
         times.lanes = static_cast<double>(phase.nsecsElapsed()) / 1e6;
         phase.restart();
         base = 0.85;
@@ -107,6 +108,8 @@ SessionLoad loadSnapshot(
             built->displayName = shown;
             built->hasFile = true;
             built->kernelLinks = std::move(links);
+            built->openBegin = openSpan ? openSpan->first : built->begin();
+            built->openEnd = openSpan ? openSpan->second : built->end();
             result.snapshot = std::move(built);
             result.file = file;
         }

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <set>
 #include <thread>
 
 namespace ws {
@@ -180,6 +181,31 @@ std::shared_ptr<SessionSnapshot> SessionSnapshot::build(std::shared_ptr<const Ti
     s->m_begin = b;
     s->m_end = std::max(e, b + 1);
     return s;
+}
+
+std::optional<std::pair<TimeNs, TimeNs>> timingSpanOf(const TimelineModel& model, const std::vector<RunInfo>& runs)
+{
+    std::set<uint32_t> timing;
+    for (const RunInfo& r : runs) {
+        if (r.kind == "trace" || r.kind == "import")
+            timing.insert(r.id);
+    }
+    if (timing.empty() || timing.size() == runs.size())
+        return std::nullopt;
+    std::set<int64_t> pids;
+    for (const ProcessInfo& p : model.processes) {
+        if (timing.contains(p.runId))
+            pids.insert(p.pid);
+    }
+    std::optional<std::pair<TimeNs, TimeNs>> span;
+    for (const TimelineLane& l : model.lanes) {
+        if (l.size() == 0 || !pids.contains(l.pid))
+            continue;
+        const TimeNs b = l.start.front();
+        const TimeNs e = *std::max_element(l.end.begin(), l.end.end());
+        span = span ? std::pair {std::min(span->first, b), std::max(span->second, e)} : std::pair {b, e};
+    }
+    return span;
 }
 
 std::vector<CounterSeries> loadCounterSeries(const SessionReader& reader, const CancellationToken& cancel)

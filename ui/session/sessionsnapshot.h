@@ -12,6 +12,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,12 @@ public:
     // Profiled / sampled launches of a multi-run session and the traced launches they were
     // measured for (kernel_link): a kernel view acting on a launch acts on its traced launch.
     std::vector<KernelLink> kernelLinks;
+    // Where the view opens: the span of the trace (and import) runs' processes when the session
+    // also holds runs that replayed the program (profile, PC sampling) or measured without it
+    // (bench), which happen seconds later and would squeeze the trace into a sliver; else
+    // begin()..end(). Set by the document's loader (timingSpanOf).
+    TimeNs openBegin = 0;
+    TimeNs openEnd = 0;
     // How long opening took, per phase (ms, wall clock on the loader thread).
     struct LoadTimes {
         double reader = 0;   // open + validate the file
@@ -73,6 +80,10 @@ private:
 };
 
 // Reads counter_track / counter_sample through the reader's read-only connection.
+// The extent of the events of processes of trace/import runs, when `runs` also holds other
+// kinds; nullopt when every run is a timing run or none has events.
+std::optional<std::pair<TimeNs, TimeNs>> timingSpanOf(const TimelineModel& model, const std::vector<RunInfo>& runs);
+
 std::vector<CounterSeries> loadCounterSeries(const SessionReader& reader, const CancellationToken& cancel = {});
 
 } // namespace ws

@@ -115,9 +115,13 @@ void TimelineView::setSnapshot(std::shared_ptr<const SessionSnapshot> snapshot)
     m_scheduler->cancel();
     m_reloadAnchor.reset();
     m_snapshot = std::move(snapshot);
-    if (m_snapshot)
+    if (m_snapshot) {
         m_viewport.setBounds(m_snapshot->begin(), m_snapshot->end());
-    else
+        // A multi-run session opens on its trace, not on the replays seconds later.
+        if (m_snapshot->openEnd > m_snapshot->openBegin
+            && (m_snapshot->openBegin > m_snapshot->begin() || m_snapshot->openEnd < m_snapshot->end()))
+            m_viewport.fitSpan(m_snapshot->openBegin, m_snapshot->openEnd);
+    } else
         m_viewport.clearBounds();
     m_frame.reset();
     m_hover = {};
