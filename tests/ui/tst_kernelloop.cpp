@@ -347,8 +347,12 @@ private slots:
         QCOMPARE(throughput.table()->data(throughput.table()->index(sm, 2)).toString(), QStringLiteral("n/c"));
         QVERIFY(roofline.noteLabel()->text().contains(QStringLiteral("#15: ") + how));
         QVERIFY(diagnosis.browser()->toPlainText().contains(how));
-        QVERIFY(source.summaryLabel()->text().isEmpty() || !source.summaryLabel()->isVisible()
-            || source.summaryLabel()->text().isEmpty());
+        // Not sampled either: the Source panel shows the kernel's sampled launch (#3), saying so.
+        QVERIFY2(source.summaryLabel()->text().contains(
+                     QStringLiteral("This launch (15) was not sampled: these are the samples of launch 3 ")),
+            qPrintable(source.summaryLabel()->text()));
+        QVERIFY2(source.summaryLabel()->text().contains("launch #65 of ws-example-gemm-relu"),
+            qPrintable(source.summaryLabel()->text()));
 
         // Both side by side: each column says where its numbers come from.
         focus.pin(3);
@@ -375,6 +379,20 @@ private slots:
             QStringLiteral("metrics from run 2 (profile, --set full --cache-control all, 40 passes, cache control "
                            "all), launch #53 of ws-example-gemm-relu"));
         QCOMPARE(panel->metricsProvenance(15), QString()); // not profiled
+    }
+
+    // PC sampling sampled the first GEMM launch (#3, through its link); another GEMM launch
+    // shows those samples as the kernel's, said as such; a kernel never sampled shows none.
+    void unsampledLaunchShowsItsKernelsSampledLaunch()
+    {
+        const auto data = panelDataOf(fixturePath(kThreeRuns));
+        QVERIFY(data);
+        QVERIFY(data->sampledLaunch(3) >= 0);
+        QCOMPARE(data->sampledLaunch(5), int64_t(-1));
+        QCOMPARE(data->sampledLaunchOfSameKernel(5), int64_t(3));
+        QCOMPARE(data->sampledLaunch(4), int64_t(-1)); // relu_kernel
+        QCOMPARE(data->sampledLaunchOfSameKernel(4), int64_t(-1));
+        QCOMPARE(data->sampledLaunchOfSameKernel(424242), int64_t(-1));
     }
 
     void noTextSendsTheUserToTheCommandLine()

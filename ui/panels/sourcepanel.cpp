@@ -159,7 +159,12 @@ void SourcePanel::refresh()
     m_kernel = kernel;
     m_view.reset();
     // In a multi-run session the samples come from a PC-sampling run's launch linked to this one.
-    const qint64 sampled = panelData && kernel >= 0 ? panelData->sampledLaunch(kernel) : kernel;
+    qint64 sampled = panelData && kernel >= 0 ? panelData->sampledLaunch(kernel) : kernel;
+    // This launch was not sampled: show a sampled launch of the same kernel, and say so.
+    const qint64 sibling = panelData && kernel >= 0 && sampled < 0 ? panelData->sampledLaunchOfSameKernel(kernel) : -1;
+    if (sibling >= 0)
+        sampled = panelData->sampledLaunch(sibling);
+    const qint64 samplesOf = sibling >= 0 ? sibling : kernel;
     if (m_tables && m_strings && sampled >= 0)
         m_view = std::make_shared<SourceView>(*m_tables, *m_strings, sampled, std::string());
 
@@ -216,11 +221,17 @@ void SourcePanel::refresh()
                            .arg(top >= 0 ? QString::fromStdString(StallReasonName::label(v.reasons()[0])) : QString())
                            .arg(top >= 0 ? percent(v.reasonTotals()[0], v.totalSamples()) : QString())
                            .arg(where.toHtmlEscaped())
-        + (sampled != kernel
+        + (sibling >= 0 ? tr("<br><b>This launch (%1) was not sampled: these are the samples of launch %2 of the "
+                             "same kernel</b> (sampled in launch %3); right-click the kernel → Sample stall reasons "
+                             "for this launch to sample this one.")
+                              .arg(kernel)
+                              .arg(sibling)
+                              .arg(sampled)
+                : sampled != kernel
                 ? tr(" — sampled in launch %1 of a PC-sampling run, linked to this traced launch").arg(sampled)
                 : QString())
         + (panelData && panelData->runs.size() > 1
-                ? QStringLiteral("<br><i>%1</i>").arg(panelData->samplesProvenance(kernel).toHtmlEscaped())
+                ? QStringLiteral("<br><i>%1</i>").arg(panelData->samplesProvenance(samplesOf).toHtmlEscaped())
                 : QString()));
 
     m_sass->setView(m_view);

@@ -176,6 +176,18 @@ int64_t PanelData::sampledLaunch(int64_t kernelId) const
     return -1;
 }
 
+int64_t PanelData::sampledLaunchOfSameKernel(int64_t kernelId) const
+{
+    const KernelLaunchTable::Launch* own = launches.find(kernelId);
+    if (!own || !sourceTables)
+        return -1;
+    for (const KernelLaunchTable::Launch& l : launches.launches()) {
+        if (l.group == own->group && l.id != kernelId && sampledLaunch(l.id) >= 0)
+            return l.id;
+    }
+    return -1;
+}
+
 const RunInfo* PanelData::run(uint32_t runId) const
 {
     for (const RunInfo& r : runs) {

@@ -75,6 +75,10 @@ public:
     // The launch whose PC samples the Source panel shows for `kernelId`: itself when it was
     // sampled, else a sampled launch of a PC-sampling run linked to it; -1 when none.
     int64_t sampledLaunch(int64_t kernelId) const;
+    // A launch of the same kernel (same group of the launch table) that has PC samples, for a
+    // launch that has none: PC sampling usually samples one launch of a kernel, and its stall
+    // profile stands for the kernel (said as such on screen). -1 when none of them was sampled.
+    int64_t sampledLaunchOfSameKernel(int64_t kernelId) const;
 
     // Where `kernelId`'s metrics come from, for the line above every panel that shows them:
     // "metrics from run 2 (profile, --set full, 26 passes, cache control all), launch #53 of
