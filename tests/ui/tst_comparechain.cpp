@@ -245,6 +245,51 @@ private slots:
         // And the roofline: one arrow per matched profiled kernel.
         QVERIFY(w.rooflinePlot()->arrowCount() >= 1);
     }
+
+    // The real thing, recorded on the H200 by scripts/device/jobs/loop.sh: a trace with
+    // "collect metrics" and "sample stall reasons" of GEMM launch #9 (loop.wscope), then
+    // `rerun` of it (loop-2.wscope, what "Run again" runs; its predecessor is the H200's path,
+    // absent here). The unchanged program compares as no significant change, the GEMM's metric
+    // deltas come from the two collected launches, and the roofline has its arrow.
+    void runAgainPairFromTheH200()
+    {
+        QTemporaryDir dir;
+        const QString oldPath = dir.filePath(QStringLiteral("loop.wscope"));
+        const QString newPath = dir.filePath(QStringLiteral("loop-2.wscope"));
+        QVERIFY(QFile::copy(fixture("loop/loop.wscope"), oldPath));
+        QVERIFY(QFile::copy(fixture("loop/loop-2.wscope"), newPath));
+        QVERIFY(SessionReader(newPath.toStdString()).meta().count(metakey::kPredecessor));
+        CompareWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        w.open(oldPath, newPath);
+        QVERIFY(waitLoaded(w));
+        const compare::Comparison& c = w.document()->comparison();
+        QVERIFY2(w.verdictLabel()->text().contains(QStringLiteral("no significant change")),
+            qPrintable(w.verdictLabel()->text()));
+        QVERIFY(c.verdict.ratio.low <= 1.0 && 1.0 <= c.verdict.ratio.high);
+        // Rows are per NVTX path; launch #9 is the third GEMM of the 3-launch warm-up.
+        const auto& s = w.document()->sessions();
+        int gemmRow = -1;
+        for (size_t i = 0; i < c.kernels.size() && gemmRow < 0; ++i) {
+            for (size_t l : s.a.launchesOf(static_cast<uint32_t>(c.kernels[i].keyA))) {
+                if (s.a.launches[l].id == 9)
+                    gemmRow = static_cast<int>(i);
+            }
+        }
+        QVERIFY(gemmRow >= 0);
+        QVERIFY(c.kernels[static_cast<size_t>(gemmRow)].name.find("nvjet_sm90") != std::string::npos);
+        QCOMPARE(c.kernels[static_cast<size_t>(gemmRow)].countA, size_t(3));
+        w.selectKernelRow(gemmRow);
+        const auto& rows = w.metricModel()->rows();
+        const auto sm = std::find_if(
+            rows.begin(), rows.end(), [](const compare::MetricRow& r) { return r.name == metric::kSmThroughput; });
+        QVERIFY(sm != rows.end());
+        QVERIFY(sm->valueA > 50 && sm->valueB > 50); // the GEMM is tensor-bound on both sides
+        QVERIFY(std::abs(sm->valueB - sm->valueA) < 5);
+        QVERIFY(w.rooflinePlot()->arrowCount() >= 1);
+        shoot(&w, QStringLiteral("loop-run-again-compare"));
+    }
 };
 
 QTEST_MAIN(TestCompareChain)

@@ -381,6 +381,25 @@ private slots:
         QCOMPARE(panel->metricsProvenance(15), QString()); // not profiled
     }
 
+    // The H200 loop (scripts/device/jobs/loop.sh): a trace, then "collect metrics" and "sample
+    // stall reasons" for traced GEMM #9 through `warpscope-cli collect` (what the menu runs):
+    // #9 carries the profile run's metrics and the PC-sampling run's samples; its neighbours
+    // carry neither.
+    void collectedLaunchOfTheH200Loop()
+    {
+        const auto data = panelDataOf(fixturePath("loop/loop.wscope"));
+        QVERIFY(data);
+        QVERIFY(data->profiled(9));
+        QVERIFY(!data->profiled(7) && !data->profiled(11));
+        const QString from = data->metricsProvenance(9);
+        QVERIFY2(from.startsWith(QStringLiteral("metrics from run 2 (profile, --set full")), qPrintable(from));
+        QVERIFY2(from.contains(QStringLiteral("launch #51 of ws-example-gemm-relu")), qPrintable(from));
+        QVERIFY(data->sampledLaunch(9) >= 0);
+        QCOMPARE(data->sampledLaunch(7), int64_t(-1));
+        QVERIFY2(data->samplesProvenance(9).startsWith(QStringLiteral("samples from run 3 (pc-sampling")),
+            qPrintable(data->samplesProvenance(9)));
+    }
+
     // PC sampling sampled the first GEMM launch (#3, through its link); another GEMM launch
     // shows those samples as the kernel's, said as such; a kernel never sampled shows none.
     void unsampledLaunchShowsItsKernelsSampledLaunch()

@@ -51,7 +51,7 @@ ls -la "$O/demo.wscope"
 
 step "loop: trace"
 timeout 60 "$CLI" record -o "$O/loop.wscope" -- "${PROG[@]}"; echo "rc=$?"
-# The 4th GEMM launch of the trace (the first after the 3 warm-up iterations).
+# The 4th GEMM launch of the trace (#9: the third of the 3 warm-up iterations, after the setup GEMM).
 GEMM=$(python3 -c "
 import sqlite3, sys
 c = sqlite3.connect('$O/loop.wscope')
