@@ -8,6 +8,8 @@
 #   loop.wscope      trace, then `collect --kernel-id <4th GEMM launch>` (--set full, that launch):
 #                    timed, next to ncu --set full of the same launch.
 #   loop-2.wscope    `rerun loop.wscope` (Run again): the after-side of the compare window.
+#   launchbound/torch.wscope  a launch-bound program and a PyTorch script: collect 3 launches of
+#                    their busiest kernel from its 5th launch; the links must be exactly those.
 #   failed.wscope    a trace, then a profile whose target exits 3: the failed run is marked.
 # Usage (from the repository root): bash scripts/device.sh run loop   (this script gets OUTDIR)
 # Never fails (each step says its exit status).
@@ -81,6 +83,37 @@ step "Run again: rerun loop.wscope -> loop-2.wscope"
 timed rerun timeout 300 "$CLI" rerun "$O/loop.wscope" -o "$O/loop-2.wscope" --yes
 timeout 30 "$CLI" info "$O/loop-2.wscope"; echo "rc=$?"
 timeout 60 "$CLI" compare "$O/loop.wscope" "$O/loop-2.wscope" 2>&1 | head -40
+
+# collect_check NAME PROGRAM...: trace PROGRAM, pick the 5th launch of its most launched kernel,
+# collect metrics for 3 launches from it, and check that the profiled launches link to exactly
+# the traced launches picked (ordinals 4, 5, 6 of that kernel in that process).
+collect_check() {
+  local name=$1
+  shift
+  step "$name: trace"
+  timeout 120 "$CLI" record -o "$O/$name.wscope" -- "$@" >"$O/$name-record.log" 2>&1; echo "rc=$?"
+  tail -2 "$O/$name-record.log"
+  local pick
+  pick=$(python3 -c "
+import sqlite3
+c = sqlite3.connect('$O/$name.wscope')
+name, pid = c.execute('select mangled_name, pid from kernel group by mangled_name, pid order by count(*) desc limit 1').fetchone()
+ids = [r[0] for r in c.execute('select id from kernel where mangled_name = ? and pid = ? order by id', (name, pid))]
+print(ids[4], ' '.join(map(str, ids[4:7])))")
+  local id=${pick%% *}
+  echo "$name: picked launch $id; expected links to: ${pick#* }"
+  timed "$name-collect" timeout 240 "$CLI" collect "$O/$name.wscope" --kernel-id "$id" --count 3 --yes \
+    >"$O/$name-collect.log" 2>&1
+  grep -E "^will run|^step|appended|warning|error" "$O/$name-collect.log" | head -8
+  python3 -c "
+import sqlite3
+c = sqlite3.connect('$O/$name.wscope')
+linked = sorted(r[0] for r in c.execute('select trace_kernel_id from kernel_link'))
+expected = sorted(int(x) for x in '${pick#* }'.split())
+print('$name: linked traced launches', linked, 'expected', expected, 'OK' if linked == expected else 'MISMATCH')"
+}
+collect_check launchbound "$WS_DEVICE_BIN/ws-example-launch-bound" --launches 200
+collect_check torch python3 examples/python/torch_nvtx.py --steps 10
 
 step "a failing profile run appended to a trace"
 timeout 60 "$CLI" record -o "$O/failed.wscope" -- "${PROG[@]}"; echo "rc=$?"
