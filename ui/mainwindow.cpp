@@ -656,7 +656,7 @@ void MainWindow::readRecipe()
     m_kernelActions->setUnavailableReason(tr("reading how the session's program was started…"));
     const QString path = m_snapshot->path;
     m_recipeJob->start([path](const BackgroundJob::Context&) { return readSessionRecipe(path); },
-        [this](SessionRecipe r) { onRecipeRead(r); });
+        [this](const SessionRecipe& r) { onRecipeRead(r); });
 }
 
 void MainWindow::onRecipeRead(const SessionRecipe& recipe)
@@ -748,7 +748,7 @@ void MainWindow::collectKernel(const KernelCollectionRequest& request)
     const QString path = m_snapshot->path;
     const int64_t id = request.kernelId;
     m_kernelJob->start([path, id](const BackgroundJob::Context&) { return readKernelLaunch(path, id); },
-        [this, request, path](KernelLaunchInfo launch) {
+        [this, request, path](const KernelLaunchInfo& launch) {
             if (!m_snapshot || m_snapshot->path != path)
                 return;
             if (!launch.error.isEmpty()) {

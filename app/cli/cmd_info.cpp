@@ -78,7 +78,7 @@ void printInfo(const std::string& path)
     for (const ws::RunInfo& run : reader.readRuns()) {
         std::string who = run.host.empty() ? std::string("?") : run.host;
         if (!run.user.empty())
-            who = run.user + "@" + who;
+            who.insert(0, run.user + "@");
         const int64_t took = run.endRealtimeNs > run.startRealtimeNs ? run.endRealtimeNs - run.startRealtimeNs : 0;
         const std::string duration = took > 0 ? humanDuration(took) : std::string("-");
         std::printf("  run %-3u %-12s %-16s %-12s %s\n", run.id, run.kind.c_str(), who.c_str(), duration.c_str(),

@@ -83,8 +83,8 @@ private slots:
             kinds.push_back(r.kind);
         QCOMPARE(kinds, (std::vector<std::string> {"trace", "profile", "pc-sampling", "bench"}));
         const SessionData g = load(QStringLiteral("gemm_relu.wscope"));
-        const size_t traced = std::count_if(
-            d.kernels.begin(), d.kernels.end(), [](const KernelRecord& k) { return k.runId == 1; });
+        const size_t traced
+            = std::count_if(d.kernels.begin(), d.kernels.end(), [](const KernelRecord& k) { return k.runId == 1; });
         std::erase_if(d.kernels, [](const KernelRecord& k) { return k.runId != 1; });
         QCOMPARE(d.kernels.size(), g.kernels.size());
         QCOMPARE(d.nvtxRanges.size(), g.nvtxRanges.size());

@@ -31,9 +31,9 @@ AttemptChain AttemptChain::resolve(const QString& newest)
     while (!path.isEmpty() && chain.size() < kMaxAttempts) {
         Attempt attempt {path, {}};
         QString next;
-        if (seen.contains(canonical(path))) {
+        if (seen.contains(canonical(path)))
             break; // a loop: every attempt is listed once
-        } else if (!QFileInfo::exists(path)) {
+        if (!QFileInfo::exists(path)) {
             attempt.error = QObject::tr("missing");
         } else {
             try {

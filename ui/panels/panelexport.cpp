@@ -130,7 +130,7 @@ bool saveReportCsv(const ReportTable& report, const QString& path, QString* erro
     return writeAtomically(path, QByteArray::fromStdString(s.str()), error);
 }
 
-void addPlotExportMenu(QCustomPlot* plot, const QString& baseName, PlotMenuItems before)
+void addPlotExportMenu(QCustomPlot* plot, const QString& baseName, const PlotMenuItems& before)
 {
     plot->setContextMenuPolicy(Qt::CustomContextMenu);
     QObject::connect(plot, &QWidget::customContextMenuRequested, plot, [plot, baseName, before](const QPoint& pos) {
@@ -139,7 +139,7 @@ void addPlotExportMenu(QCustomPlot* plot, const QString& baseName, PlotMenuItems
             before(menu, pos);
         for (const QString& format : plotFormats()) {
             menu.addAction(QObject::tr("Export plot as %1…").arg(format.toUpper()), plot, [plot, baseName, format] {
-                const QString path = QFileDialog::getSaveFileName(plot, QObject::tr("Export plot"),
+                QString path = QFileDialog::getSaveFileName(plot, QObject::tr("Export plot"),
                     baseName + QLatin1Char('.') + format, QStringLiteral("%1 (*.%2)").arg(format.toUpper(), format));
                 if (path.isEmpty())
                     return;

@@ -40,7 +40,7 @@ bool saveReportCsv(const ReportTable& report, const QString& path, QString* erro
 using PlotMenuItems = std::function<void(QMenu& menu, const QPoint& pos)>;
 // Adds "Export plot as PNG / SVG / PDF…" to the plot's context menu (file dialog), after
 // `before`'s items when given.
-void addPlotExportMenu(QCustomPlot* plot, const QString& baseName, PlotMenuItems before = {});
+void addPlotExportMenu(QCustomPlot* plot, const QString& baseName, const PlotMenuItems& before = {});
 // Asks for a file name and saves the model as CSV; returns the path or "" when cancelled.
 QString exportModelDialog(QWidget* parent, const QAbstractItemModel* model, const QString& baseName);
 

@@ -126,10 +126,10 @@ QString RunStepState::reason() const
 
 QString RunQueue::defaultCliPath()
 {
-    const QString env = qEnvironmentVariable("WS_CLI");
+    QString env = qEnvironmentVariable("WS_CLI");
     if (!env.isEmpty())
         return env;
-    const QString beside = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("warpscope-cli"));
+    QString beside = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("warpscope-cli"));
     if (QFileInfo(beside).isExecutable())
         return beside;
     const QString onPath = QStandardPaths::findExecutable(QStringLiteral("warpscope-cli"));

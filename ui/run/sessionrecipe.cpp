@@ -137,7 +137,7 @@ QString nextAttemptPath(const QString& path)
     }
     const QString suffix = f.suffix().isEmpty() ? QStringLiteral("wscope") : f.suffix();
     for (;; ++n) {
-        const QString candidate = f.dir().filePath(QStringLiteral("%1-%2.%3").arg(base).arg(n).arg(suffix));
+        QString candidate = f.dir().filePath(QStringLiteral("%1-%2.%3").arg(base).arg(n).arg(suffix));
         if (!QFileInfo::exists(candidate))
             return candidate;
     }

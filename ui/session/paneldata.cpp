@@ -18,7 +18,8 @@
 
 namespace ws {
 
-std::shared_ptr<PanelData> PanelData::load(std::shared_ptr<const SessionFile> file, const CancellationToken& cancel)
+std::shared_ptr<PanelData> PanelData::load(
+    const std::shared_ptr<const SessionFile>& file, const CancellationToken& cancel)
 {
     auto d = std::make_shared<PanelData>();
     d->path = file->path();
@@ -52,7 +53,7 @@ std::shared_ptr<PanelData> PanelData::load(std::shared_ptr<const SessionFile> fi
     return d;
 }
 
-std::shared_ptr<PanelData> PanelData::fromSession(std::shared_ptr<const SessionData> data)
+std::shared_ptr<PanelData> PanelData::fromSession(const std::shared_ptr<const SessionData>& data)
 {
     auto d = std::make_shared<PanelData>();
     d->memory = data;

@@ -54,9 +54,9 @@ public:
     // Reads everything above through the calling thread's connection to `file`. Throws
     // SessionError naming the file.
     static std::shared_ptr<PanelData> load(
-        std::shared_ptr<const SessionFile> file, const CancellationToken& cancel = {});
+        const std::shared_ptr<const SessionFile>& file, const CancellationToken& cancel = {});
     // The same from a session in memory (tests, imported sessions not yet saved).
-    static std::shared_ptr<PanelData> fromSession(std::shared_ptr<const SessionData> data);
+    static std::shared_ptr<PanelData> fromSession(const std::shared_ptr<const SessionData>& data);
 
     bool hasMetrics() const { return !metrics.empty(); }
     const DeviceInfo* device(uint32_t id) const;

@@ -253,7 +253,7 @@ void SessionDocument::readPanelsAndBench(bool announce)
                 return {nullptr, QString::fromUtf8(e.what())};
             }
         },
-        [this, snapshot, path = file->path()](PanelRead r) {
+        [this, snapshot, path = file->path()](const PanelRead& r) {
             m_panelData = r.data;
             if (r.data)
                 emit panelDataReady(r.data, snapshot);
@@ -263,7 +263,7 @@ void SessionDocument::readPanelsAndBench(bool announce)
     const std::string name
         = snapshot->displayName.isEmpty() ? file->path().toStdString() : snapshot->displayName.toStdString();
     m_bench->start([file, name](const BackgroundJob::Context&) { return readBench(*file, name); },
-        [this](BenchOutcome outcome) { emit benchReady(outcome); });
+        [this](const BenchOutcome& outcome) { emit benchReady(outcome); });
 }
 
 } // namespace ws
