@@ -65,7 +65,7 @@ std::vector<std::string> RecipeRunner::plan(const std::vector<CollectorStep>& st
         return v ? std::optional<std::string>(v) : std::nullopt;
     };
     for (const auto& [name, value] : environmentChanges(m_recipe, current))
-        env.append(" ").append(shellQuote(name + "=" + value));
+        env.append(" ").append(shellQuote(std::string(name).append("=").append(value)));
     lines.push_back("environment changes:" + (env.empty() ? std::string(" none") : env));
     lines.push_back("recorded by: " + (m_recipe.user.empty() ? std::string("?") : m_recipe.user) + "@"
         + (m_recipe.host.empty() ? std::string("?") : m_recipe.host)

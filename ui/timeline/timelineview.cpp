@@ -233,13 +233,18 @@ int TimelineView::rowHeight(const TimelineRowModel::Row& r) const
     case TimelineRowModel::Kind::Lane:
         break;
     }
-    if (m_snapshot && r.lane >= 0)
+    if (m_snapshot && r.lane >= 0 && static_cast<size_t>(r.lane) < m_snapshot->model->lanes.size())
         return laneKind(m_snapshot->model->lanes[static_cast<size_t>(r.lane)].kind).rowHeight;
     return kLaneHeight;
 }
 
 void TimelineView::relayout()
 {
+    // The row model takes a new snapshot before the view does (the window sets the rows
+    // first): its rows name lanes of a snapshot this view does not have yet, possibly more of
+    // them. setSnapshot() lays out again once both agree.
+    if (m_rows->snapshot() && m_rows->snapshot() != m_snapshot)
+        return;
     m_pinned.clear();
     m_scrolled.clear();
     m_laneRow.clear();
