@@ -184,10 +184,39 @@ std::string alignKeys(CompareSession& a, CompareSession& b)
     return std::string(pa ? "B" : "A") + " has no NVTX paths: kernels are matched by name alone";
 }
 
+namespace {
+
+template <class Rows> void keepRuns(Rows& rows, const std::vector<uint32_t>& timing)
+{
+    std::erase_if(
+        rows, [&](const auto& r) { return std::find(timing.begin(), timing.end(), r.runId) == timing.end(); });
+}
+
+} // namespace
+
+SessionData timingRuns(SessionData data)
+{
+    std::vector<uint32_t> timing;
+    for (const RunInfo& r : data.runs) {
+        if (r.kind == "trace" || r.kind == "import")
+            timing.push_back(r.id);
+    }
+    if (timing.empty() || timing.size() == data.runs.size())
+        return data;
+    keepRuns(data.kernels, timing);
+    keepRuns(data.memcpys, timing);
+    keepRuns(data.memsets, timing);
+    keepRuns(data.apiCalls, timing);
+    keepRuns(data.nvtxRanges, timing);
+    keepRuns(data.nvtxMarks, timing);
+    keepRuns(data.syncs, timing);
+    return data;
+}
+
 CompareSession loadCompareSession(const std::string& path)
 {
     const SessionReader reader(path);
-    return indexCompareSession(reader.readAll(), path);
+    return indexCompareSession(timingRuns(reader.readAll()), path);
 }
 
 } // namespace ws::compare

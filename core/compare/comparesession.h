@@ -71,7 +71,14 @@ bool hasPaths(const CompareSession& s);
 // alone. Returns a note saying so, or an empty string when nothing changed.
 std::string alignKeys(CompareSession& a, CompareSession& b);
 
-// Reads a session file (strictly read-only) and indexes it. Throws SessionError naming the
+// A multi-run session compares by its trace (and import) runs: a profile run's replayed
+// launches have no real timing (one launch at a time, caches reset), so their rows are dropped,
+// as the panels and reports drop them (SessionFileSource::Runs::Timing). Their metrics stay: a
+// profiled launch's metrics show on the traced launch it links to. A session whose runs are all
+// timing runs (or none) is returned as it is.
+SessionData timingRuns(SessionData data);
+
+// Reads a session file (strictly read-only), keeps its timing runs and indexes it. Throws SessionError naming the
 // file, or bench::BenchFormatError for malformed bench rows.
 CompareSession loadCompareSession(const std::string& path);
 // The same from tables already in memory (tests, importers); `path` names it in messages.

@@ -505,6 +505,25 @@ private Q_SLOTS:
         QCOMPARE(f.readAll(), QByteArray("hello"));
     }
 
+    // The CLI and the compare window load multi-run sessions alike: the trace run's launches
+    // only (a replayed or sampled launch has no real timing), the profile's metrics on them.
+    void multiRunSessionsCompareTheirTraceRuns()
+    {
+        const auto s = loadCompareSession(fixture("multirun/h200-gemm-relu-3runs.wscope").toStdString());
+        QCOMPARE(s.launches.size(), size_t(50)); // trace 50, not + 14 profiled + 1 sampled
+        QVERIFY(std::all_of(s.data.kernels.begin(), s.data.kernels.end(), [](const auto& k) { return k.runId == 1; }));
+        const auto c
+            = compareSessions(s, loadCompareSession(fixture("multirun/h200-gemm-relu-3runs.wscope").toStdString()));
+        size_t gemms = 0;
+        for (const auto& r : c.kernels)
+            gemms += r.name.rfind("nvjet", 0) == 0 ? r.countA : 0;
+        QCOMPARE(gemms, size_t(24));
+        // A single-run session is untouched.
+        SessionData one = SessionReader(fixture("recorder/sessions/gemm_relu.wscope").toStdString()).readAll();
+        const size_t kernels = one.kernels.size();
+        QCOMPARE(timingRuns(std::move(one)).kernels.size(), kernels);
+    }
+
     void realRecordingVsProfile()
     {
         // The H200 recording of the example against its profiled run: the profile session has

@@ -18,39 +18,9 @@ struct LoadOutcome {
     QString error;
 };
 
-// A multi-run session compares by its trace runs: a profile run's replayed launches have no
-// real timing (one launch at a time, caches reset), so their rows are left out, like the
-// panels and reports do (SessionFileSource::Runs::Timing). Their metrics stay: a profiled
-// launch's metrics show on the traced launch it links to (SessionMetrics::fromData).
-template <class Rows> void keepRuns(Rows& rows, const std::vector<uint32_t>& timing)
-{
-    std::erase_if(
-        rows, [&](const auto& r) { return std::find(timing.begin(), timing.end(), r.runId) == timing.end(); });
-}
-
-SessionData timingRuns(SessionData data)
-{
-    std::vector<uint32_t> timing;
-    for (const RunInfo& r : data.runs) {
-        if (r.kind == "trace" || r.kind == "import")
-            timing.push_back(r.id);
-    }
-    if (timing.empty() || timing.size() == data.runs.size())
-        return data;
-    keepRuns(data.kernels, timing);
-    keepRuns(data.memcpys, timing);
-    keepRuns(data.memsets, timing);
-    keepRuns(data.apiCalls, timing);
-    keepRuns(data.nvtxRanges, timing);
-    keepRuns(data.nvtxMarks, timing);
-    keepRuns(data.syncs, timing);
-    return data;
-}
-
 compare::CompareSession loadSession(const QString& path)
 {
-    const std::string p = path.toStdString();
-    return compare::indexCompareSession(timingRuns(SessionReader(p).readAll()), p);
+    return compare::loadCompareSession(path.toStdString());
 }
 
 } // namespace
