@@ -209,6 +209,7 @@ def main():
             i += 1
     failures = 0
     summary = []
+    nontrivial = {}  # "workload/kernel" -> [non-trivial values, agreeing, long]
     for pair in pairs:
         session, *ncu_csvs = pair.split(":")
         ours, units, meta, _env = load_session(session)
@@ -241,6 +242,8 @@ def main():
             if long_k:
                 failures += len(bad)
             summary.append((workload, name, long_k, len(kr), len(bad)))
+            real = [r for r in kr if r[9] != "zero" and not r[1].startswith(("launch__", "device__"))]
+            nontrivial[f"{workload}/{name}"] = (len(real), sum(1 for r in real if r[8]), long_k)
         for r in rows:
             if not r[8]:
                 print(f"  {'FAIL' if r[10] else 'short'}: {r[0]} {r[1]} [{r[2]}] ours {r[3]:.6g} ncu {r[4]:.6g} "
@@ -264,6 +267,21 @@ def main():
             fmt = lambda x: f"{x:.2f} s" if x is not None else "?"
             print(f"| {w} | {fmt(base)} | {fmt(ours_s)} | {fmt(ncu_s)} | {ratio} |")
     long_total = sum(1 for s in summary if s[2])
+    # Issue 18's figure: of the non-trivial values (not zero in both tools, not a launch or
+    # device attribute, which both compute from the same launch configuration), the share
+    # within max(1 %, ncu's own spread) of ncu's median (or 0.1 point for percentages), for
+    # kernels >= 50 us and, separately, for shorter ones.
+    print("\n### Agreement of non-trivial values (zero in both and launch__/device__ attributes left out)\n")
+    print("| kernel | >= 50 us | non-trivial values | agree | share |")
+    print("|---|---|---:|---:|---:|")
+    totals = {True: [0, 0], False: [0, 0]}
+    for kernel, (n, ok, long_k) in sorted(nontrivial.items()):
+        totals[long_k][0] += n
+        totals[long_k][1] += ok
+        print(f"| {kernel} | {'yes' if long_k else 'no'} | {n} | {ok} | {100 * ok / n if n else 0:.1f}% |")
+    for long_k, label in ((True, "kernels >= 50 us"), (False, "kernels < 50 us")):
+        n, ok = totals[long_k]
+        print(f"AGREEMENT {label}: {ok} of {n} non-trivial values = {100 * ok / n if n else 0:.1f}%")
     print(f"\n{failures} disagreeing metric(s) on {long_total} kernel(s) of >= 50 us "
           f"({len(summary) - long_total} shorter kernel(s) listed with figures only)")
     return 1 if failures else 0

@@ -137,23 +137,38 @@ run_pair() {
   [ "${NCU_RUNS:-2}" -ge 2 ] && [ "$(left)" -gt 20 ] && ncu_run "$name" "-2" "$metrics" "${kargs[@]}" -- "$@"
 }
 
-run_pair gemm_relu "" "$DEV/ws-example-gemm-relu" --warmup 1 --iters 4
-run_pair copy "" "$DEV/warpscope-metricsworkload" copy --warmup 2 --iters 4
-run_pair chase "" "$DEV/warpscope-metricsworkload" chase --warmup 2 --iters 4
-run_pair torch_softmax "regex:SoftMax" python3 "$HERE/metrics-torch.py"
+if [ "${SUITE:-metrics}" = fidelity ]; then
+  # Issue 18's suite: kernels of different kinds the profiler was not tuned on, one mode of
+  # warpscope-fidelitysuite each (its --list says what), plus a PyTorch op. Each program runs 2
+  # warm-up and 2 measured launches of its kernel; the table drops the first 2 of every run.
+  NAMES=()
+  for m in $(FIDELITY_MODES="${FIDELITY_MODES:-}" "$DEV/warpscope-fidelitysuite" --list | awk '{print $1}'); do
+    [ -n "${FIDELITY_MODES:-}" ] && [[ " $FIDELITY_MODES " != *" $m "* ]] && continue
+    NAMES+=("$m")
+    run_pair "$m" "" "$DEV/warpscope-fidelitysuite" "$m" --warmup 2 --iters 2
+  done
+  NAMES+=(torch_softmax)
+  run_pair torch_softmax "regex:SoftMax" python3 "$HERE/metrics-torch.py"
+else
+  NAMES=(gemm_relu copy chase torch_softmax)
+  run_pair gemm_relu "" "$DEV/ws-example-gemm-relu" --warmup 1 --iters 4
+  run_pair copy "" "$DEV/warpscope-metricsworkload" copy --warmup 2 --iters 4
+  run_pair chase "" "$DEV/warpscope-metricsworkload" chase --warmup 2 --iters 4
+  run_pair torch_softmax "regex:SoftMax" python3 "$HERE/metrics-torch.py"
 
-echo "== graph launch under the profiler (must be skipped with a warning, not crash)"
-timeout "$(cap 60)" "$CLI" profile -o "$W/graph.wscope" --section SpeedOfLight --keep-raw -- \
-  "$DEV/warpscope-metricsworkload" graph --warmup 1 --iters 2 >"$W/graph.log" 2>&1
-echo "   rc=$?"
-grep -E 'graph|warpscope-cli profile:' "$W/graph.log" | head -5 | sed 's/^/   /'
+  echo "== graph launch under the profiler (must be skipped with a warning, not crash)"
+  timeout "$(cap 60)" "$CLI" profile -o "$W/graph.wscope" --section SpeedOfLight --keep-raw -- \
+    "$DEV/warpscope-metricsworkload" graph --warmup 1 --iters 2 >"$W/graph.log" 2>&1
+  echo "   rc=$?"
+  grep -E 'graph|warpscope-cli profile:' "$W/graph.log" | head -5 | sed 's/^/   /'
+fi
 
 for v in "${VARIANTS[@]}"; do
   label=${v%%=*}
   suffix=""
   [ "$label" = default ] || suffix=".$label"
   pairs=()
-  for s in gemm_relu copy chase torch_softmax; do
+  for s in "${NAMES[@]}"; do
     p="$W/$s$suffix.wscope"
     [ -f "$p" ] && [ -s "$W/$s.ncu.csv" ] || continue
     p="$p:$W/$s.ncu.csv"
