@@ -141,12 +141,15 @@ if [ "${SUITE:-metrics}" = fidelity ]; then
   # Issue 18's suite: kernels of different kinds the profiler was not tuned on, one mode of
   # warpscope-fidelitysuite each (its --list says what), plus a PyTorch op. Each program runs 2
   # warm-up and 2 measured launches of its kernel; the table drops the first 2 of every run.
+  # Only the kernel under test is profiled (its name is --list's second column; cuBLAS names
+  # its own, nvjet_*), not the fill_/init_ kernels around it.
   NAMES=()
-  for m in $(FIDELITY_MODES="${FIDELITY_MODES:-}" "$DEV/warpscope-fidelitysuite" --list | awk '{print $1}'); do
+  while read -r m k _; do
     [ -n "${FIDELITY_MODES:-}" ] && [[ " $FIDELITY_MODES " != *" $m "* ]] && continue
+    [ "$k" = cublasGemmEx ] && k=nvjet
     NAMES+=("$m")
-    run_pair "$m" "" "$DEV/warpscope-fidelitysuite" "$m" --warmup 2 --iters 2
-  done
+    run_pair "$m" "regex:^$k" "$DEV/warpscope-fidelitysuite" "$m" --warmup 2 --iters 2
+  done < <("$DEV/warpscope-fidelitysuite" --list)
   NAMES+=(torch_softmax)
   run_pair torch_softmax "regex:SoftMax" python3 "$HERE/metrics-torch.py"
 else
