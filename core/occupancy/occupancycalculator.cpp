@@ -151,11 +151,15 @@ OccupancyResult OccupancyCalculator::compute(const OccupancyInput& in) const
     } else if (in.carveoutPercent < 0 && r.allocatedSmemPerBlock > 0) {
         // Without a preference the driver configures a smaller carveout than the largest, which
         // changes no block count but is what ncu reports as the configuration size and the
-        // shared-memory block limit. Observed on an H200 (ncu 2025.3, five kernels): a kernel
-        // without shared memory of its own gets the carveout for maxBlocksPerSm blocks (32 KiB),
-        // one with shared memory the carveout for the blocks it actually places.
+        // shared-memory block limit. Observed on an H200 (ncu 2025.3): a kernel without shared
+        // memory of its own gets the carveout for maxBlocksPerSm blocks (32 KiB); one with shared
+        // memory the carveout for twice the blocks it places. The factor 2 is what the fidelity
+        // suite showed (docs/evidence/2026-12-02-fidelity-all: l2_reuse 8 blocks of 1152 B ->
+        // 32 KiB, persistent_axpy 4 x 1152 B -> 16 KiB, cluster_dsmem 8 x 2176 B -> 64 KiB, softmax
+        // 2 x 1152 B -> 8 KiB), where the blocks alone gave half of ncu's value for the first three;
+        // the earlier kernels (softmax, the cuBLAS GEMM at one block per SM) fit both.
         const int64_t userSmem = in.staticSmemBytes + in.dynamicSmemBytes;
-        const int64_t blocks = userSmem == 0 ? a.maxBlocksPerSm : r.blocksPerSm;
+        const int64_t blocks = userSmem == 0 ? a.maxBlocksPerSm : 2 * static_cast<int64_t>(r.blocksPerSm);
         const int64_t c = carveoutFor(std::min(blocks * r.allocatedSmemPerBlock, a.smemPerSm));
         r.smemConfigBytes = c >= 0 ? c : a.smemPerSm;
         r.limitSharedMem = static_cast<int>(r.smemConfigBytes / r.allocatedSmemPerBlock);

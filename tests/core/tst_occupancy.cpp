@@ -178,21 +178,28 @@ private slots:
     {
         QTest::addColumn<int>("block");
         QTest::addColumn<int>("regs");
+        QTest::addColumn<int>("staticSmem");
         QTest::addColumn<int>("dynSmem");
         QTest::addColumn<qint64>("config");
         // Figures ncu 2025.3 reported on an H200 for the kernels of the comparison run.
-        QTest::newRow("relu 256x8regs") << 256 << 8 << 0 << qint64(32768);
-        QTest::newRow("copy 256x14regs") << 256 << 14 << 0 << qint64(32768);
-        QTest::newRow("chase 32x22regs") << 32 << 22 << 0 << qint64(32768);
-        QTest::newRow("nvjet gemm") << 384 << 168 << 213188 << qint64(233472);
+        QTest::newRow("relu 256x8regs") << 256 << 8 << 0 << 0 << qint64(32768);
+        QTest::newRow("copy 256x14regs") << 256 << 14 << 0 << 0 << qint64(32768);
+        QTest::newRow("chase 32x22regs") << 32 << 22 << 0 << 0 << qint64(32768);
+        QTest::newRow("nvjet gemm") << 384 << 168 << 0 << 213188 << qint64(233472);
         // ATen's cunn_SoftMaxForwardReg: 128 B of dynamic shared memory, 2 blocks per SM, so the
         // driver picks the 8 KiB carveout (ncu: limit 7 blocks).
-        QTest::newRow("softmax 1024x30regs 128B") << 1024 << 30 << 128 << qint64(8192);
+        QTest::newRow("softmax 1024x30regs 128B") << 1024 << 30 << 0 << 128 << qint64(8192);
+        // The fidelity suite (docs/evidence/2026-12-02-fidelity-all): static shared memory; the
+        // carveout holds twice the blocks placed (8 x 1152 B -> 32 KiB, not 16).
+        QTest::newRow("l2_reuse 256x21regs 32B static") << 256 << 21 << 32 << 0 << qint64(32768);
+        QTest::newRow("persistent_axpy 512x32regs 4B static") << 512 << 32 << 4 << 0 << qint64(16384);
+        QTest::newRow("cluster_dsmem 256x20regs 1056B static") << 256 << 20 << 1056 << 0 << qint64(65536);
     }
     void sharedMemoryConfigurationMatchesNcu()
     {
         QFETCH(int, block);
         QFETCH(int, regs);
+        QFETCH(int, staticSmem);
         QFETCH(int, dynSmem);
         QFETCH(qint64, config);
         ArchitectureLimits a;
@@ -200,6 +207,7 @@ private slots:
         OccupancyInput in;
         in.blockSize = block;
         in.registersPerThread = regs;
+        in.staticSmemBytes = staticSmem;
         in.dynamicSmemBytes = dynSmem;
         in.maxDynamicSmemBytes = dynSmem > 48 * 1024 ? 232448 : 0;
         const auto r = OccupancyCalculator(a).compute(in);
