@@ -67,8 +67,12 @@ ours() {
   local out=$W/$name.wscope
   [ "$label" = default ] || out=$W/$name.$label.wscope
   local t0 t1 rc
+  # A variant may profile with another cache control than the ncu runs it is compared with
+  # (WS_OURS_CACHE=all in its ENVS): e.g. our own replay without eviction against ncu's `none`.
+  local cache=$CACHE
+  [[ ",$envs," =~ ,WS_OURS_CACHE=([a-z]+), ]] && cache=${BASH_REMATCH[1]}
   t0=$(now)
-  env ${envs//,/ } timeout "$(cap 120)" "$CLI" profile -o "$out" --set "$SET" --cache-control "$CACHE" --keep-raw \
+  env ${envs//,/ } timeout "$(cap 120)" "$CLI" profile -o "$out" --set "$SET" --cache-control "$cache" --keep-raw \
     "${kargs[@]}" -- "$@" >"${out%.wscope}.ours.log" 2>&1
   rc=$?
   t1=$(now)

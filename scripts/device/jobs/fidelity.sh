@@ -17,9 +17,11 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64$
 chmod u+x "$WS_DEVICE_BIN"/* 2>/dev/null
 for c in ${FIDELITY_CACHE:-all}; do
   echo "===== cache control: $c"
-  # FIDELITY_VARIANTS: more runs of ours with replay experiments ("label=ENV=value"), cache all only.
+  # FIDELITY_VARIANTS / FIDELITY_NONE_VARIANTS: more runs of ours with replay experiments
+  # ("label=ENV=value,ENV=value") in cache control all / none.
   variants=""
   [ "$c" = all ] && variants=${FIDELITY_VARIANTS:-}
+  [ "$c" = none ] && variants=${FIDELITY_NONE_VARIANTS:-}
   SUITE=fidelity CACHE=$c OUT=$O NCU_RUNS=2 OURS_VARIANTS=$variants DEADLINE=${FIDELITY_DEADLINE:-500} \
     bash scripts/device/metrics-compare.sh
 done
