@@ -400,6 +400,42 @@ private slots:
             qPrintable(data->samplesProvenance(9)));
     }
 
+    // In a narrow dock the values stay visible: the metric names and units give way first.
+    void narrowPanelKeepsTheValuesVisible_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::newRow("360 px") << 360;
+        QTest::newRow("480 px") << 480;
+        QTest::newRow("1200 px (nothing to narrow)") << 1200;
+    }
+    void narrowPanelKeepsTheValuesVisible()
+    {
+        QFETCH(int, width);
+        const auto data = panelDataOf(fixturePath("loop/loop.wscope"));
+        SelectionModel selection;
+        KernelFocus focus(&selection);
+        ThroughputPanel throughput(&focus);
+        throughput.resize(width, 700);
+        throughput.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&throughput));
+        focus.setData(data, snapshotOf(fixturePath("loop/loop.wscope")));
+        focus.selectKernel(9);
+        QCoreApplication::processEvents();
+        QTableView* table = throughput.tableView();
+        const int last = table->model()->columnCount() - 1;
+        QVERIFY(last >= 2);
+        const QWidget* page = table->parentWidget();
+        QVERIFY(page && page->parentWidget()); // the scroll area's viewport
+        const int visible = page->parentWidget()->width();
+        const int right = table->columnViewportPosition(last) + table->columnWidth(last) + 2 * table->frameWidth();
+        QVERIFY2(
+            right <= visible, qPrintable(QStringLiteral("values end at %1 px of %2 visible").arg(right).arg(visible)));
+        // The metric names are never narrower than 120 px, and wide panels keep them whole.
+        QVERIFY(table->columnWidth(0) >= 120);
+        if (width >= 1200)
+            QVERIFY(table->columnWidth(0) >= 200);
+    }
+
     // PC sampling sampled the first GEMM launch (#3, through its link); another GEMM launch
     // shows those samples as the kernel's, said as such; a kernel never sampled shows none.
     void unsampledLaunchShowsItsKernelsSampledLaunch()

@@ -9,6 +9,8 @@
 #include "ui/panels/plotstyle.h"
 #include "ui/style/timeformat.h"
 
+#include <QEvent>
+#include <QFontMetrics>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -18,6 +20,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
+
+#include <vector>
 
 namespace ws {
 
@@ -43,6 +47,8 @@ DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidge
     m_tableView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_tableView->setSizeAdjustPolicy(QAbstractScrollArea::AdjustIgnored);
     m_tableView->setAlternatingRowColors(true);
+    m_tableView->setTextElideMode(Qt::ElideRight);
+    m_tableView->installEventFilter(this);
     m_tableView->setWordWrap(false);
     m_tableView->setSelectionBehavior(QAbstractItemView::SelectRows);
 
@@ -84,6 +90,8 @@ DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidge
     m_plotGrid->setContentsMargins(0, 0, 0, 0);
     m_plotGrid->setSpacing(6);
     auto* scroll = new QScrollArea(this);
+    m_scroll = scroll;
+    scroll->viewport()->installEventFilter(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(page);
@@ -194,14 +202,58 @@ void DetailsPanel::refresh()
         if (m_table->rows()[static_cast<size_t>(r)].heading)
             m_tableView->setSpan(r, 0, 1, m_table->columnCount());
     }
-    m_tableView->resizeColumnsToContents();
-    m_tableView->setColumnWidth(0, std::clamp(m_tableView->columnWidth(0), 200, 330));
-    for (int c = 2; c < m_table->columnCount(); ++c)
-        m_tableView->setColumnWidth(c, std::clamp(m_tableView->columnWidth(c), 170, 260));
+    fitColumns();
     int height = m_tableView->horizontalHeader()->height() + 2 * m_tableView->frameWidth();
     for (int r = 0; r < m_table->rowCount(); ++r)
         height += m_tableView->rowHeight(r);
     m_tableView->setFixedHeight(height);
+}
+
+void DetailsPanel::fitColumns()
+{
+    m_tableView->resizeColumnsToContents();
+    // What the cells need, without the header (a kernel's name in it can be long; it elides).
+    std::vector<int> content(static_cast<size_t>(m_table->columnCount()));
+    const QFontMetrics metrics = m_tableView->fontMetrics();
+    for (int c = 0; c < m_table->columnCount(); ++c) {
+        for (int r = 0; r < m_table->rowCount(); ++r) {
+            if (m_table->rows()[static_cast<size_t>(r)].heading)
+                continue; // spans the row
+            const QString text = m_table->data(m_table->index(r, c)).toString();
+            content[static_cast<size_t>(c)]
+                = std::max(content[static_cast<size_t>(c)], metrics.horizontalAdvance(text) + 12);
+        }
+    }
+    m_tableView->setColumnWidth(0, std::clamp(m_tableView->columnWidth(0), 200, 330));
+    for (int c = 2; c < m_table->columnCount(); ++c)
+        m_tableView->setColumnWidth(c, std::clamp(m_tableView->columnWidth(c), 170, 260));
+    // The page scrolls sideways when its plots are wider than the panel; the table's values must
+    // fit what is visible.
+    const int frame = 2 * m_tableView->frameWidth();
+    const int available = (m_scroll ? m_scroll->viewport()->width() : m_tableView->viewport()->width()) - frame;
+    int used = 0;
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        used += m_tableView->columnWidth(c);
+    // Narrow the metric names down to 120 px, the units down to 50 px, then the value columns
+    // down to what their values need.
+    std::vector<std::pair<int, int>> shrinkable {{0, 120}, {1, 50}};
+    for (int c = 2; c < m_table->columnCount(); ++c)
+        shrinkable.emplace_back(c, std::max(70, content[static_cast<size_t>(c)]));
+    for (const auto& [column, least] : shrinkable) {
+        if (used <= available || column >= m_table->columnCount())
+            break;
+        const int width = m_tableView->columnWidth(column);
+        const int narrower = std::max(std::min(least, width), width - (used - available));
+        used -= width - narrower;
+        m_tableView->setColumnWidth(column, narrower);
+    }
+}
+
+bool DetailsPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if ((watched == m_tableView || (m_scroll && watched == m_scroll->viewport())) && event->type() == QEvent::Resize)
+        fitColumns();
+    return QWidget::eventFilter(watched, event);
 }
 
 MetricRow DetailsPanel::row(const QString& label, const QString& unit, const QString& tip,

@@ -10,6 +10,7 @@
 class QCustomPlot;
 class QGridLayout;
 class QLabel;
+class QScrollArea;
 class QTableView;
 class QToolButton;
 
@@ -73,7 +74,14 @@ protected:
     KernelFocus* m_focus;
     QList<ShownKernel> m_shown;
 
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    // Column widths from the contents, then narrowed (the metric names first, elided with their
+    // full text in the tooltip, then the units) until the value columns fit the panel: in a
+    // narrow dock the values are what the table is for.
+    void fitColumns();
+
     MetricTableModel* m_table;
     QTableView* m_tableView;
     QLabel* m_kernels;
@@ -82,6 +90,7 @@ private:
     QToolButton* m_pin;
     QGridLayout* m_plotGrid;
     QWidget* m_page = nullptr;
+    QScrollArea* m_scroll = nullptr; // the page's: its width is what the table may use
     QList<QCustomPlot*> m_plots;
 };
 
