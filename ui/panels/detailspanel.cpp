@@ -91,7 +91,8 @@ DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidge
     m_plotGrid->setSpacing(6);
     auto* scroll = new QScrollArea(this);
     m_scroll = scroll;
-    scroll->viewport()->installEventFilter(this);
+    m_scrollViewport = scroll->viewport();
+    m_scrollViewport->installEventFilter(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(page);
@@ -251,7 +252,8 @@ void DetailsPanel::fitColumns()
 
 bool DetailsPanel::eventFilter(QObject* watched, QEvent* event)
 {
-    if ((watched == m_tableView || (m_scroll && watched == m_scroll->viewport())) && event->type() == QEvent::Resize)
+    // Pointers compared only: the filter may see events while the panel's children go away.
+    if ((watched == m_tableView || watched == m_scrollViewport) && event->type() == QEvent::Resize)
         fitColumns();
     return QWidget::eventFilter(watched, event);
 }

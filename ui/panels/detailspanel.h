@@ -91,6 +91,7 @@ private:
     QGridLayout* m_plotGrid;
     QWidget* m_page = nullptr;
     QScrollArea* m_scroll = nullptr; // the page's: its width is what the table may use
+    QWidget* m_scrollViewport = nullptr;
     QList<QCustomPlot*> m_plots;
 };
 
