@@ -14,6 +14,7 @@
 #include "core/store/runrecipe.h"
 #include "core/store/sessionreader.h"
 #include "launcher/reciperunner.h"
+#include "recipeplan.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -34,15 +35,7 @@ struct CollectArgs {
     bool yes = false;
 };
 
-// An error with the exit status it ends the command with.
-struct Refusal : std::runtime_error {
-    Refusal(int code, const std::string& why)
-        : std::runtime_error(why)
-        , exitCode(code)
-    {
-    }
-    int exitCode;
-};
+using ws::cli::Refusal;
 
 std::string kernelName(const ws::StringTable& strings, const ws::KernelRecord& k)
 {
@@ -103,18 +96,8 @@ int runCollect(const CollectArgs& a)
     const ws::CollectorStep step = ws::kernelStep(
         a.stalls ? ws::KernelCollection::StallSampling : ws::KernelCollection::Metrics, name, *ordinal, a.count);
     const ws::RecipeRunner runner(recipe, "collect");
-    for (const std::string& line : runner.plan({step}, {session}, {true}))
-        std::printf("%s\n", line.c_str());
-    std::fflush(stdout);
-    try {
-        runner.checkProgram({step});
-    } catch (const std::runtime_error& e) {
-        throw Refusal(4, e.what());
-    }
-    if (a.dryRun)
+    if (!ws::cli::presentPlan(runner, {step}, {session}, {true}, a.dryRun, a.yes))
         return 0;
-    if (runner.foreign() && !a.yes)
-        throw Refusal(2, "not running: " + runner.foreignReason());
     const ws::ExitStatus status = runner.run(step, session, true, 0, 1);
     if (status.exitCode != 0)
         throw Refusal(5, "the profile step " + status.describe() + " (see its message above)");

@@ -14,6 +14,7 @@
 #include "core/store/runrecipe.h"
 #include "core/store/sessionreader.h"
 #include "launcher/reciperunner.h"
+#include "recipeplan.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -33,14 +34,7 @@ struct RerunArgs {
     bool force = false;
 };
 
-struct Refusal : std::runtime_error {
-    Refusal(int code, const std::string& why)
-        : std::runtime_error(why)
-        , exitCode(code)
-    {
-    }
-    int exitCode;
-};
+using ws::cli::Refusal;
 
 std::string joined(const std::vector<std::string>& lines)
 {
@@ -74,18 +68,8 @@ int runRerun(const RerunArgs& a)
     std::vector<std::string> sessions(total, output);
     std::vector<bool> append(total, true);
     append.front() = false;
-    for (const std::string& line : runner.plan(recipe.steps, sessions, append))
-        std::printf("%s\n", line.c_str());
-    std::fflush(stdout);
-    try {
-        runner.checkProgram(recipe.steps);
-    } catch (const std::runtime_error& e) {
-        throw Refusal(4, e.what());
-    }
-    if (a.dryRun)
+    if (!ws::cli::presentPlan(runner, recipe.steps, sessions, append, a.dryRun, a.yes))
         return 0;
-    if (runner.foreign() && !a.yes)
-        throw Refusal(2, "not running: " + runner.foreignReason());
 
     std::vector<std::string> failed;
     for (size_t i = 0; i < total; ++i) {
