@@ -21,22 +21,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                                                       \
-    do {                                                                                                               \
-        cudaError_t e_ = (x);                                                                                          \
-        if (e_ != cudaSuccess) {                                                                                       \
-            std::fprintf(stderr, "%s:%d %s -> %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));                  \
-            std::exit(1);                                                                                              \
-        }                                                                                                              \
-    } while (0)
-#define CHECK_BLAS(x)                                                                                                  \
-    do {                                                                                                               \
-        cublasStatus_t s_ = (x);                                                                                       \
-        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                                             \
-            std::fprintf(stderr, "%s:%d %s -> cuBLAS status %d\n", __FILE__, __LINE__, #x, static_cast<int>(s_));      \
-            std::exit(1);                                                                                              \
-        }                                                                                                              \
-    } while (0)
+#include "../cudacheck.h"
 
 __global__ void fill_bf16(__nv_bfloat16* p, size_t n, uint32_t seed)
 {

@@ -19,14 +19,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                                                       \
-    do {                                                                                                               \
-        cudaError_t e_ = (x);                                                                                          \
-        if (e_ != cudaSuccess) {                                                                                       \
-            std::fprintf(stderr, "%s:%d %s -> %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));                  \
-            std::exit(1);                                                                                              \
-        }                                                                                                              \
-    } while (0)
+#include "../cudacheck.h"
 
 __global__ void chase_kernel(const uint32_t* __restrict__ next, uint32_t* out, int steps)
 {
