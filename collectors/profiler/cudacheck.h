@@ -3,7 +3,9 @@
 // CHECK / CHECK_BLAS for the profiler's GPU check programs (occupancygrid, the workloads): a
 // failing CUDA or cuBLAS call prints where and why and ends the program with status 1, so a
 // comparison script never mistakes a broken run for a measurement. CHECK_BLAS needs cublas_v2.h
-// included before this header.
+// included before this header. workloads/stalls.cu keeps its own copy: its text and line
+// numbers are part of the PC-sampling fixture (tests/fixtures/source), whose SASS maps to them,
+// and tst_profile_sourcecounters compares the file's text.
 
 #include <cuda_runtime.h>
 

@@ -19,7 +19,14 @@
 #include <string>
 #include <vector>
 
-#include "../cudacheck.h"
+#define CHECK(x)                                                                                                       \
+    do {                                                                                                               \
+        cudaError_t e_ = (x);                                                                                          \
+        if (e_ != cudaSuccess) {                                                                                       \
+            std::fprintf(stderr, "%s:%d %s -> %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));                  \
+            std::exit(1);                                                                                              \
+        }                                                                                                              \
+    } while (0)
 
 __global__ void chase_kernel(const uint32_t* __restrict__ next, uint32_t* out, int steps)
 {
