@@ -63,7 +63,9 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
         m_checkpoint.ctx = ctx;
         m_checkpoint.allowOverwrite = 1;
         // CUPTI_CHECKPOINT_OPT_TRANSFER (restore only changed blocks) failed its first restore on
-        // the H200 with CUPTI_ERROR_UNKNOWN: every pass restores everything.
+        // the H200 with CUPTI_ERROR_UNKNOWN (again on 2026-12-02, every kernel of the fidelity
+        // suite), and a copy kept in host memory only (reserveDeviceMB = -1) is refused with
+        // CUPTI_ERROR_INVALID_PARAMETER: every pass restores everything, from device memory.
         m_checkpoint.optimizations = CUPTI_CHECKPOINT_OPT_NONE;
     }
     CUptiResult st = CUPTI_SUCCESS;

@@ -88,6 +88,11 @@ bool KernelProfiler::initialize()
         std::fprintf(stderr, "warpscope-profile: %s; the program runs unprofiled\n", e.what());
         return false;
     }
+    if (m_config.cacheControl == ProfileConfig::CacheControl::None) {
+        // An experiment while issue 18 measures it: WS_PROFILE_NONE=warm.
+        const char* none = std::getenv("WS_PROFILE_NONE");
+        m_warmNone = none && std::string(none) == "warm";
+    }
     if (!m_config.kernelRegex.empty()) {
         try {
             m_regex = std::regex(m_config.kernelRegex, std::regex::ECMAScript | std::regex::optimize);
@@ -454,11 +459,14 @@ bool KernelProfiler::setUp(ContextState& state)
                 "profile with --cache-control none (CUPTI's kernel replay) instead");
             return false;
         }
-        m_writer.info("cache_control", "all");
+        m_writer.info("cache_control", m_warmNone ? "none" : "all");
+        m_writer.info(
+            "replay", m_warmNone ? "ours, L2 evicted then the launch's buffers read back" : "ours, L2 evicted");
         if (state.eviction)
             m_writer.info("l2_eviction_bytes", std::to_string(state.eviction->bufferBytes()));
     } else {
         m_writer.info("cache_control", "none");
+        m_writer.info("replay", "CUPTI kernel replay");
     }
     m_writer.info("ranges_per_image", std::to_string(state.session.capacity()));
     m_writer.info("counter_image_bytes", std::to_string(state.session.imageBytes()));
@@ -646,6 +654,12 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
     std::string error;
     size_t passes = 0;
     t_replaying = true;
+    if (m_warmNone && state.eviction) {
+        std::vector<std::pair<CUdeviceptr, size_t>> regions;
+        for (const auto& b : launchBuffers(cbid, cb))
+            regions.emplace_back(b.base, b.bytes);
+        state.eviction->setWarmRegions(std::move(regions));
+    }
     const bool ok = state.replay.replay(
         state.ctx, state.session, state.eviction.get(), [&] { return relaunch(cbid, cb); },
         state.device->config->passes() + 2, passes, error);

@@ -145,6 +145,21 @@ bool L2Eviction::run(std::string& error)
         unsigned long long zero = 0;
         void* emptyArgs[] = {&none, &zero, &none};
         r = cuLaunchKernel(m_returnKernel, 1, 1, 1, 32, 1, 1, 0, nullptr, emptyArgs, nullptr);
+        // The same kernel reads the warm regions (16-byte loads; a tail that is not a multiple of
+        // 16 stays out).
+        // The loads' sink is allocated in the program's context only when there is something to
+        // warm, so `all` leaves the program's memory as it was.
+        if (r == CUDA_SUCCESS && !m_warm.empty() && !m_returnSink)
+            r = cuMemAlloc(&m_returnSink, 16);
+        for (const auto& [base, bytes] : m_warm) {
+            if (r != CUDA_SUCCESS)
+                break;
+            const size_t take = std::min(bytes, 2 * m_l2Bytes) & ~size_t(15);
+            CUdeviceptr from = base + ((bytes - take) & ~size_t(15)); // allocations are 256-byte aligned
+            unsigned long long warmElements = take / 16;
+            void* warmArgs[] = {&from, &warmElements, &m_returnSink};
+            r = cuLaunchKernel(m_returnKernel, m_blocks, 1, 1, 256, 1, 1, 0, nullptr, warmArgs, nullptr);
+        }
         if (r == CUDA_SUCCESS)
             r = cuCtxSynchronize();
         if (r != CUDA_SUCCESS) {

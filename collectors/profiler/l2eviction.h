@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ws::profiler {
 
@@ -35,7 +37,12 @@ public:
     // After the eviction in its own context, run an empty kernel in `program` so the switch back
     // happens before the profiler starts. Call before prepare().
     void setReturnContext(CUcontext program) { m_returnCtx = program; }
-    // Runs the eviction kernel and waits for it.
+    // Regions of the program's memory to read into L2 after every eviction (from the program's
+    // context, with the switch back), so a pass starts with them cached and clean: what a previous
+    // launch of the kernel leaves there once its dirty lines are written back (`--cache-control
+    // none`). Of each region only the last 2x L2 bytes are read: more would evict itself.
+    void setWarmRegions(std::vector<std::pair<CUdeviceptr, size_t>> regions) { m_warm = std::move(regions); }
+    // Runs the eviction kernel (then the warm-up reads) and waits for it.
     bool run(std::string& error);
 
     size_t bufferBytes() const { return m_bytes; }
@@ -48,6 +55,8 @@ private:
     CUcontext m_returnCtx = nullptr;
     CUmodule m_returnModule = nullptr;
     CUfunction m_returnKernel = nullptr;
+    CUdeviceptr m_returnSink = 0;
+    std::vector<std::pair<CUdeviceptr, size_t>> m_warm;
     bool m_ownContext = true;
     CUmodule m_module = nullptr;
     CUfunction m_kernel = nullptr;

@@ -48,7 +48,98 @@ template <typename P> void fromClassic(CapturedLaunch& c, const P* p)
     c.isKernelLaunch = true;
 }
 
+// The allocation `word` points into, if it is a device pointer of the current context.
+bool deviceBufferAt(uint64_t word, DeviceBuffer& out)
+{
+    if (word == 0)
+        return false;
+    const auto ptr = static_cast<CUdeviceptr>(word);
+    unsigned int type = 0;
+    if (cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr) != CUDA_SUCCESS
+        || type != CU_MEMORYTYPE_DEVICE)
+        return false;
+    CUdeviceptr base = 0;
+    size_t bytes = 0;
+    if (cuMemGetAddressRange(&base, &bytes, ptr) != CUDA_SUCCESS || bytes == 0)
+        return false;
+    out = {base, bytes};
+    return true;
+}
+
+void addBuffersIn(const unsigned char* bytes, size_t size, std::vector<DeviceBuffer>& out)
+{
+    for (size_t at = 0; at + sizeof(uint64_t) <= size; at += sizeof(uint64_t)) {
+        uint64_t word = 0;
+        std::memcpy(&word, bytes + at, sizeof word);
+        DeviceBuffer b;
+        if (!deviceBufferAt(word, b))
+            continue;
+        const bool seen = std::any_of(out.begin(), out.end(), [&](const DeviceBuffer& o) { return o.base == b.base; });
+        if (!seen)
+            out.push_back(b);
+    }
+}
+
 } // namespace
+
+std::vector<DeviceBuffer> launchBuffers(CUpti_CallbackId cbid, const CUpti_CallbackData* cb)
+{
+    std::vector<DeviceBuffer> out;
+    const void* params = cb->functionParams;
+    if (!params || !canRelaunch(cbid))
+        return out;
+    CUfunction f = nullptr;
+    void** kernelParams = nullptr;
+    void** extra = nullptr;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+        const auto* p = static_cast<const cuLaunchKernel_params*>(params);
+        f = p->f;
+        kernelParams = p->kernelParams;
+        extra = p->extra;
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+        const auto* p = static_cast<const cuLaunchCooperativeKernel_params*>(params);
+        f = p->f;
+        kernelParams = p->kernelParams;
+        break;
+    }
+    default: {
+        const auto* p = static_cast<const cuLaunchKernelEx_params*>(params);
+        f = p->f;
+        kernelParams = p->kernelParams;
+        extra = p->extra;
+        break;
+    }
+    }
+    if (kernelParams) {
+        f = resolve(f);
+        // kernelParams has one entry per argument and no terminator: the driver says how many.
+        for (size_t i = 0;; ++i) {
+            size_t offset = 0, size = 0;
+            if (cuFuncGetParamInfo(f, i, &offset, &size) != CUDA_SUCCESS)
+                break; // past the last argument (or a driver without the call)
+            if (kernelParams[i])
+                addBuffersIn(static_cast<const unsigned char*>(kernelParams[i]), size, out);
+        }
+    } else if (extra) {
+        // CU_LAUNCH_PARAM_BUFFER_POINTER / _SIZE: the arguments as one packed buffer.
+        const unsigned char* buffer = nullptr;
+        size_t size = 0;
+        for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+            if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+                buffer = static_cast<const unsigned char*>(extra[i + 1]);
+            else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+                size = *static_cast<const size_t*>(extra[i + 1]);
+        }
+        if (buffer)
+            addBuffersIn(buffer, size, out);
+    }
+    return out;
+}
 
 bool isGraphLaunch(CUpti_CallbackId cbid)
 {

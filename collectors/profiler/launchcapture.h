@@ -8,6 +8,7 @@
 #include <cupti_callbacks.h>
 
 #include <string>
+#include <vector>
 
 namespace ws::profiler {
 
@@ -36,6 +37,17 @@ CUresult relaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
 // Whether relaunch() understands the call: cuLaunchKernel, cuLaunchKernelEx and
 // cuLaunchCooperativeKernel with their per-thread-stream variants.
 bool canRelaunch(CUpti_CallbackId cbid);
+
+// A device allocation a launch's arguments point into.
+struct DeviceBuffer {
+    CUdeviceptr base = 0;
+    size_t bytes = 0;
+};
+// The device allocations the launch's arguments point to, in argument order, each once: every
+// 8-byte-aligned word of every argument (structs included) that lies in device memory. Pointers
+// stored in device memory are not followed. Empty where the driver cannot say how the arguments
+// are laid out (cuFuncGetParamInfo, CUDA 12.4+). Only for launches relaunch() understands.
+std::vector<DeviceBuffer> launchBuffers(CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
 
 // True for cuGraphLaunch and its per-thread-stream variant.
 bool isGraphLaunch(CUpti_CallbackId cbid);
