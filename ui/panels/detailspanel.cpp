@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/detailspanel.h"
 
+#include "ui/panels/sectionrows.h"
+
 #include "core/metrics/profiledescription.h"
 
 #include "core/ranking/compactname.h"
@@ -181,8 +183,6 @@ void DetailsPanel::refresh()
             lines << QString::fromStdString(how);
     }
     const QString measured = lines.join(QLatin1Char('\n'));
-    m_provenance->setText(measured);
-    m_provenance->setVisible(!measured.isEmpty());
     const bool missing = session && !m_shown.isEmpty() && !anyProfiled();
     m_banner->setVisible(missing);
     if (missing) {
@@ -197,6 +197,19 @@ void DetailsPanel::refresh()
         m_banner->setText(text);
     }
     rebuild();
+    // Known differences from ncu: the legend of the mark, or why they could not be read.
+    QStringList provenance;
+    if (!measured.isEmpty())
+        provenance << measured;
+    if (m_table->hasNotes()) {
+        provenance << tr("%1 marks a value that differed from ncu's beyond ncu's own run-to-run spread on the "
+                         "fidelity suite (H200); hover it for how much and why.")
+                          .arg(MetricTableModel::differenceMark());
+    } else if (session && anyProfiled() && !PanelSections::knownDifferences()) {
+        provenance << tr("Known differences from ncu not shown: %1").arg(PanelSections::knownDifferencesError());
+    }
+    m_provenance->setText(provenance.join(QLatin1Char('\n')));
+    m_provenance->setVisible(!provenance.isEmpty());
     // Group titles span the whole row.
     m_tableView->clearSpans();
     for (int r = 0; r < m_table->rowCount(); ++r) {
@@ -279,7 +292,7 @@ MetricRow DetailsPanel::metricRow(const QString& metric, const QString& label, c
         if (const MetricDef* d = session->metrics.definition(name))
             tip = QStringLiteral("%1\n%2 (section %3)")
                       .arg(metric, QString::fromStdString(d->description), QString::fromStdString(d->section));
-    return row(
+    MetricRow r = row(
         label, unit, tip,
         [name](const ShownKernel& k) -> std::optional<double> {
             if (!k.profiled)
@@ -287,6 +300,8 @@ MetricRow DetailsPanel::metricRow(const QString& metric, const QString& label, c
             return k.profiled->metrics.get(name);
         },
         digits);
+    r.notes = knownDifferenceNotes({name}, m_shown, m_focus->data().get());
+    return r;
 }
 
 MetricRow DetailsPanel::heading(const QString& label)

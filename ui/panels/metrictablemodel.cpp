@@ -7,6 +7,8 @@
 #include <QFont>
 #include <QPixmap>
 
+#include <algorithm>
+
 namespace ws {
 
 MetricTableModel::MetricTableModel(QObject* parent)
@@ -43,8 +45,13 @@ QVariant MetricTableModel::data(const QModelIndex& index, int role) const
         f.setBold(true);
         return f;
     }
-    if (role == Qt::ToolTipRole)
+    const size_t column = col >= 2 ? static_cast<size_t>(col - 2) : 0;
+    const QString note = col >= 2 && column < row.notes.size() ? row.notes[column] : QString();
+    if (role == Qt::ToolTipRole) {
+        if (!note.isEmpty())
+            return row.tip.isEmpty() ? note : note + QStringLiteral("\n\n") + row.tip;
         return row.tip.isEmpty() ? QVariant() : QVariant(row.tip);
+    }
     if (row.heading) {
         if (col == 0 && (role == Qt::DisplayRole || role == panelexport::kRawRole))
             return row.label;
@@ -63,9 +70,12 @@ QVariant MetricTableModel::data(const QModelIndex& index, int role) const
     const double value = has ? *row.values[k] : 0.0;
     const QString text = k < row.texts.size() ? row.texts[k] : QString();
     if (role == Qt::DisplayRole) {
-        if (!text.isEmpty())
-            return text;
-        return has ? panelformat::number(value, row.digits) : tr("n/c");
+        if (text.isEmpty() && !has)
+            return tr("n/c");
+        // The mark is part of the text so it reads next to the value in any style; CSV export
+        // takes kRawRole, the bare number.
+        const QString shown = text.isEmpty() ? panelformat::number(value, row.digits) : text;
+        return note.isEmpty() ? shown : differenceMark() + QLatin1Char(' ') + shown;
     }
     if (role == panelexport::kRawRole) {
         if (has)
@@ -102,6 +112,13 @@ QVariant MetricTableModel::headerData(int section, Qt::Orientation orientation, 
     default:
         return QAbstractTableModel::headerData(section, orientation, role);
     }
+}
+
+bool MetricTableModel::hasNotes() const
+{
+    return std::any_of(m_rows.begin(), m_rows.end(), [](const MetricRow& r) {
+        return std::any_of(r.notes.begin(), r.notes.end(), [](const QString& n) { return !n.isEmpty(); });
+    });
 }
 
 int MetricTableModel::rowOf(const QString& label) const

@@ -17,6 +17,9 @@ struct MetricRow {
     QString tip;                               // what it measures and where it comes from (ncu metric name)
     std::vector<std::optional<double>> values; // one per kernel column; empty = not collected
     std::vector<QString> texts;                // display overrides per column ("(1024, 1, 1)")
+    // Per column, how far this value is known to differ from ncu's (KnownDifferences::note);
+    // empty = no known difference. Marked next to the value, said in its tooltip.
+    std::vector<QString> notes;
     int digits = 4;
     bool heading = false; // a group title row (label only, bold)
 };
@@ -26,6 +29,9 @@ struct MetricRow {
 class MetricTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
+    // The mark drawn next to a value with a known difference from ncu, and said in the legend.
+    static QString differenceMark() { return QStringLiteral("\u2248"); }
+
     struct KernelColumn {
         QString title;   // "#12 gemm_kernel"
         QString tooltip; // full name, launch id, pinned/current
@@ -43,6 +49,8 @@ public:
     const std::vector<MetricRow>& rows() const { return m_rows; }
     // The row with this label (first match), -1 when absent.
     int rowOf(const QString& label) const;
+    // Whether any value shown carries a known-difference note.
+    bool hasNotes() const;
 
 private:
     std::vector<KernelColumn> m_columns;

@@ -90,6 +90,8 @@ void SchedulerPanel::rebuild()
                     ? QStringLiteral("%1  (%2%)").arg(panelformat::number(*v, 4)).arg(100.0 * *v / total, 0, 'f', 1)
                     : QString());
         }
+        r.notes = knownDifferenceNotes(
+            {"smsp__average_warps_issue_stalled_" + key + "_per_issue_active.ratio"}, m_shown, m_focus->data().get());
         rows.push_back(r);
     }
     table()->set(kernelColumns(), rows);

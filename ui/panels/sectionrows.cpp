@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/sectionrows.h"
 
+#include "core/metrics/sessionmeta.h"
 #include "ui/panels/detailspanel.h"
 #include "ui/panels/kernelrecordvalues.h"
 
@@ -20,6 +21,9 @@ struct Loaded {
     bool tried = false;
     std::shared_ptr<const SectionCatalog> catalog;
     QString error;
+    bool triedDifferences = false;
+    std::shared_ptr<const KnownDifferences> differences;
+    QString differencesError;
 };
 
 Loaded& loaded()
@@ -38,6 +42,20 @@ void loadDefault(Loaded& l)
     } catch (const std::exception& e) {
         l.catalog.reset();
         l.error = QString::fromStdString(e.what());
+    }
+}
+
+void loadDifferences(Loaded& l)
+{
+    l.triedDifferences = true;
+    const std::string dir = SectionCatalog::defaultDirectory(QCoreApplication::applicationFilePath().toStdString());
+    try {
+        l.differences
+            = std::make_shared<const KnownDifferences>(KnownDifferences::readFile(KnownDifferences::fileIn(dir)));
+        l.differencesError.clear();
+    } catch (const std::exception& e) {
+        l.differences.reset();
+        l.differencesError = QString::fromStdString(e.what());
     }
 }
 
@@ -136,6 +154,58 @@ void PanelSections::set(std::shared_ptr<const SectionCatalog> catalog)
     l.error.clear();
 }
 
+std::shared_ptr<const KnownDifferences> PanelSections::knownDifferences()
+{
+    Loaded& l = loaded();
+    QMutexLocker lock(&l.mutex);
+    if (!l.triedDifferences)
+        loadDifferences(l);
+    return l.differences;
+}
+
+QString PanelSections::knownDifferencesError()
+{
+    Loaded& l = loaded();
+    QMutexLocker lock(&l.mutex);
+    if (!l.triedDifferences)
+        loadDifferences(l);
+    return l.differencesError;
+}
+
+void PanelSections::setKnownDifferences(std::shared_ptr<const KnownDifferences> differences)
+{
+    Loaded& l = loaded();
+    QMutexLocker lock(&l.mutex);
+    l.triedDifferences = differences != nullptr;
+    l.differences = std::move(differences);
+    l.differencesError.clear();
+}
+
+std::vector<QString> knownDifferenceNotes(
+    const std::vector<std::string>& metrics, const QList<ShownKernel>& shown, const PanelData* data)
+{
+    std::vector<QString> notes(static_cast<size_t>(shown.size()));
+    const auto differences = PanelSections::knownDifferences();
+    if (!differences || !data)
+        return notes;
+    for (qsizetype i = 0; i < shown.size(); ++i) {
+        const ShownKernel& k = shown[i];
+        if (!k.profiled)
+            continue;
+        const auto meta = data->measurementMeta(k.kernelId);
+        const auto cache = meta.find(metakey::kProfileCacheControl);
+        if (cache == meta.end())
+            continue;
+        for (const std::string& m : metrics) {
+            if (const KnownDifference* d = differences->find(cache->second, m)) {
+                notes[static_cast<size_t>(i)] = QString::fromStdString(KnownDifferences::note(*d));
+                break;
+            }
+        }
+    }
+    return notes;
+}
+
 std::vector<MetricRow> sectionRows(const std::string& panel, const QList<ShownKernel>& shown, const PanelData* data)
 {
     std::vector<MetricRow> rows;
@@ -172,6 +242,12 @@ std::vector<MetricRow> sectionRows(const std::string& panel, const QList<ShownKe
             }
             if (anyText)
                 r.texts = std::move(texts);
+            // The record's figures are ours alone; only profiled values can differ from ncu's.
+            if (line.source != PanelRow::Source::Record) {
+                std::vector<std::string> inputs = line.derived ? line.expression.inputs() : std::vector<std::string>();
+                inputs.insert(inputs.begin(), line.name);
+                r.notes = knownDifferenceNotes(inputs, shown, data);
+            }
             rows.push_back(r);
         }
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/metrics/knowndifferences.h"
 #include "core/metrics/sectioncatalog.h"
 #include "ui/panels/metrictablemodel.h"
 
@@ -27,7 +28,19 @@ public:
     static QString error();
     // Replaces the catalog (a folder of one's own, a test's); null reads the default again.
     static void set(std::shared_ptr<const SectionCatalog> catalog);
+    // known-differences.tsv beside the default section files; null when it could not be read,
+    // and knownDifferencesError() then names the file and what is wrong.
+    static std::shared_ptr<const KnownDifferences> knownDifferences();
+    static QString knownDifferencesError();
+    // Replaces them (a test's); null reads the default file again.
+    static void setKnownDifferences(std::shared_ptr<const KnownDifferences> differences);
 };
+
+// Per shown kernel, the known-difference note (KnownDifferences::note) of the first of `metrics`
+// that differed from ncu on the fidelity suite in the cache control the kernel's profile run
+// used; empty where none did or the kernel has no profile.
+std::vector<QString> knownDifferenceNotes(
+    const std::vector<std::string>& metrics, const QList<ShownKernel>& shown, const PanelData* data);
 
 // The rows of one details panel ("launch", "throughput", "scheduler", "memory"): a heading per
 // `panel` block of the catalog and under it one row per line, with one value per shown kernel,
