@@ -147,6 +147,8 @@ private slots:
         const DefaultSectionsAtExit restore;
         PanelSections::set(
             std::make_shared<const SectionCatalog>(SectionCatalog::loadDirectory(dir.path().toStdString())));
+        // Rows as the section lines render them, without the known-difference marks.
+        PanelSections::setKnownDifferences(std::make_shared<const KnownDifferences>());
         const QString path = fixturePath("metrics/gemm_relu.wscope");
         SelectionModel selection;
         KernelFocus focus(&selection);
