@@ -63,7 +63,12 @@ KnownDifferences KnownDifferences::parse(std::string_view text, const std::strin
         if (line.empty() || line.front() == '#')
             continue;
         const auto fail = [&](const std::string& what) {
-            throw std::runtime_error(source + ":" + std::to_string(lineNo) + ": " + what);
+            std::string message = source;
+            message += ':';
+            message += std::to_string(lineNo);
+            message += ": ";
+            message += what;
+            throw std::runtime_error(message);
         };
         const auto f = splitTabs(line);
         if (f.size() != 7)

@@ -58,10 +58,12 @@ std::vector<std::string> SchedulerPanel::stallOrder() const
             best[s.key] = std::max(best[s.key], s.cyclesPerIssue);
     }
     std::vector<std::pair<double, std::string>> ordered;
+    ordered.reserve(best.size());
     for (const auto& [key, v] : best)
         ordered.emplace_back(v, key);
     std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<std::string> out;
+    out.reserve(ordered.size());
     for (auto& o : ordered)
         out.push_back(o.second);
     return out;

@@ -65,7 +65,7 @@ QString defaultTip(const PanelRow& row, const PanelData* data)
     if (row.derived)
         return QStringLiteral("%1 = %2").arg(
             QString::fromStdString(row.name), QString::fromStdString(row.expression.text()));
-    const QString name = QString::fromStdString(row.name);
+    QString name = QString::fromStdString(row.name);
     if (data)
         if (const MetricDef* d = data->metrics.definition(row.name))
             return QStringLiteral("%1\n%2 (section %3)")
