@@ -253,6 +253,7 @@ def run(root, listing=False):
                 problems.append(f"{name}:{doc.line(a)}: claim '{text}' has no row in {INDEX}")
             lines.append(f"{name}:{doc.line(a)}\t{text}\t{cover.evidence if cover else 'NONE'}")
     check_evidence_readme(root, problems)
+    problems = list(dict.fromkeys(problems))  # a link is also a path under evidence/: report it once
     if listing:
         print("\n".join(lines))
     for p in problems:
