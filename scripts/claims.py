@@ -23,6 +23,7 @@ ROOT is the repository (default: this script's). The index is docs/evidence/clai
         (the fixture is the output; the test source must exist);
     setting: <path>    the figure is a default, limit or threshold the code sets (a design
         value, not a measurement): the file that sets it must exist;
+    goal: <source>     a target the project set itself (e.g. an issue's acceptance bar), not a result;
     example: <why>     the figure illustrates a format or a command (a view range, a label);
     needs-gpu: <why>   measured on a GPU with no output committed; the text must say so and not
         state the number as a measured fact.
@@ -167,7 +168,7 @@ def read_index(root, problems):
 def check_evidence(root, row, problems):
     ev = row.evidence
     where = f"{INDEX}:{row.lineno}"
-    for kind in ("checked:", "setting:", "example:", "needs-gpu:"):
+    for kind in ("checked:", "setting:", "goal:", "example:", "needs-gpu:"):
         if ev.startswith(kind):
             rest = ev[len(kind):].strip()
             if not rest:
@@ -178,7 +179,7 @@ def check_evidence(root, row, problems):
     for path in ev.split(" + "):
         if not path.startswith(EVIDENCE_ROOTS):
             problems.append(f"{where}: evidence '{path}' is neither a path under {' or '.join(EVIDENCE_ROOTS)} "
-                            "nor checked:/setting:/example:/needs-gpu:")
+                            "nor checked:/setting:/goal:/example:/needs-gpu:")
         elif not os.path.exists(os.path.join(root, path)):
             problems.append(f"{where}: evidence {path} does not exist")
 
