@@ -63,16 +63,13 @@ EVIDENCE_PATH = re.compile(r"(?<![\w/])((?:docs/)?evidence/[\w.\-/]+)")
 
 
 def documents(root):
-    docs = ["README.md"]
-    for folder, pattern in (("docs", None), ("collectors", "README.md")):
+    """README.md, docs/*.md and collectors/*/README.md that exist under root, in a fixed order."""
+    def listing(folder):
         base = os.path.join(root, folder)
-        if not os.path.isdir(base):
-            continue
-        if pattern is None:
-            docs += sorted(f"docs/{n}" for n in os.listdir(base) if n.endswith(".md"))
-        else:
-            docs += sorted(f"collectors/{n}/README.md" for n in os.listdir(base)
-                           if os.path.isfile(os.path.join(base, n, pattern)))
+        return sorted(os.listdir(base)) if os.path.isdir(base) else []
+
+    docs = ["README.md"] + [f"docs/{n}" for n in listing("docs") if n.endswith(".md")]
+    docs += [f"collectors/{n}/README.md" for n in listing("collectors")]
     return [d for d in docs if os.path.isfile(os.path.join(root, d))]
 
 
