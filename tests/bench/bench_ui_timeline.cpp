@@ -8,8 +8,8 @@
 //
 // 1M and 10M are real session files written by the synthetic generator (core/synth) and
 // opened through SessionDocument like the app does. 100M events are built as lanes directly in
-// memory: writing a 100M-row SQLite file takes minutes and ~2.5 GB of disk, and its load path
-// is the one measured at 10M.
+// memory: writing a 100M-event session takes minutes and 7.47 GB of disk
+// (docs/evidence/2026-12-02-bench-store), and its load path is the one measured at 10M.
 //
 // Usage: bench_ui_timeline [--sizes 1M,10M,100M] [--dir DIR] [--keep]
 #include "core/store/sessionwriter.h"
