@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 // warpscope_iket_submit: the entry point warpscope/iket.cuh calls after an instrumented kernel
 // finished, with a host copy of its event buffer. The buffer goes into the raw file as one
-// IketLaunch record (unused slots squeezed out); ingest decodes it into warp_event rows.
+// IketLaunch record (unused slots squeezed out), or, when it does not fit one frame, as many
+// IketLaunchPart records as it needs; ingest decodes it into warp_event rows.
 #include "recorder.h"
 
+#include "core/iket/iketsplit.h"
 #include "core/raw/iketformat.h"
 #include "warpscope/iket_abi.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -36,24 +40,9 @@ int submit(const WsIketSubmission* s)
         return -3;
     }
     const auto* bytes = static_cast<const char*>(s->data);
-    std::string trailing(bytes + sizeof(WsIketBufferHeader), warps * sizeof(uint32_t));
+    std::vector<uint32_t> attempted(warps);
+    std::memcpy(attempted.data(), bytes + sizeof(WsIketBufferHeader), warps * sizeof(uint32_t));
     raw::IketLaunchRecord rec {};
-    const uint64_t room = raw::kMaxFramePayload - sizeof(rec);
-    for (uint64_t w = 0; w < warps; ++w) {
-        uint32_t n = 0;
-        std::memcpy(&n, bytes + sizeof(WsIketBufferHeader) + w * sizeof(uint32_t), sizeof(n));
-        uint64_t stored = std::min<uint64_t>(n, h.eventsPerWarp);
-        const uint64_t fits = (room - std::min<uint64_t>(room, trailing.size())) / sizeof(WsIketEvent);
-        if (stored > fits) {
-            // A frame has a size limit: the rest is left out and counted, and this warp's count
-            // says what it holds, so the decoder reads what is there.
-            rec.truncatedEvents += stored - fits;
-            stored = fits;
-            const auto shown = static_cast<uint32_t>(stored);
-            std::memcpy(trailing.data() + w * sizeof(uint32_t), &shown, sizeof(shown));
-        }
-        trailing.append(bytes + eventsOffset + w * h.eventsPerWarp * sizeof(WsIketEvent), stored * sizeof(WsIketEvent));
-    }
     rec.armedNs = s->armedMonotonicNs;
     rec.collectedNs = s->collectedMonotonicNs;
     rec.tid = s->tid;
@@ -66,6 +55,26 @@ int submit(const WsIketSubmission* s)
     rec.eventsPerWarp = h.eventsPerWarp;
     rec.totalWarps = static_cast<uint32_t>(warps);
     rec.outOfRangeWarps = h.outOfRangeWarps;
+    const char* events = bytes + eventsOffset;
+    if (iket::singleFrameBytes(rec, attempted.data()) > raw::kMaxFramePayload) {
+        // Too large for one frame: as many frames as it takes, every event kept (ingest joins them).
+        static std::atomic<uint64_t> serial {0};
+        std::string error;
+        const auto parts = iket::splitLaunch(rec, attempted.data(), events, serial++, raw::kMaxFramePayload, error);
+        if (parts.empty()) {
+            r->message(raw::MessageLevel::Warning, "warpscope_iket_submit: a launch was not recorded: " + error);
+            return -4;
+        }
+        for (const auto& part : parts)
+            r->writer().add(raw::kIketLaunchPartType, part.record, part.trailing);
+        return 0;
+    }
+    // One frame: the counts, then each warp's stored events (the unused slots squeezed out).
+    std::string trailing(reinterpret_cast<const char*>(attempted.data()), warps * sizeof(uint32_t));
+    for (uint64_t w = 0; w < warps; ++w) {
+        const uint64_t stored = std::min<uint64_t>(attempted[w], h.eventsPerWarp);
+        trailing.append(events + w * h.eventsPerWarp * sizeof(WsIketEvent), stored * sizeof(WsIketEvent));
+    }
     r->writer().add(raw::kIketLaunchType, rec, trailing);
     return 0;
 }

@@ -22,8 +22,37 @@ void LaunchCollector::add(const raw::RawFile& file, std::string_view payload, st
     m_launches.push_back(std::move(launch));
 }
 
+void LaunchCollector::addPart(const raw::RawFile& file, std::string_view payload, std::string label,
+    std::string_view names, std::vector<std::string>& warnings)
+{
+    const int64_t pid = file.header().pid;
+    const std::string error = m_parts.add(pid, payload, std::move(label), names);
+    if (!error.empty()) {
+        warnings.push_back(file.path() + ": " + error + " (skipped)");
+        return;
+    }
+    m_anchors[pid] = file.header().anchorRealtimeNs - file.header().anchorMonotonicNs;
+}
+
 void LaunchCollector::finish(SessionData& session, std::vector<std::string>& warnings)
 {
+    // Split launches whose parts all arrived join the others; the rest are reported, with the
+    // events they lost, never shown as whole.
+    std::vector<std::string> joinErrors;
+    for (auto& launch : m_parts.takeComplete(joinErrors)) {
+        launch.realtimeMinusMonotonicNs = m_anchors[launch.pid];
+        m_launches.push_back(std::move(launch));
+    }
+    for (const auto& e : joinErrors)
+        warnings.push_back(e + " (skipped)");
+    uint64_t lostInParts = 0;
+    const std::vector<std::string> incomplete = m_parts.incomplete(lostInParts);
+    for (const auto& line : incomplete)
+        warnings.push_back(line);
+    if (!incomplete.empty() || !joinErrors.empty()) {
+        session.meta["iket_incomplete_launches"] = std::to_string(incomplete.size() + joinErrors.size());
+        session.meta["iket_lost_events"] = std::to_string(lostInParts);
+    }
     if (m_launches.empty())
         return;
     int64_t nextId = 1;

@@ -2,9 +2,11 @@
 #pragma once
 
 #include "core/iket/iketlaunch.h"
+#include "core/iket/launchassembler.h"
 #include "core/model/sessiondata.h"
 #include "core/raw/rawreader.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,11 @@ public:
     void add(const raw::RawFile& file, std::string_view payload, std::string label, std::string_view names,
         std::vector<std::string>& warnings);
 
+    // One frame of a launch split over several (raw/iketformat.h, type 51); the launch joins
+    // the others once all its parts are there.
+    void addPart(const raw::RawFile& file, std::string_view payload, std::string label, std::string_view names,
+        std::vector<std::string>& warnings);
+
     // Decodes every launch into session.warpEvents (ids continue after existing rows) and puts
     // the figures in meta: iket_launches, iket_events, iket_dropped_events, iket_unbalanced_warps
     // (and iket_unbalanced: one line per warp), iket_unmatched_launches, iket_clock.
@@ -28,6 +35,8 @@ public:
 
 private:
     std::vector<LaunchBuffer> m_launches;
+    LaunchAssembler m_parts;
+    std::map<int64_t, int64_t> m_anchors; // pid -> realtime minus monotonic, for joined launches
 };
 
 } // namespace ws::iket

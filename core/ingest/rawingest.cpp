@@ -130,6 +130,11 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             b.iket.add(file, f.payload, s.str(str(r.label)), s.str(str(r.names)), warnings);
             continue;
         }
+        if (f.type == raw::kIketLaunchPartType) {
+            const auto r = raw::readPayload<raw::IketLaunchPartRecord>(f.payload);
+            b.iket.addPart(file, f.payload, s.str(str(r.launch.label)), s.str(str(r.launch.names)), warnings);
+            continue;
+        }
         switch (f.type) {
         case RecordType::String:
         case RecordType::ClockDomain:

@@ -50,4 +50,22 @@ struct IketLaunchRecord {
     uint64_t truncatedEvents; // left out because the frame would have exceeded kMaxFramePayload
 };
 
+// A launch whose events do not fit one frame (kMaxFramePayload) is written as several frames of
+// type 51, none lost. Payload: IketLaunchPartRecord, then trailing bytes:
+//   uint32_t count[totalWarps]      part 0 only: events each warp attempted
+//   uint32_t stored[warpCount]      events of warps firstWarp .. firstWarp+warpCount-1 in this part
+//   WsIketEvent-layout events       those events, warp by warp
+// A warp's events continue from one part to the next (the next part's firstWarp is the warp it
+// stopped in), so a single warp may hold more events than one frame.
+inline constexpr RecordType kIketLaunchPartType = static_cast<RecordType>(51);
+
+struct IketLaunchPartRecord {
+    IketLaunchRecord launch; // truncatedEvents is 0: nothing is left out
+    uint64_t serial;         // the launch, among this process's split launches
+    uint32_t part;           // 0 .. parts-1
+    uint32_t parts;
+    uint32_t firstWarp;
+    uint32_t warpCount;
+};
+
 } // namespace ws::raw
