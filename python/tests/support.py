@@ -112,6 +112,6 @@ class FakeGpu:
             gpu.log.append(("call", name))
             return output
 
-        call.__qualname__ = name
+        call.__name__ = call.__qualname__ = name
         call.calls = count
         return call

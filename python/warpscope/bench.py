@@ -259,7 +259,8 @@ def _implementations(fn):
         if not callable(f):
             raise BenchOptionError(f"implementation {name or f!r} is not callable")
         if name is None:
-            name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or repr(f)
+            # __name__: torch.matmul is "matmul" (its __qualname__ names torch's internal class).
+            name = getattr(f, "__name__", None) or getattr(f, "__qualname__", None) or repr(f)
         out.append((str(name), f))
     if not out:
         raise BenchOptionError("no implementation to measure")
