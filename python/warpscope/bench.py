@@ -119,7 +119,7 @@ def _to_numpy(x):
 def _count(x):
     try:
         return int(_to_numpy(x).size)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, ImportError):
         return 1
 
 

@@ -23,6 +23,8 @@ class MarkerError(RuntimeError):
 
 def _load(names):
     for n in names:
+        if not n:
+            continue
         try:
             return ctypes.CDLL(n)
         except OSError:
@@ -46,8 +48,7 @@ class _Profiler:
 
             self._start, self._stop = cupy.cuda.profiler.start, cupy.cuda.profiler.stop
             return
-        lib = _load(["libcudart.so", "libcudart.so.13", "libcudart.so.12", ctypes.util.find_library("cudart")
-                     or "libcudart.so.11.0"])
+        lib = _load(["libcudart.so", "libcudart.so.13", "libcudart.so.12", ctypes.util.find_library("cudart")])
         if lib is not None:
             self._start = lambda: _ok(lib.cudaProfilerStart(), "cudaProfilerStart")
             self._stop = lambda: _ok(lib.cudaProfilerStop(), "cudaProfilerStop")
@@ -83,8 +84,7 @@ class _Nvtx:
             if nvtx is not None:
                 self.push, self.pop = nvtx.RangePush, nvtx.RangePop
                 return
-        lib = _load(["libnvToolsExt.so.1", "libnvToolsExt.so", ctypes.util.find_library("nvToolsExt") or
-                     "libnvToolsExt.so.1"])
+        lib = _load(["libnvToolsExt.so.1", "libnvToolsExt.so", ctypes.util.find_library("nvToolsExt")])
         if lib is None:
             raise MarkerError("no NVTX library: import torch or cupy first, or install libnvToolsExt.so.1 "
                               "(the CUDA toolkit's)")
