@@ -76,8 +76,17 @@ class Session:
     def __repr__(self):
         return f"<warpscope.Session {self.path!r} schema v{self.schema_version}>"
 
+    def _rows(self, query):
+        """Raw rows; SQLite errors (a corrupt page met late) become SessionError naming the file."""
+        if self._db is None:
+            raise SessionError(f"{self.path}: the session is closed")
+        try:
+            return self._db.execute(query).fetchall()
+        except sqlite3.DatabaseError as e:
+            raise SessionError(f"{self.path}: {e}") from None
+
     def _columns(self, table):
-        return [r[1] for r in self._db.execute(f"PRAGMA table_info({table})")]
+        return [r[1] for r in self._rows(f"PRAGMA table_info({table})")]
 
     def _run_id(self, table, alias):
         # v1 files have no run_id: every row belongs to run 1 (docs/session-format.md, "v1 files").
@@ -111,14 +120,14 @@ class Session:
 
     @property
     def meta(self):
-        return self._cached("meta", lambda: dict(self._db.execute("SELECT key, value FROM meta")))
+        return self._cached("meta", lambda: dict(self._rows("SELECT key, value FROM meta")))
 
     @property
     def environment(self):
         def read():
             if "environment" not in self._tables:
                 return {}
-            return dict(self._db.execute("SELECT key, value FROM environment"))
+            return dict(self._rows("SELECT key, value FROM environment"))
 
         return self._cached("environment", read)
 
@@ -150,7 +159,7 @@ class Session:
     def _count(self, table):
         if table not in self._tables:
             return 0
-        return self._db.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+        return self._rows(f'SELECT count(*) FROM "{table}"')[0][0]
 
     # ---- event tables ----
 
