@@ -10,6 +10,7 @@ packages=(
   xvfb xauth imagemagick fonts-dejavu-core fontconfig
   clang-format clang-tidy
   clang libclang-rt-dev
+  python3-numpy python3-pandas python3-setuptools python3-wheel python3-pip python3-venv
 )
 
 missing=()
