@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/benchpanel.h"
 
+#include "ui/panels/plotstyle.h"
+
 #include "core/bench/benchreport.h"
 #include "core/store/sessionerror.h"
 
@@ -62,6 +64,8 @@ void styleAxes(QCustomPlot* plot)
     row->addElement(0, 0, plot->legend);
     plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot->legend->setWrap(2);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plotstyle::followPalette(plot);
     plot->legend->setBorderPen(Qt::NoPen);
 }
 

@@ -213,7 +213,7 @@ void RooflineComparePlot::setComparison(
         label->position->setCoords(x, y);
         label->setPositionAlignment(align);
         label->setText(text);
-        label->setColor(color);
+        label->setColor(plotstyle::readable(m_plot, color));
         label->setFont(small);
     };
     // The compute roof of each precision the kernels use (e.g. BF16 tensor for a BF16 GEMM).
@@ -248,10 +248,11 @@ void RooflineComparePlot::setComparison(
     }
     for (const auto& [peak, label] : roofs) {
         QCPGraph* g = m_plot->addGraph();
-        g->setPen(QPen(QColor(60, 60, 90), 1.6));
+        g->setPen(QPen(plotstyle::readable(m_plot, QColor(60, 60, 90)), 1.6));
         g->setData({xMin, xMax}, {peak, peak}, true);
         g->removeFromLegend();
-        roofLabel(xMax / 1.15, peak, label, QColor(60, 60, 90), Qt::AlignRight | Qt::AlignBottom);
+        roofLabel(xMax / 1.15, peak, label, plotstyle::readable(m_plot, QColor(60, 60, 90)),
+            Qt::AlignRight | Qt::AlignBottom);
     }
     QCPGraph* pointsA = m_plot->addGraph();
     pointsA->setName(tr("A (baseline)"));
@@ -279,7 +280,7 @@ void RooflineComparePlot::setComparison(
             const double dy = std::fabs(std::log10(ar.to->flopsPerS / ar.from->flopsPerS));
             if (std::max(dx, dy) > 0.02)
                 line->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 10, 12));
-            line->setPen(QPen(QColor(60, 60, 60), 1.6));
+            line->setPen(QPen(plotstyle::readable(m_plot, QColor(60, 60, 60)), 1.6));
             label = tr("%1 (%2% → %3% of roof)")
                         .arg(ar.name)
                         .arg(ar.from->pctOfRoof(), 0, 'f', 0)
@@ -290,7 +291,7 @@ void RooflineComparePlot::setComparison(
                         .arg(ar.name, ar.from ? tr("A") : tr("B"))
                         .arg(at.pctOfRoof(), 0, 'f', 0);
         }
-        plotstyle::pointLabel(m_plot, at.intensity, at.flopsPerS, label, QColor(40, 40, 40), stack++);
+        plotstyle::pointLabel(m_plot, at.intensity, at.flopsPerS, label, plotstyle::ink(m_plot), stack++);
     }
     plotstyle::legendBelow(m_plot, true);
     m_plot->replot();

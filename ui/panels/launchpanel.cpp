@@ -84,7 +84,8 @@ void plotCurve(QCustomPlot* plot, const QList<ShownKernel>& shown, const std::ve
         QCPGraph* mark = plot->addGraph();
         mark->removeFromLegend();
         mark->setLineStyle(QCPGraph::lsNone);
-        mark->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 1.5), shown[i].color, 11));
+        mark->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(plotstyle::ink(plot), 1.5), shown[i].color, 11));
         mark->setData({cx}, {o.curves.current.occupancyPct});
         labels.push_back({cx, o.curves.current.occupancyPct,
             QStringLiteral("%1: %2 %3 → %4%")

@@ -103,8 +103,9 @@ void MemoryPanel::rebuild()
                 auto* mark = new QCPItemLine(m_throughput);
                 mark->start->setCoords(x, category - 0.45);
                 mark->end->setCoords(x, category + 0.45);
-                mark->setPen(QPen(QColor(60, 60, 60), 1.5, Qt::DashLine));
+                mark->setPen(QPen(plotstyle::readable(m_throughput, QColor(60, 60, 60)), 1.5, Qt::DashLine));
                 auto* label = new QCPItemText(m_throughput);
+                label->setColor(plotstyle::ink(m_throughput));
                 label->position->setCoords(x, category - 0.45);
                 label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
                 label->setText(tr("peak %1 ").arg(panelformat::bytesPerSecond(*bw)));
@@ -149,8 +150,9 @@ void MemoryPanel::rebuild()
         auto* ideal = new QCPItemStraightLine(m_sectors);
         ideal->point1->setCoords(4, 0);
         ideal->point2->setCoords(4, 1);
-        ideal->setPen(QPen(QColor(60, 60, 60), 1, Qt::DashLine));
+        ideal->setPen(QPen(plotstyle::readable(m_sectors, QColor(60, 60, 60)), 1, Qt::DashLine));
         auto* label = new QCPItemText(m_sectors);
+        label->setColor(plotstyle::ink(m_sectors));
         label->position->setCoords(4, -0.45);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         label->setText(tr(" ideal 4"));

@@ -3,6 +3,7 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ws::plotstyle {
@@ -16,7 +17,87 @@ QCPTextElement* titleOf(QCustomPlot* plot)
     return nullptr;
 }
 
+void applyPalette(QCustomPlot* plot)
+{
+    const QPalette& pal = plot->palette();
+    const QColor text = pal.color(QPalette::WindowText);
+    const QColor base = pal.color(QPalette::Base);
+    // The grid between background and text, so it reads on either palette without shouting.
+    const QColor grid = QColor::fromRgbF((base.redF() * 3 + text.redF()) / 4, (base.greenF() * 3 + text.greenF()) / 4,
+        (base.blueF() * 3 + text.blueF()) / 4);
+    plot->setBackground(base);
+    for (QCPAxisRect* rect : plot->axisRects()) {
+        for (QCPAxis* a : rect->axes()) {
+            a->setBasePen(QPen(text, 0));
+            a->setTickPen(QPen(text, 0));
+            a->setSubTickPen(QPen(text, 0));
+            a->setTickLabelColor(text);
+            a->setLabelColor(text);
+            a->grid()->setPen(QPen(grid, 0, Qt::DotLine));
+            a->grid()->setZeroLinePen(QPen(grid, 0));
+        }
+    }
+    QColor legendFill = base;
+    legendFill.setAlpha(220);
+    plot->legend->setBrush(legendFill);
+    plot->legend->setBorderPen(QPen(grid));
+    plot->legend->setTextColor(text);
+    for (int i = 0; i < plot->plotLayout()->elementCount(); ++i)
+        if (auto* t = qobject_cast<QCPTextElement*>(plot->plotLayout()->elementAt(i)))
+            t->setTextColor(text);
+}
+
+// Re-applies the palette when it changes (the application switches theme, a parent's palette).
+class PaletteFollower : public QObject {
+public:
+    explicit PaletteFollower(QCustomPlot* plot)
+        : QObject(plot)
+        , m_plot(plot)
+    {
+        plot->installEventFilter(this);
+    }
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (watched == m_plot && event->type() == QEvent::PaletteChange) {
+            applyPalette(m_plot);
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QCustomPlot* m_plot;
+};
+
 } // namespace
+
+QColor ink(const QWidget* plot)
+{
+    return plot->palette().color(QPalette::WindowText);
+}
+
+QColor readable(const QWidget* plot, const QColor& color)
+{
+    const int base = plot->palette().color(QPalette::Base).lightness();
+    // Lightness apart by less than ~0.4 of the range reads poorly at label sizes: keep the hue
+    // (a roof's level, a series), move the lightness away from the background.
+    constexpr int kApart = 110;
+    if (std::abs(color.lightness() - base) >= kApart)
+        return color;
+    const int lightness = base < 128 ? std::min(255, base + kApart) : std::max(0, base - kApart);
+    return QColor::fromHsl(color.hslHue(), color.hslSaturation(), lightness, color.alpha());
+}
+
+void followPalette(QCustomPlot* plot)
+{
+    applyPalette(plot);
+    // A property, not findChild: PaletteFollower has no meta-object of its own to look it up by.
+    static const char* const kFollowed = "ws_followsPalette";
+    if (!plot->property(kFollowed).toBool()) {
+        plot->setProperty(kFollowed, true);
+        new PaletteFollower(plot);
+    }
+}
 
 QCustomPlot* makePlot(const QString& objectName, QWidget* parent)
 {
@@ -31,8 +112,7 @@ QCustomPlot* makePlot(const QString& objectName, QWidget* parent)
         a->setLabelFont(f);
     }
     plot->legend->setFont(f);
-    plot->legend->setBrush(QColor(255, 255, 255, 220));
-    plot->legend->setBorderPen(QPen(QColor(180, 180, 180)));
+    followPalette(plot);
     return plot;
 }
 
@@ -47,6 +127,7 @@ void setTitle(QCustomPlot* plot, const QString& title, const QString& subtitle)
     QFont f = plot->font();
     f.setBold(true);
     auto* t = new QCPTextElement(plot, text, f);
+    t->setTextColor(plot->palette().color(QPalette::WindowText));
     t->setMargins(QMargins(4, 4, 4, 0));
     plot->plotLayout()->addElement(0, 0, t);
 }
@@ -75,7 +156,7 @@ void showMessage(QCustomPlot* plot, const QString& message)
     text->position->setCoords(0.5, 0.5);
     text->setPositionAlignment(Qt::AlignCenter);
     text->setText(message);
-    text->setColor(QColor(90, 90, 90));
+    text->setColor(readable(plot, QColor(90, 90, 90)));
     plot->replot();
 }
 
@@ -141,6 +222,7 @@ void groupedBars(QCustomPlot* plot, const BarChart& chart, const QList<BarSeries
                     continue;
                 const double key = i + offset(s);
                 auto* label = new QCPItemText(plot);
+                label->setColor(ink(plot));
                 label->setClipToAxisRect(false);
                 label->position->setAxes(plot->xAxis, plot->yAxis);
                 if (chart.horizontal) {
@@ -200,8 +282,10 @@ void pointLabel(QCustomPlot* plot, double x, double y, const QString& text, cons
     const int shift = 14 * stack;
     label->setPadding(QMargins(right ? 0 : 8, top ? 6 + shift : 0, right ? 8 : 0, top ? 0 : 4 + shift));
     label->setText(text);
-    label->setColor(color);
-    label->setBrush(QColor(255, 255, 255, 210));
+    label->setColor(readable(plot, color));
+    QColor fill = plot->palette().color(QPalette::Base);
+    fill.setAlpha(210);
+    label->setBrush(fill);
     label->setClipToAxisRect(false);
 }
 

@@ -19,8 +19,18 @@ namespace ws {
 // series (colour never carries meaning alone).
 namespace plotstyle {
 
-// A fresh plot with the panels' fonts, margins and interactions.
+// A fresh plot with the panels' fonts, margins and interactions, following the widget palette
+// (followPalette).
 QCustomPlot* makePlot(const QString& objectName, QWidget* parent);
+// Background, axes, ticks, grid, legend and title in the plot's palette, now and whenever the
+// palette changes (a dark palette gives a dark plot; data colours stay as they are).
+void followPalette(QCustomPlot* plot);
+// The plot's text colour (the palette's WindowText): for reference lines and labels that carry
+// no series colour.
+QColor ink(const QWidget* plot);
+// `color`, or the same hue lightened (darkened) where `color` would be hard to read on the plot's
+// background (a dark label on a dark palette).
+QColor readable(const QWidget* plot, const QColor& color);
 // Sets (or replaces) the title row above the axis rect; `subtitle` is a smaller second line.
 void setTitle(QCustomPlot* plot, const QString& title, const QString& subtitle = {});
 // Removes every plottable and item, keeps the title.

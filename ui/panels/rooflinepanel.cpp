@@ -187,7 +187,7 @@ void RooflinePanel::rebuild()
         const double xEnd = topPeak > 0 ? std::min(xMax, topPeak / m.bytesPerS) : xMax;
         QCPGraph* g = m_plot->addGraph();
         g->setName(QString::fromStdString(m.label));
-        g->setPen(QPen(roofColor(m.level), m.level == MemoryLevel::Dram ? 2.2 : 1.4,
+        g->setPen(QPen(plotstyle::readable(m_plot, roofColor(m.level)), m.level == MemoryLevel::Dram ? 2.2 : 1.4,
             m.level == MemoryLevel::Dram ? Qt::SolidLine : Qt::DashLine));
         g->setData({xMin, xEnd}, {xMin * m.bytesPerS, xEnd * m.bytesPerS}, true);
         g->removeFromLegend();
@@ -196,7 +196,7 @@ void RooflinePanel::rebuild()
         label->position->setCoords(lx, lx * m.bytesPerS);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         label->setText(QString::fromStdString(m.label));
-        label->setColor(roofColor(m.level));
+        label->setColor(plotstyle::readable(m_plot, roofColor(m.level)));
         QFont f = m_plot->font();
         f.setPointSizeF(f.pointSizeF() * 0.8);
         label->setFont(f);
@@ -216,14 +216,15 @@ void RooflinePanel::rebuild()
         const double peak = roofs[i].first;
         const double xStart = dram ? std::max(xMin, peak / *dram) : xMin;
         QCPGraph* g = m_plot->addGraph();
-        g->setPen(QPen(QColor(60, 60, 90), i == 0 ? 2.0 : 1.2, i == 0 ? Qt::SolidLine : Qt::DashLine));
+        g->setPen(QPen(plotstyle::readable(m_plot, QColor(60, 60, 90)), i == 0 ? 2.0 : 1.2,
+            i == 0 ? Qt::SolidLine : Qt::DashLine));
         g->setData({xStart, xMax}, {peak, peak}, true);
         g->removeFromLegend();
         auto* label = new QCPItemText(m_plot);
         label->position->setCoords(xMax / 1.15, peak);
         label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
         label->setText(roofs[i].second);
-        label->setColor(QColor(60, 60, 90));
+        label->setColor(plotstyle::readable(m_plot, QColor(60, 60, 90)));
         QFont f = m_plot->font();
         f.setPointSizeF(f.pointSizeF() * 0.8);
         label->setFont(f);
@@ -277,7 +278,7 @@ void RooflinePanel::rebuild()
         for (const RooflinePoint* p : mine) {
             QCPGraph* g = m_plot->addGraph();
             g->setLineStyle(QCPGraph::lsNone);
-            g->setScatterStyle(QCPScatterStyle(shapeOf(p->level), QPen(Qt::black, 1.5), color, 13));
+            g->setScatterStyle(QCPScatterStyle(shapeOf(p->level), QPen(plotstyle::ink(m_plot), 1.5), color, 13));
             g->setData({p->intensity}, {p->flopsPerS});
             if (p == mine.front())
                 g->setName(QStringLiteral("#%1 %2")
