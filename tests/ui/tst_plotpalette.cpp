@@ -11,6 +11,7 @@
 
 #include <qcustomplot.h>
 
+#include <QLabel>
 #include <QtTest>
 
 using namespace ws;
@@ -131,13 +132,14 @@ private slots:
         auto* launch = new LaunchPanel(&focus, &root);
         auto* memory = new MemoryPanel(&focus, &root);
         auto* roofline = new RooflinePanel(&focus, &root);
-        Q_UNUSED(launch);
         Q_UNUSED(memory);
         Q_UNUSED(roofline);
         const auto data = panelDataOf(path);
         focus.setData(data, snapshotOf(path));
         focus.selectKernel(data->metrics.kernels().front().launch.id);
         checkReadable(&root);
+        // The notice banner takes the palette's variant: dark amber with light text on dark.
+        QCOMPARE(launch->banner()->styleSheet().contains(QStringLiteral("background: #4a3b00")), dark);
     }
 };
 

@@ -9,6 +9,7 @@
 #include "ui/panels/panelexport.h"
 #include "ui/panels/panelformat.h"
 #include "ui/panels/plotstyle.h"
+#include "ui/style/colorscheme.h"
 #include "ui/style/timeformat.h"
 
 #include <QEvent>
@@ -58,8 +59,7 @@ DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidge
     m_kernels->setWordWrap(true);
     m_banner->setWordWrap(true);
     m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_banner->setStyleSheet(
-        QStringLiteral("QLabel { background: #fff4d6; color: #4a3b00; border: 1px solid #e0c060; padding: 4px; }"));
+    m_banner->setStyleSheet(ColorScheme::bannerStyle(palette()));
     m_banner->setVisible(false);
     m_provenance->setObjectName(QStringLiteral("provenance"));
     m_provenance->setWordWrap(true);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/sourcepanel.h"
 
+#include "ui/style/colorscheme.h"
+
 #include "core/source/stallreasonname.h"
 #include "ui/panels/stallbardelegate.h"
 
@@ -72,7 +74,7 @@ SourcePanel::SourcePanel(KernelFocus* focus, QWidget* parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
     m_banner->setWordWrap(true);
-    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; padding: 6px; }"));
+    m_banner->setStyleSheet(ColorScheme::bannerStyle(palette()));
     m_reasonBox->setObjectName(QStringLiteral("stallReason"));
     m_reasonBox->setToolTip(tr("Highlight where a stall reason dominates (also chosen by clicking a bar of the "
                                "warp-state panel's stall chart)"));

@@ -37,6 +37,13 @@ QRgb ColorScheme::textOn(QRgb fill)
     return lum > 140 ? qRgb(20, 20, 20) : qRgb(250, 250, 250);
 }
 
+QString ColorScheme::bannerStyle(const QPalette& palette)
+{
+    return isDark(palette)
+        ? QStringLiteral("QLabel { background: #4a3b00; color: #ffe9a8; border: 1px solid #8a7020; padding: 4px; }")
+        : QStringLiteral("QLabel { background: #fff4d6; color: #4a3b00; border: 1px solid #e0c060; padding: 4px; }");
+}
+
 bool ColorScheme::isDark(const QPalette& palette)
 {
     return palette.color(QPalette::Base).lightness() < 128;

@@ -3,6 +3,7 @@
 
 #include <QColor>
 #include <QPalette>
+#include <QString>
 
 #include <string_view>
 
@@ -20,6 +21,9 @@ struct ColorScheme {
     // Black or white, whichever reads better on `fill`.
     static QRgb textOn(QRgb fill);
     static bool isDark(const QPalette& palette);
+    // The style sheet of a notice banner ("metrics not collected", source not found): amber on
+    // light palettes, a dark amber with light text on dark ones.
+    static QString bannerStyle(const QPalette& palette);
 
     // Backgrounds and overlays derived from the widget palette.
     explicit ColorScheme(const QPalette& palette);
