@@ -190,6 +190,27 @@ void rasterCounter(const SessionSnapshot& s, const FrameRequest& req, const Fram
     }
 }
 
+// Renders `text` elided to `bucket` px on `fill`; a null image when nothing readable fits.
+QImage renderLabel(
+    const QString& text, int bucket, QRgb fill, QRgb ink, const QFont& font, bool bold, Qt::TextElideMode mode)
+{
+    QImage img;
+    QFont f = font;
+    f.setBold(bold);
+    const QFontMetrics fm(f);
+    const QString elided = fm.elidedText(text, mode, bucket);
+    if (elided.size() > 1 && elided != QStringLiteral("…")) {
+        img = QImage(
+            std::max(1, std::min(bucket, fm.horizontalAdvance(elided) + 1)), fm.height(), QImage::Format_RGB32);
+        img.fill(fill);
+        QPainter p(&img);
+        p.setFont(f);
+        p.setPen(QColor::fromRgb(ink));
+        p.drawText(0, fm.ascent(), elided);
+    }
+    return img;
+}
+
 // Labels pre-rendered on their slice's colour, per worker thread: the same kernel names recur
 // frame after frame, and a cached label is copied in with a few memcpys where drawing text
 // costs ~10 us a label.
@@ -207,22 +228,48 @@ const QImage* labelImage(const QString& text, int width, QRgb fill, QRgb ink, co
         = QStringLiteral("%1|%2|%3|%4|").arg(bucket).arg(fill, 0, 16).arg(ink, 0, 16).arg(int(mode) * 2 + int(bold))
         + text;
     auto it = cache.find(key);
+    if (it == cache.end())
+        it = cache.insert(key, renderLabel(text, bucket, fill, ink, font, bold, mode));
+    return it->isNull() ? nullptr : &it.value();
+}
+
+// Slice labels, cached by value: (name, count, width bucket, colours) of one snapshot. A frame
+// has up to ~2,000 of them; building a QString key (and the name's QString) for each cost more
+// than blitting the image.
+struct SliceLabelKey {
+    StringId name = 0;
+    quint32 count = 1;
+    int bucket = 0;
+    QRgb fill = 0;
+    QRgb ink = 0;
+    bool operator==(const SliceLabelKey&) const = default;
+};
+
+size_t qHash(const SliceLabelKey& k, size_t seed = 0)
+{
+    return qHashMulti(seed, k.name, k.count, k.bucket, k.fill, k.ink);
+}
+
+const QImage* sliceLabelImage(const SessionSnapshot& s, const std::shared_ptr<const SessionSnapshot>& owner,
+    const SliceLabelKey& key, const QFont& font)
+{
+    thread_local QHash<SliceLabelKey, QImage> cache;
+    thread_local QFont cacheFont;
+    // StringIds mean something only within their snapshot. A weak_ptr keeps the control block,
+    // so a later snapshot at the same address still compares different.
+    thread_local std::weak_ptr<const SessionSnapshot> cacheOwner;
+    const bool sameOwner = !cacheOwner.owner_before(owner) && !owner.owner_before(cacheOwner) && !cacheOwner.expired();
+    if (!sameOwner || !(cacheFont == font) || cache.size() > 5000) {
+        cache.clear();
+        cacheFont = font;
+        cacheOwner = owner;
+    }
+    auto it = cache.find(key);
     if (it == cache.end()) {
-        QImage img;
-        QFont f = font;
-        f.setBold(bold);
-        const QFontMetrics fm(f);
-        const QString elided = fm.elidedText(text, mode, bucket);
-        if (elided.size() > 1 && elided != QStringLiteral("…")) {
-            img = QImage(
-                std::max(1, std::min(bucket, fm.horizontalAdvance(elided) + 1)), fm.height(), QImage::Format_RGB32);
-            img.fill(fill);
-            QPainter p(&img);
-            p.setFont(f);
-            p.setPen(QColor::fromRgb(ink));
-            p.drawText(0, fm.ascent(), elided);
-        }
-        it = cache.insert(key, img);
+        QString text = s.qstr(key.name);
+        if (key.count > 1)
+            text = QStringLiteral("%1 × %2").arg(formatCount(key.count), text);
+        it = cache.insert(key, renderLabel(text, key.bucket, key.fill, key.ink, font, false, Qt::ElideRight));
     }
     return it->isNull() ? nullptr : &it.value();
 }
@@ -342,10 +389,8 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
         for (const Label& lab : labels[layer]) {
             if (lab.rect.width() < minText)
                 continue;
-            QString text = s.qstr(lab.name);
-            if (lab.count > 1)
-                text = QStringLiteral("%1 × %2").arg(formatCount(lab.count), text);
-            const QImage* img = labelImage(text, lab.rect.width() - 4, lab.fill, lab.text, req.style.font);
+            const SliceLabelKey key {lab.name, lab.count, (lab.rect.width() - 4) & ~7, lab.fill, lab.text};
+            const QImage* img = sliceLabelImage(s, req.snapshot, key, req.style.font);
             if (!img)
                 continue;
             raster.blit(*img, lab.rect.left() + 2, lab.rect.top() + (lab.rect.height() - img->height()) / 2);
