@@ -127,6 +127,8 @@ int main(int argc, char** argv)
                 if (!window.timelineView()->isFrameCurrent())
                     return;
                 startup.mark("timeline drawn");
+                if (const auto drawn = window.snapshot())
+                    startup.markMemory(drawn->eventCount());
                 QTimer::singleShot(0, &app, &QApplication::quit);
             });
         }

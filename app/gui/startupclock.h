@@ -28,6 +28,22 @@ public:
         if (m_enabled)
             std::fprintf(stderr, "warpscope: startup %8.1f ms  %s\n", sinceStartMs(), step);
     }
+    // Resident memory of the whole process, per event of the open session.
+    void markMemory(long long events)
+    {
+        if (!m_enabled || events <= 0)
+            return;
+        long pages = 0;
+        if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+            long size = 0;
+            if (std::fscanf(f, "%ld %ld", &size, &pages) != 2)
+                pages = 0;
+            std::fclose(f);
+        }
+        const double bytes = static_cast<double>(pages) * static_cast<double>(sysconf(_SC_PAGESIZE));
+        std::fprintf(stderr, "warpscope: startup resident %.0f MB, %.1f B/event (%lld events)\n", bytes / 1e6,
+            bytes / static_cast<double>(events), events);
+    }
 
 private:
     static double nowMs()
