@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -139,16 +140,29 @@ void fillStreams(SessionData& data)
 
 namespace {
 
-// Runs job(0) .. job(parts - 1), parts - 1 of them on their own threads.
+// Runs job(0) .. job(parts - 1), parts - 1 of them on their own threads. An exception (out of
+// memory on a big trace) is rethrown here, on the caller's thread, after every part ended.
 void runParts(unsigned parts, const std::function<void(unsigned)>& job)
 {
+    std::vector<std::exception_ptr> errors(std::max(parts, 1u));
+    const auto guarded = [&](unsigned p) {
+        try {
+            job(p);
+        } catch (...) {
+            errors[p] = std::current_exception();
+        }
+    };
     std::vector<std::thread> threads;
     threads.reserve(parts > 0 ? parts - 1 : 0);
     for (unsigned p = 1; p < parts; ++p)
-        threads.emplace_back(job, p);
-    job(0);
+        threads.emplace_back(guarded, p);
+    guarded(0);
     for (auto& t : threads)
         t.join();
+    for (const auto& e : errors) {
+        if (e)
+            std::rethrow_exception(e);
+    }
 }
 
 // The order ranges are numbered in: (start, depth, file index).
