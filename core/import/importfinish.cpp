@@ -233,6 +233,7 @@ void orderNvtxRanges(std::vector<NvtxRangeRecord>& ranges, unsigned parts)
         current->push_back(static_cast<uint32_t>(i));
     }
     std::vector<std::vector<uint32_t>*> lists;
+    lists.reserve(byThread.size());
     for (auto& [key, list] : byThread)
         lists.push_back(&list);
     // 2. Per thread: order by (start, end descending, index), then depth with a stack of ends.
