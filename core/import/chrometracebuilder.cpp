@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <new>
 #include <set>
 
 namespace ws {
@@ -481,6 +482,17 @@ void ChromeTraceBuilder::addDevice(DeviceInfo device)
 void ChromeTraceBuilder::addTopLevel(std::string_view key, std::string_view value)
 {
     m_data.environment["trace." + std::string(key)] = std::string(value);
+}
+
+void ChromeTraceBuilder::expectBytes(size_t bytes)
+{
+    constexpr size_t kBytesPerEvent = 100; // a complete event with a name, pid/tid and ts/dur
+    constexpr size_t kMaxReserve = size_t(1) << 28;
+    try {
+        m_data.nvtxRanges.reserve(std::min(bytes / kBytesPerEvent, kMaxReserve));
+    } catch (const std::bad_alloc&) {
+        // Only a hint: where the address space is refused, the table grows as it fills.
+    }
 }
 
 SessionData ChromeTraceBuilder::finish()

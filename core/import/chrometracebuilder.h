@@ -32,6 +32,12 @@ public:
 
     int64_t eventCount() const { return m_events; }
 
+    // The input's size, when known, before the first event: the range table is reserved for
+    // the most ranges a file of that size can hold at ~100 bytes an event, so a 10M-range trace
+    // does not grow it by doubling (each step copies the table and faults in fresh pages; the
+    // last one holds both copies at once). Capacity beyond what is filled is address space only.
+    void expectBytes(size_t bytes);
+
     // Resolves host processes, closes ranges left open, fills names. Call once.
     SessionData finish();
 

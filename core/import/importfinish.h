@@ -22,7 +22,10 @@ void finishImport(SessionData& data, ImportFormat format, const std::string& sou
 // the outermost. A range that only partly overlaps the one open before it counts as nested in
 // it (the timeline's lane builder does the same). Ranges of one thread that already come in
 // order, as tracers write them, cost no sort; the threads are then merged, not sorted.
+// Large tables use several threads (defaultOrderParts); the result does not depend on how many.
 void orderNvtxRanges(std::vector<NvtxRangeRecord>& ranges);
+void orderNvtxRanges(std::vector<NvtxRangeRecord>& ranges, unsigned parts);
+unsigned defaultOrderParts(size_t ranges);
 
 // Reads a whole (small) file: SessionError(NotFound) when it cannot be read, BadInput when it is
 // larger than `maxBytes`.

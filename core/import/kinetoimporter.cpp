@@ -553,6 +553,8 @@ SessionData parse(Stream& stream, size_t totalBytes, const std::string& name, co
     MappedFile* mapped = nullptr)
 {
     ChromeTraceBuilder builder(options);
+    if (totalBytes > 0)
+        builder.expectBytes(totalBytes);
     TraceHandler<Stream> handler(builder, stream, totalBytes, options, mapped);
     rapidjson::Reader reader;
     // Iterative parsing: nesting depth costs heap, not stack, so hostile input cannot overflow it.

@@ -12,10 +12,20 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <cwchar>
 
 namespace ws {
 
 namespace {
+
+// Fills n pixels with c. std::fill_n on uint32_t stays a scalar loop at -O2 (one store per
+// cycle: 55% of a frame's build was the background fill); glibc's wmemset is vectorised, and
+// wchar_t is 32 bits on every platform the app is built for.
+static_assert(sizeof(wchar_t) == sizeof(uint32_t));
+inline void fillPixels(uint32_t* p, size_t n, uint32_t c)
+{
+    std::wmemset(reinterpret_cast<wchar_t*>(p), static_cast<wchar_t>(c), n);
+}
 
 QRgb blend(QRgb under, QRgb over)
 {
@@ -60,7 +70,7 @@ public:
     void fill(int y0, int y1, QRgb c)
     {
         for (int y = std::max(y0, 0); y < std::min(y1, m_height); ++y)
-            std::fill_n(line(y), m_width, c);
+            fillPixels(line(y), static_cast<size_t>(std::max(m_width, 0)), c);
     }
     void copy(const std::vector<uint32_t>& scan, int y0, int y1)
     {
@@ -113,7 +123,8 @@ void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRo
     const int bandTop = top + 1;
     const int bandH = std::max(row.height - 2, 1);
     const bool instants = laneKind(lane.kind).instants;
-    scan.assign(static_cast<size_t>(width), row.background);
+    scan.resize(static_cast<size_t>(std::max(width, 0)));
+    fillPixels(scan.data(), scan.size(), row.background);
     const LodRect* prev = nullptr;
     std::vector<std::pair<int, int>> folded;
     for (const LodRect& r : hits.rects) {
@@ -131,7 +142,7 @@ void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRo
         if (x1 <= x0)
             continue;
         const QRgb color = s.color(lane.name[r.widest]) | 0xff000000u;
-        std::fill(scan.begin() + x0, scan.begin() + x1, color);
+        fillPixels(scan.data() + x0, static_cast<size_t>(x1 - x0), color);
         ++frame.rectCount;
         frame.eventsCovered += r.count;
         if (r.count > 1 && x1 - x0 >= 4)
@@ -179,6 +190,27 @@ void rasterCounter(const SessionSnapshot& s, const FrameRequest& req, const Fram
     }
 }
 
+// Renders `text` elided to `bucket` px on `fill`; a null image when nothing readable fits.
+QImage renderLabel(
+    const QString& text, int bucket, QRgb fill, QRgb ink, const QFont& font, bool bold, Qt::TextElideMode mode)
+{
+    QImage img;
+    QFont f = font;
+    f.setBold(bold);
+    const QFontMetrics fm(f);
+    const QString elided = fm.elidedText(text, mode, bucket);
+    if (elided.size() > 1 && elided != QStringLiteral("…")) {
+        img = QImage(
+            std::max(1, std::min(bucket, fm.horizontalAdvance(elided) + 1)), fm.height(), QImage::Format_RGB32);
+        img.fill(fill);
+        QPainter p(&img);
+        p.setFont(f);
+        p.setPen(QColor::fromRgb(ink));
+        p.drawText(0, fm.ascent(), elided);
+    }
+    return img;
+}
+
 // Labels pre-rendered on their slice's colour, per worker thread: the same kernel names recur
 // frame after frame, and a cached label is copied in with a few memcpys where drawing text
 // costs ~10 us a label.
@@ -196,22 +228,48 @@ const QImage* labelImage(const QString& text, int width, QRgb fill, QRgb ink, co
         = QStringLiteral("%1|%2|%3|%4|").arg(bucket).arg(fill, 0, 16).arg(ink, 0, 16).arg(int(mode) * 2 + int(bold))
         + text;
     auto it = cache.find(key);
+    if (it == cache.end())
+        it = cache.insert(key, renderLabel(text, bucket, fill, ink, font, bold, mode));
+    return it->isNull() ? nullptr : &it.value();
+}
+
+// Slice labels, cached by value: (name, count, width bucket, colours) of one snapshot. A frame
+// has up to ~2,000 of them; building a QString key (and the name's QString) for each cost more
+// than blitting the image.
+struct SliceLabelKey {
+    StringId name = 0;
+    quint32 count = 1;
+    int bucket = 0;
+    QRgb fill = 0;
+    QRgb ink = 0;
+    bool operator==(const SliceLabelKey&) const = default;
+};
+
+size_t qHash(const SliceLabelKey& k, size_t seed = 0)
+{
+    return qHashMulti(seed, k.name, k.count, k.bucket, k.fill, k.ink);
+}
+
+const QImage* sliceLabelImage(const SessionSnapshot& s, const std::shared_ptr<const SessionSnapshot>& owner,
+    const SliceLabelKey& key, const QFont& font)
+{
+    thread_local QHash<SliceLabelKey, QImage> cache;
+    thread_local QFont cacheFont;
+    // StringIds mean something only within their snapshot. A weak_ptr keeps the control block,
+    // so a later snapshot at the same address still compares different.
+    thread_local std::weak_ptr<const SessionSnapshot> cacheOwner;
+    const bool sameOwner = !cacheOwner.owner_before(owner) && !owner.owner_before(cacheOwner) && !cacheOwner.expired();
+    if (!sameOwner || !(cacheFont == font) || cache.size() > 5000) {
+        cache.clear();
+        cacheFont = font;
+        cacheOwner = owner;
+    }
+    auto it = cache.find(key);
     if (it == cache.end()) {
-        QImage img;
-        QFont f = font;
-        f.setBold(bold);
-        const QFontMetrics fm(f);
-        const QString elided = fm.elidedText(text, mode, bucket);
-        if (elided.size() > 1 && elided != QStringLiteral("…")) {
-            img = QImage(
-                std::max(1, std::min(bucket, fm.horizontalAdvance(elided) + 1)), fm.height(), QImage::Format_RGB32);
-            img.fill(fill);
-            QPainter p(&img);
-            p.setFont(f);
-            p.setPen(QColor::fromRgb(ink));
-            p.drawText(0, fm.ascent(), elided);
-        }
-        it = cache.insert(key, img);
+        QString text = s.qstr(key.name);
+        if (key.count > 1)
+            text = QStringLiteral("%1 × %2").arg(formatCount(key.count), text);
+        it = cache.insert(key, renderLabel(text, key.bucket, key.fill, key.ink, font, false, Qt::ElideRight));
     }
     return it->isNull() ? nullptr : &it.value();
 }
@@ -331,10 +389,8 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
         for (const Label& lab : labels[layer]) {
             if (lab.rect.width() < minText)
                 continue;
-            QString text = s.qstr(lab.name);
-            if (lab.count > 1)
-                text = QStringLiteral("%1 × %2").arg(formatCount(lab.count), text);
-            const QImage* img = labelImage(text, lab.rect.width() - 4, lab.fill, lab.text, req.style.font);
+            const SliceLabelKey key {lab.name, lab.count, (lab.rect.width() - 4) & ~7, lab.fill, lab.text};
+            const QImage* img = sliceLabelImage(s, req.snapshot, key, req.style.font);
             if (!img)
                 continue;
             raster.blit(*img, lab.rect.left() + 2, lab.rect.top() + (lab.rect.height() - img->height()) / 2);
