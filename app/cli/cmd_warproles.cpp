@@ -71,6 +71,15 @@ int run(const WarpRolesArgs& a)
         const auto it = meta.find("iket_unbalanced");
         if (it != meta.end())
             std::printf("unbalanced ranges:\n%s\n", it->second.c_str());
+        // What ingest's alignment to the kernels did (iket_clock has the details): events whose GPU
+        // timer position lay outside their kernel were moved; any still outside would mean the
+        // trace spans longer than the kernel.
+        const auto moved = meta.find("iket_events_moved_into_kernel");
+        const auto outside = meta.find("iket_events_outside_kernel");
+        const auto events = meta.find("iket_events");
+        if (moved != meta.end() && outside != meta.end() && events != meta.end())
+            std::printf("kernel alignment: %s of %s events moved into their kernel, %s still outside\n",
+                moved->second.c_str(), events->second.c_str(), outside->second.c_str());
         const auto dropped = meta.find("iket_dropped_events");
         if (dropped != meta.end() && dropped->second != "0")
             std::printf("%s events were dropped (warps ran out of slots)\n", dropped->second.c_str());

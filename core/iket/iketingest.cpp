@@ -66,6 +66,9 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
     int aligned = 0;
     int interpolated = 0;
     int64_t worstShift = 0;
+    uint64_t moved = 0;
+    uint64_t outside = 0;
+    std::string shifts;
     uint64_t step = 0;
     std::string unbalancedText;
     size_t unbalancedWarps = 0;
@@ -83,6 +86,11 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
         outOfRange += launch.outOfRangeWarps;
         aligned += d.clock.kernelAligned ? 1 : 0;
         interpolated += d.clock.clockInterpolated ? 1 : 0;
+        moved += d.clock.eventsMovedIntoKernel;
+        outside += d.clock.eventsOutsideKernel;
+        if (d.clock.kernelAligned)
+            shifts += (shifts.empty() ? "" : ",") + std::to_string(d.kernelId) + ":"
+                + std::to_string(d.clock.kernelShiftNs);
         if (std::llabs(d.clock.kernelShiftNs) > std::llabs(worstShift))
             worstShift = d.clock.kernelShiftNs;
         if (d.clock.globaltimerStepNs && (!step || d.clock.globaltimerStepNs < step))
@@ -96,6 +104,11 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
         if (!d.unbalanced.empty())
             warnings.push_back("in-kernel trace " + who + ": ranges do not balance on "
                 + std::to_string(d.unbalanced.size()) + " warp(s), first: " + d.unbalanced.front().text());
+        if (d.clock.eventsOutsideKernel > 0)
+            warnings.push_back("in-kernel trace " + who + ": " + std::to_string(d.clock.eventsOutsideKernel) + " of "
+                + std::to_string(d.events.size()) + " events lie outside the kernel even after alignment (they span "
+                + std::to_string(d.clock.rawSpanNs) + " ns, the kernel " + std::to_string(kernel->end - kernel->start)
+                + " ns: the GPU timer and CUPTI disagree)");
         if (d.dropped > 0)
             warnings.push_back("in-kernel trace " + who + ": " + std::to_string(d.dropped)
                 + " events dropped (warps ran out of slots; raise eventsPerWarp)");
@@ -111,10 +124,14 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
     if (!unbalancedText.empty())
         session.meta["iket_unbalanced"] = unbalancedText;
     session.meta["iket_unmatched_launches"] = std::to_string(unmatched);
+    session.meta["iket_events_moved_into_kernel"] = std::to_string(moved);
+    session.meta["iket_events_outside_kernel"] = std::to_string(outside);
+    session.meta["iket_kernel_shifts_ns"] = shifts;
     session.meta["iket_clock"] = "globaltimer minus the process's realtime-monotonic anchor; " + std::to_string(aligned)
         + " of " + std::to_string(m_launches.size())
         + " launches aligned to their kernel's CUPTI interval (largest correction " + std::to_string(worstShift)
-        + " ns); globaltimer step " + std::to_string(step) + " ns"
+        + " ns; " + std::to_string(moved) + " of " + std::to_string(events) + " events moved into their kernel, "
+        + std::to_string(outside) + " still outside); globaltimer step " + std::to_string(step) + " ns"
         + (interpolated ? "; clock64 interpolation in " + std::to_string(interpolated) + " launches" : "");
 }
 

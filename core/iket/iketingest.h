@@ -28,7 +28,10 @@ public:
 
     // Decodes every launch into session.warpEvents (ids continue after existing rows) and puts
     // the figures in meta: iket_launches, iket_events, iket_dropped_events, iket_unbalanced_warps
-    // (and iket_unbalanced: one line per warp), iket_unmatched_launches, iket_clock.
+    // (and iket_unbalanced: one line per warp), iket_unmatched_launches, iket_clock, and what
+    // the alignment to each kernel did: iket_events_moved_into_kernel, iket_events_outside_kernel
+    // (with a warning per launch), iket_kernel_shifts_ns ("kernel id:shift,..."; raw position =
+    // stored time - shift).
     void finish(SessionData& session, std::vector<std::string>& warnings);
 
     size_t size() const { return m_launches.size(); }

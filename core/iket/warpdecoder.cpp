@@ -137,6 +137,27 @@ std::vector<TimeNs> deviceTimes(const LaunchBuffer& launch, uint64_t step, bool&
     return t;
 }
 
+// Counts, over the decoded events, what the kernel alignment moved and what it could not place
+// inside the kernel; the raw position of an event is its aligned one minus the shift.
+void countKernelFit(DecodedLaunch& out, const KernelRecord* kernel)
+{
+    if (out.events.empty())
+        return;
+    const TimeNs shift = out.clock.kernelShiftNs;
+    TimeNs lo = out.events.front().begin;
+    TimeNs hi = out.events.front().end;
+    for (const WarpEvent& e : out.events) {
+        lo = std::min(lo, e.begin);
+        hi = std::max(hi, e.end);
+        if (!out.clock.kernelAligned)
+            continue;
+        const auto inside = [kernel](TimeNs b, TimeNs en) { return b >= kernel->start && en <= kernel->end; };
+        out.clock.eventsMovedIntoKernel += !inside(e.begin - shift, e.end - shift) && inside(e.begin, e.end) ? 1 : 0;
+        out.clock.eventsOutsideKernel += inside(e.begin, e.end) ? 0 : 1;
+    }
+    out.clock.rawSpanNs = hi - lo;
+}
+
 struct Open {
     StringId name = 0;
     TimeNs begin = 0;
@@ -336,6 +357,7 @@ DecodedLaunch decodeLaunch(const LaunchBuffer& launch, const KernelRecord* kerne
             out.unbalanced.push_back(bad);
         }
     }
+    countKernelFit(out, kernel);
     return out;
 }
 

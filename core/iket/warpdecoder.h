@@ -30,9 +30,18 @@ struct ClockMapping {
     // process's CLOCK_MONOTONIC: minus (realtime - monotonic) of the process's anchor.
     int64_t anchorShiftNs = 0;
     // Then, when the kernel's CUPTI record is known, the shift that puts every event inside
-    // [kernel start, kernel end] (0 when they already were): what the anchor got wrong.
+    // [kernel start, kernel end] (0 when they already were): what the anchor got wrong. The
+    // events' raw positions (the anchor alone) are their stored times minus this shift.
     int64_t kernelShiftNs = 0;
     bool kernelAligned = false;
+    // What the alignment did, counted over the decoded events (ranges and marks): how many lay
+    // outside [kernel start, kernel end] at their raw positions and were moved by the shift, and
+    // how many still lie outside after it (the trace spans longer than its kernel: the timers
+    // disagree, and no single shift can fix that). Both 0 without a kernel.
+    uint64_t eventsMovedIntoKernel = 0;
+    uint64_t eventsOutsideKernel = 0;
+    // Latest raw end minus earliest raw begin of the decoded events (0 without events).
+    int64_t rawSpanNs = 0;
     // globaltimer's tick (gcd of a warp's consecutive steps). When globaltimer advances
     // coarsely (>= kCoarseGlobaltimerNs), times come from clock64 fitted per SM to globaltimer.
     uint64_t globaltimerStepNs = 0;

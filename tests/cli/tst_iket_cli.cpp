@@ -86,6 +86,14 @@ private Q_SLOTS:
         const SessionData s = SessionReader(out.toStdString()).readAll();
         QCOMPARE(s.meta.at("iket_launches"), std::string("2"));
         QCOMPARE(s.meta.at("recorder"), std::string("warpscope-cli ingest"));
+        // The alignment's counts reach the user: warp-roles prints what ingest stored.
+        const Run roles = cli({QStringLiteral("warp-roles"), out});
+        QCOMPARE(roles.exitCode, 0);
+        const QString line
+            = QStringLiteral("kernel alignment: %1 of 9120 events moved into their kernel, 0 still outside")
+                  .arg(QString::fromStdString(s.meta.at("iket_events_moved_into_kernel")));
+        QVERIFY2(roles.out.contains(line), qPrintable(roles.out));
+        QCOMPARE(s.meta.at("iket_events_outside_kernel"), std::string("0"));
     }
 
     void perfettoExport()

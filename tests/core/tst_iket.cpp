@@ -358,6 +358,92 @@ private Q_SLOTS:
         QCOMPARE(d.events[0].kernelId, kernelStart ? int64_t(3) : int64_t(0));
     }
 
+    // What the alignment to the kernel moved, counted on the raw positions (the anchor alone):
+    // three events at 5000-6000 (range), 6500 (mark) and 7000-8000 (range), raw span 3000 ns.
+    // Expected counts worked out by hand per kernel interval.
+    void kernelFitCounts_data()
+    {
+        QTest::addColumn<qint64>("kernelStart"); // 0: no kernel
+        QTest::addColumn<qint64>("kernelEnd");
+        QTest::addColumn<qint64>("shift");
+        QTest::addColumn<int>("moved");
+        QTest::addColumn<int>("outside");
+        QTest::newRow("no kernel") << qint64(0) << qint64(0) << qint64(0) << 0 << 0;
+        QTest::newRow("all inside already") << qint64(4000) << qint64(9000) << qint64(0) << 0 << 0;
+        QTest::newRow("first range starts early") << qint64(5500) << qint64(9000) << qint64(500) << 1 << 0;
+        QTest::newRow("last range ends late") << qint64(3000) << qint64(7500) << qint64(-500) << 1 << 0;
+        QTest::newRow("anchor 95 us early: all moved") << qint64(100000) << qint64(104000) << qint64(95000) << 3 << 0;
+        QTest::newRow("kernel shorter than the trace") << qint64(5200) << qint64(6000) << qint64(200) << 0 << 3;
+    }
+    void kernelFitCounts()
+    {
+        QFETCH(qint64, kernelStart);
+        QFETCH(qint64, kernelEnd);
+        QFETCH(qint64, shift);
+        QFETCH(int, moved);
+        QFETCH(int, outside);
+        const int64_t d = 1'700'000'000'000'000'000;
+        LaunchBuffer l = makeLaunch(1, 1, 8,
+            {{devEvent(Kind::Push, 1, 0, d + 5000), devEvent(Kind::Pop, 0, 1, d + 6000),
+                devEvent(Kind::Mark, 2, 2, d + 6500), devEvent(Kind::Push, 3, 3, d + 7000),
+                devEvent(Kind::Pop, 0, 4, d + 8000)}},
+            kNames);
+        l.realtimeMinusMonotonicNs = d;
+        KernelRecord k;
+        k.id = 5;
+        k.start = kernelStart;
+        k.end = kernelEnd;
+        StringTable strings;
+        const DecodedLaunch r = decodeLaunch(l, kernelStart ? &k : nullptr, strings);
+        QCOMPARE(r.clock.kernelShiftNs, shift);
+        QCOMPARE(r.clock.eventsMovedIntoKernel, uint64_t(moved));
+        QCOMPARE(r.clock.eventsOutsideKernel, uint64_t(outside));
+        QCOMPARE(r.clock.rawSpanNs, int64_t(3000));
+        // Stored minus shift gives back the raw positions.
+        QStringList raw;
+        for (const auto& e : r.events)
+            raw << QStringLiteral("%1-%2").arg(e.begin - r.clock.kernelShiftNs).arg(e.end - r.clock.kernelShiftNs);
+        QCOMPARE(raw, (QStringList {"5000-6000", "6500-6500", "7000-8000"}));
+    }
+
+    void ingestReportsWhatAlignmentMoved()
+    {
+        // One launch traced in kernel [2000, 2500] while its events span 1000 ns: the alignment
+        // moves both and still leaves one outside; ingest says so in meta and as a warning.
+        const int64_t realtime = 1'750'000'000'000'000'000;
+        const int64_t monotonic = 1'000'000;
+        const int64_t d = realtime - monotonic;
+        RawBuilder b(78, realtime, monotonic);
+        const uint32_t launchName = b.string("cudaLaunchKernel_v7000");
+        const uint32_t kernelName = b.string("_Z6kernelv");
+        b.api(1000, 1100, 42, 9, launchName);
+        b.kernel(2000, 2500, 9, kernelName);
+        LaunchBuffer l = makeLaunch(1, 1, 16,
+            {{devEvent(Kind::Push, 1, 0, d + 9000), devEvent(Kind::Pop, 0, 1, d + 9200),
+                devEvent(Kind::Push, 2, 2, d + 9800), devEvent(Kind::Pop, 0, 3, d + 10000)}},
+            kNames);
+        l.label = "long";
+        l.tid = 42;
+        l.armedNs = 500;
+        b.launch(l);
+        RawIngest ingest;
+        ingest.addFile(raw::RawFile::fromBytes(b.bytes, "long.raw"));
+        const SessionData s = ingest.finish();
+        QCOMPARE(s.warpEvents.size(), size_t(2));
+        const int64_t kernelId = s.warpEvents[0].kernelId;
+        // Starts aligned: shift 2000 - 9000; [2000, 2200] fits, [2800, 3000] does not.
+        QCOMPARE(s.meta.at("iket_kernel_shifts_ns"), std::to_string(kernelId) + ":-7000");
+        QCOMPARE(s.meta.at("iket_events_moved_into_kernel"), std::string("1"));
+        QCOMPARE(s.meta.at("iket_events_outside_kernel"), std::string("1"));
+        const auto& w = ingest.warnings();
+        QVERIFY(std::any_of(w.begin(), w.end(), [](const std::string& x) {
+            return x.find("in-kernel trace long") != std::string::npos
+                && x.find("1 of 2 events lie outside the kernel even after alignment (they span 1000 ns, the kernel "
+                          "500 ns")
+                != std::string::npos;
+        }));
+    }
+
     void clockInterpolation_data()
     {
         QTest::addColumn<int>("stepNs");
@@ -502,6 +588,9 @@ private Q_SLOTS:
         QCOMPARE(s.meta.at("iket_unbalanced_warps"), std::string("0"));
         QCOMPARE(s.meta.at("iket_unmatched_launches"), std::string("0"));
         QCOMPARE(s.meta.at("unknown_raw_records"), std::string("0"));
+        QCOMPARE(s.meta.at("iket_kernel_shifts_ns"), std::to_string(traced->id) + ":0");
+        QCOMPARE(s.meta.at("iket_events_moved_into_kernel"), std::string("0"));
+        QCOMPARE(s.meta.at("iket_events_outside_kernel"), std::string("0"));
         const auto& w = ingest.warnings();
         QVERIFY(std::any_of(w.begin(), w.end(), [](const std::string& x) {
             return x.starts_with("traced.raw: in-kernel trace record") && x.ends_with("(skipped)");

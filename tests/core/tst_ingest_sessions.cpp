@@ -89,6 +89,23 @@ private slots:
         QCOMPARE(d.kernels.size(), g.kernels.size());
         QCOMPARE(d.nvtxRanges.size(), g.nvtxRanges.size());
         QCOMPARE(kernelCounts(d), kernelCounts(g));
+        // Independently of any other recording: what examples/cuda/gemm_relu.cu launches for the
+        // run's own arguments — the GEMM and the ReLU once for the check, then once per warm-up
+        // and timed iteration, two fills; one "gemm" and one "relu" range around each.
+        QCOMPARE(
+            d.runs[0].commandLine.substr(d.runs[0].commandLine.find(" --")), std::string(" --warmup 3 --iters 20"));
+        const int perKernel = 1 + 3 + 20;
+        QCOMPARE(kernelCounts(d),
+            (std::map<std::string, int> {{"fill_kernel", 2},
+                {"nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT", perKernel}, {"relu_kernel", perKernel}}));
+        std::map<std::string, int> ranges;
+        for (const auto& r : d.nvtxRanges)
+            if (r.runId == 1)
+                ++ranges[d.str(r.name)];
+        QCOMPARE(ranges,
+            (std::map<std::string, int> {{"check", 1}, {"gemm", perKernel}, {"relu", perKernel}, {"setup", 1},
+                {"timed loop", 1}, {"warmup", 1}}));
+        QCOMPARE(traced, size_t(2 + 2 * perKernel));
         std::set<int64_t> linkedTraced;
         for (const KernelLink& l : d.kernelLinks)
             linkedTraced.insert(l.traceKernelId);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // `warpscope-cli bench` on a real GPU: each workload passes its correctness check and keeps
 // every sample; timers and cache policies land in the session as asked; implementations
-// alternate. Skips (with the reason) where warpscope-bench-workloads is not built or finds no
-// CUDA device.
+// alternate. Skips (with the reason) without a GPU (tests/support/gpuprobe.h) or where
+// warpscope-bench-workloads is not built; on a GPU machine a failed device probe fails.
 #include "clirun.h"
 #include "core/bench/benchreport.h"
 #include "core/bench/benchresult.h"
 #include "core/store/sessionreader.h"
+#include "gpuprobe.h"
 
 #include <QtTest>
 
@@ -44,14 +45,18 @@ class TestBenchGpu : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
+        if (const QString why = ws::test::whyNoGpu(); !why.isEmpty())
+            QSKIP(qPrintable(why));
         const QString exe = QStringLiteral(WS_BUILD_DIR "/bin/warpscope-bench-workloads");
         if (!QFileInfo::exists(exe))
             QSKIP("warpscope-bench-workloads is not built (it needs the CUDA toolkit's nvcc)");
+        // A GPU is present: a workload program that cannot find it is a failure, not a skip.
         QProcess probe;
         probe.start(exe, {QStringLiteral("--probe")});
         QVERIFY(probe.waitForFinished(60000));
-        if (probe.exitCode() != 0)
-            QSKIP("no CUDA device: warpscope-bench-workloads --probe found none");
+        QVERIFY2(probe.exitStatus() == QProcess::NormalExit && probe.exitCode() == 0,
+            qPrintable(QStringLiteral("warpscope-bench-workloads --probe found no CUDA device: ")
+                + QString::fromUtf8(probe.readAllStandardError())));
         QVERIFY(m_dir.isValid());
     }
 

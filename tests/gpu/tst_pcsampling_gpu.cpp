@@ -7,6 +7,7 @@
 
 #include "core/source/sourcetables.h"
 #include "core/store/sessionreader.h"
+#include "gpuprobe.h"
 
 #include <QFile>
 #include <QProcess>
@@ -24,8 +25,8 @@ class TestPcSamplingGpu : public QObject {
 private slots:
     void stallKernelsShowTheirStallAtTheirLine()
     {
-        if (!QFile::exists("/dev/nvidia0") && !QFile::exists("/dev/nvidiactl"))
-            QSKIP("no NVIDIA GPU on this machine (/dev/nvidia0 missing)");
+        if (const QString why = whyNoGpu(); !why.isEmpty())
+            QSKIP(qPrintable(why));
         const QString stalls = QStringLiteral(WS_BUILD_DIR "/bin/warpscope-stalls");
         if (!QFile::exists(stalls))
             QSKIP("warpscope-stalls was not built (no nvcc at configure time)");

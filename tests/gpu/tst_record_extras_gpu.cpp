@@ -2,10 +2,13 @@
 // `record --nvtx-timing` and `record --gpu-metrics` on a real GPU (label `gpu`): the recorder's
 // per-instance GPU-stream time of the NVTX range "step" against the events ws-example-nvtx-timing
 // places around the same work itself (median within 1 %), and PM sampling counter tracks at the
-// requested period. Skips, saying why, without the example, a usable GPU, or counter permission.
+// requested period. Skips, saying why, without a GPU (decided up front, tests/support/gpuprobe.h),
+// without the example, or where the sampler itself says this device or user cannot sample (no PM
+// sampling API, device not supported, no counter permission). Zero samples otherwise fail.
 #include "clirun.h"
 #include "core/analysis/nvtxtimingreport.h"
 #include "core/store/sessionreader.h"
+#include "gpuprobe.h"
 
 #include <QtTest>
 
@@ -20,6 +23,23 @@ using Run = ws::test::CliRun;
 Run cli(const QStringList& args)
 {
     return ws::test::runCli(args, 300000);
+}
+
+// What the PM sampler (collectors/inject/pmsampler.cpp) prints when this machine cannot sample
+// at all: the only reasons to skip once a GPU is present. Any other zero-sample run is a bug.
+const char* const kCannotSample[] = {
+    "this CUPTI has no PM sampling API",
+    "PM sampling is not supported on",
+    "no permission to read the GPU performance counters",
+};
+
+QString cannotSample(const QString& err)
+{
+    for (const QString& line : err.split(QLatin1Char('\n')))
+        for (const char* why : kCannotSample)
+            if (line.contains(QLatin1String(why)))
+                return line;
+    return {};
 }
 
 QString example()
@@ -37,6 +57,8 @@ class TestRecordExtrasGpu : public QObject {
 private slots:
     void initTestCase()
     {
+        if (const QString why = ws::test::whyNoGpu(); !why.isEmpty())
+            QSKIP(qPrintable(why));
         if (!QFileInfo::exists(example()))
             QSKIP("ws-example-nvtx-timing was not built (no nvcc)");
     }
@@ -46,10 +68,11 @@ private slots:
         const QString out = m_dir.filePath(QStringLiteral("timing.wscope"));
         const Run r = cli({QStringLiteral("record"), QStringLiteral("-o"), out, QStringLiteral("--nvtx-timing"),
             QStringLiteral("step"), QStringLiteral("--"), example()});
-        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const SessionReader reader(out.toStdString());
-        if (reader.meta().at("host_only") == "1")
-            QSKIP("no usable CUDA device");
+        QVERIFY2(reader.meta().at("host_only") == "0",
+            qPrintable(QStringLiteral("a GPU is present but the recording is host-only: ")
+                + QString::fromStdString(reader.meta().at("gpu_status"))));
         const QRegularExpressionMatch m
             = QRegularExpression(QStringLiteral("step_event_median_ms=([0-9.]+)")).match(r.out);
         QVERIFY2(m.hasMatch(), qPrintable(r.out));
@@ -68,12 +91,14 @@ private slots:
         const QString out = m_dir.filePath(QStringLiteral("pm.wscope"));
         const Run r = cli({QStringLiteral("record"), QStringLiteral("-o"), out, QStringLiteral("--gpu-metrics"),
             QStringLiteral("--"), example(), QStringLiteral("--iters"), QStringLiteral("10")});
-        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const SessionData s = SessionReader(out.toStdString()).readAll();
-        if (s.meta.at("host_only") == "1")
-            QSKIP("no usable CUDA device");
-        if (r.err.contains(QStringLiteral("GPU metrics:")) && s.counterSamples.empty())
-            QSKIP(qPrintable(QStringLiteral("PM sampling unavailable here: ") + r.err.section('\n', 0, 0)));
+        QVERIFY2(s.meta.at("host_only") == "0",
+            qPrintable(QStringLiteral("a GPU is present but the recording is host-only: ")
+                + QString::fromStdString(s.meta.at("gpu_status"))));
+        if (const QString why = cannotSample(r.err); !why.isEmpty() && s.counterSamples.empty())
+            QSKIP(qPrintable(QStringLiteral("PM sampling unavailable here: ") + why));
+        QVERIFY2(!s.counterSamples.empty(), qPrintable(QStringLiteral("no counter samples: ") + r.err));
         QCOMPARE(s.counterTracks.size(), size_t(3));
         std::vector<TimeNs> ts;
         for (const auto& c : s.counterSamples)

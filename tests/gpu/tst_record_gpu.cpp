@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // `warpscope-cli record` on a real GPU (label `gpu`, run by scripts/gpu-tests.sh): the example
-// programs recorded through CUPTI, checked against what they do. Skips, saying why, where the
-// examples were not built or no CUDA device is usable.
+// programs recorded through CUPTI, checked against what they do. Skips, saying why, where no
+// NVIDIA GPU is present (decided up front, tests/support/gpuprobe.h) or the examples were not
+// built; on a GPU machine a recording without the GPU, or a failed record, is a failure.
 #include "core/store/sessionreader.h"
+#include "gpuprobe.h"
 
 #include <QtTest>
 
@@ -55,33 +57,36 @@ class TestRecordGpu : public QObject {
 
     QTemporaryDir m_dir;
 
-    // Records `command`; skips the test when the machine has no usable GPU.
-    SessionData record(const QString& name, const QStringList& options, const QStringList& command)
+    // Records `command` into `s`. initTestCase made sure a GPU is present, so a failed record or
+    // a host-only recording (the recorder found no usable device) is a failure, not a skip.
+    void record(SessionData& s, const QString& name, const QStringList& options, const QStringList& command)
     {
         const QString out = m_dir.filePath(name);
         const Run r = cli(QStringList {QStringLiteral("record"), QStringLiteral("-o"), out} + options
             + QStringList {QStringLiteral("--")} + command);
-        if (r.exitCode != 0)
-            qFatal("record failed: %s", qPrintable(r.err));
-        SessionData s = SessionReader(out.toStdString()).readAll();
-        return s;
+        QVERIFY2(r.exitCode == 0, qPrintable(QStringLiteral("record failed: ") + r.err));
+        s = SessionReader(out.toStdString()).readAll();
+        QVERIFY2(s.meta.at("host_only") == "0",
+            qPrintable(QStringLiteral("a GPU is present but the recording is host-only: ")
+                + QString::fromStdString(s.meta.at("gpu_status"))));
     }
-
-    bool gpuUsable(const SessionData& s) { return s.meta.at("host_only") == "0"; }
 
 private slots:
     void initTestCase()
     {
+        if (const QString why = ws::test::whyNoGpu(); !why.isEmpty())
+            QSKIP(qPrintable(why));
         if (!QFileInfo::exists(example("ws-example-gemm-relu")))
             QSKIP("the CUDA examples were not built (no nvcc)");
     }
 
     void gemmRelu()
     {
-        const SessionData s = record(QStringLiteral("gemm.wscope"), {},
+        SessionData s;
+        record(s, QStringLiteral("gemm.wscope"), {},
             {example("ws-example-gemm-relu"), QStringLiteral("--iters"), QStringLiteral("10")});
-        if (!gpuUsable(s))
-            QSKIP(qPrintable(QStringLiteral("no usable GPU: ") + QString::fromStdString(s.meta.at("gpu_status"))));
+        if (QTest::currentTestFailed())
+            return;
         QCOMPARE(s.processes[0].exitCode, 0);
         const auto k = kernelCounts(s);
         QCOMPARE(k.at("relu_kernel"), 14); // check + 3 warm-up + 10 timed
@@ -104,9 +109,10 @@ private slots:
 
     void graphs()
     {
-        const SessionData s = record(QStringLiteral("graphs.wscope"), {}, {example("ws-example-graphs")});
-        if (!gpuUsable(s))
-            QSKIP("no usable GPU");
+        SessionData s;
+        record(s, QStringLiteral("graphs.wscope"), {}, {example("ws-example-graphs")});
+        if (QTest::currentTestFailed())
+            return;
         QCOMPARE(s.kernels.size(), size_t(20));
         for (const auto& k : s.kernels)
             QVERIFY(k.graphId != 0 && k.graphNodeId != 0);
@@ -115,21 +121,22 @@ private slots:
     void captureRangeCudaProfilerApi()
     {
         // Activity switched on at cudaProfilerStart, mid-run: API calls must still be there.
-        const SessionData s
-            = record(QStringLiteral("capture.wscope"), {QStringLiteral("--capture-range=cudaProfilerApi")},
-                {example("ws-example-gemm-relu"), QStringLiteral("--iters"), QStringLiteral("5")});
-        if (!gpuUsable(s))
-            QSKIP("no usable GPU");
+        SessionData s;
+        record(s, QStringLiteral("capture.wscope"), {QStringLiteral("--capture-range=cudaProfilerApi")},
+            {example("ws-example-gemm-relu"), QStringLiteral("--iters"), QStringLiteral("5")});
+        if (QTest::currentTestFailed())
+            return;
         QCOMPARE(s.kernels.size(), size_t(10));
         QCOMPARE(s.meta.at("kernels_joined_to_api"), std::string("10"));
     }
 
     void hundredThousandLaunches()
     {
-        const SessionData s = record(QStringLiteral("launch.wscope"), {},
+        SessionData s;
+        record(s, QStringLiteral("launch.wscope"), {},
             {example("ws-example-launch-bound"), QStringLiteral("--launches"), QStringLiteral("100000")});
-        if (!gpuUsable(s))
-            QSKIP("no usable GPU");
+        if (QTest::currentTestFailed())
+            return;
         QCOMPARE(s.processes[0].exitCode, 0);
         QCOMPARE(s.kernels.size(), size_t(101000));
         QCOMPARE(s.meta.at("dropped_records"), std::string("0"));

@@ -42,11 +42,7 @@ inline std::shared_ptr<PanelData> panelDataOf(const QString& path)
 
 inline bool waitUntil(const std::function<bool()>& condition, int ms = 30000)
 {
-    QElapsedTimer t;
-    t.start();
-    while (!condition() && t.elapsed() < ms)
-        QTest::qWait(10);
-    return condition();
+    return QTest::qWaitFor(condition, ms);
 }
 
 } // namespace ws::test

@@ -5,6 +5,7 @@
 // zoom, the roofline arrows, File > Compare With… in the main window, and screenshots that must
 // have content (WS_SCREENSHOT_DIR keeps them: docs/screenshots/compare-*.png).
 #include "core/store/sessionreader.h"
+#include "pixelprobe.h"
 #include "ui/compare/comparedocument.h"
 #include "ui/compare/comparekernelmodel.h"
 #include "ui/compare/comparemetricmodel.h"
@@ -82,14 +83,16 @@ class TestCompareUi : public QObject {
         w->resize(size);
         w->show();
         QVERIFY(QTest::qWaitForWindowExposed(w));
-        QTest::qWait(80);
+        // Pending layout and resize events, delivered now (grab() paints synchronously).
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
         const QImage image = w->grab().toImage();
-        QSet<QRgb> colours;
-        for (int y = 0; y < image.height(); y += 3)
-            for (int x = 0; x < image.width(); x += 3)
-                colours.insert(image.pixel(x, y));
-        QVERIFY2(colours.size() > 40, qPrintable(name + QStringLiteral(": %1 colours").arg(colours.size())));
         QVERIFY(image.save(m_out + QLatin1Char('/') + name + QStringLiteral(".png")));
+        // Ink where the window drew its tables, labels and plots (pixelprobe.h).
+        const ws::test::ProbeResult probes = ws::test::probeRendering(w, image);
+        qInfo("%s: %d probes", qPrintable(name), probes.probes);
+        QVERIFY2(probes.probes >= 3, qPrintable(name + QStringLiteral(": only %1 probe(s)").arg(probes.probes)));
+        QVERIFY2(probes.blank.isEmpty(), qPrintable(name + QStringLiteral(": blank at ") + probes.blank.join("; ")));
     }
 
 private Q_SLOTS:

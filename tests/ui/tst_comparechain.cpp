@@ -63,7 +63,9 @@ class TestCompareChain : public QObject {
     void shoot(QWidget* w, const QString& name)
     {
         QVERIFY(QTest::qWaitForWindowExposed(w));
-        QTest::qWait(80);
+        // Pending layout and resize events, delivered now (grab() paints synchronously).
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
         const QString dir = qEnvironmentVariable("WS_SCREENSHOT_DIR", m_dir.path());
         QVERIFY(w->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
     }

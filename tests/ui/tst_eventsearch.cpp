@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Search: name matching and next/previous occurrence across lanes, against a brute-force
 // ordering of every event by (start, lane, index), with wrap-around.
+#include "settle.h"
 #include "ui/timeline/eventsearch.h"
 #include "uifixtures.h"
 
@@ -116,7 +117,7 @@ private slots:
         search.next({0, 0, 0});
         search.setQuery(QStringLiteral("gemm"));
         QTRY_COMPARE_WITH_TIMEOUT(counted.count(), 1, 5000);
-        QTest::qWait(100);
+        QVERIFY(ws::test::settle({{"event search", 2}}));
         QCOMPARE(counted.count(), 1); // the count for "relu" was dropped too
         QCOMPARE(found.count(), 0);
         QCOMPARE(missing.count(), 0);

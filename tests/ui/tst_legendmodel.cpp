@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Legend: per-name totals (whole session and inside the time filter) against sums by hand,
 // the async model under QAbstractItemModelTester, and stable colours by name.
+#include "settle.h"
 #include "ui/style/colorscheme.h"
 #include "ui/timeline/legendmodel.h"
 #include "uifixtures.h"
@@ -75,7 +76,7 @@ private slots:
         m.setTimeRange({1'000'000, 1'200'000});
         m.setTimeRange({1'045'000, 1'060'000});
         QVERIFY(updated.wait(5000));
-        QTest::qWait(100);
+        QVERIFY(ws::test::settle({{"legend", 1}}));
         QCOMPARE(updated.count(), 1);
         QCOMPARE(m.rowCount(), 4);
     }

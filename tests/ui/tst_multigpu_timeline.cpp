@@ -109,11 +109,7 @@ class TestMultiGpuTimeline : public QObject {
         selection.setViewRange(range);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
-        QElapsedTimer t;
-        t.start();
-        while (!view.isFrameCurrent() && t.elapsed() < 10000)
-            QTest::qWait(5);
-        QVERIFY(view.isFrameCurrent());
+        QTRY_VERIFY_WITH_TIMEOUT(view.isFrameCurrent(), 10000);
         const QImage img = view.grab().toImage();
 
         const TimelineModel& m = *snapshot->model;

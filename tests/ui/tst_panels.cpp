@@ -29,6 +29,7 @@
 #include <QAbstractItemModelTester>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -37,6 +38,8 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
+#include <cmath>
+#include <map>
 #include <sstream>
 
 using namespace ws;
@@ -53,6 +56,55 @@ QByteArray readAll(const QString& path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The stored output of `warpscope-cli stats SESSION -r REPORT -f csv [--range RANGE]`:
+// tests/fixtures/stats-panel/torch_nvtx.REPORT[.half].csv. WS_UPDATE_GOLDEN=1 runs the CLI to
+// rewrite it (review the diff: the panel and the CLI must agree with what was stored).
+void compareWithCliGolden(const QByteArray& actual, const QString& report, const QString& session, const QString& range)
+{
+    const QString golden = QStringLiteral(WS_FIXTURES_DIR "/stats-panel/torch_nvtx.%1%2.csv")
+                               .arg(report, range.isEmpty() ? QString() : QStringLiteral(".half"));
+    if (qEnvironmentVariableIsSet("WS_UPDATE_GOLDEN")) {
+        QProcess cli;
+        QStringList args {QStringLiteral("stats"), session, QStringLiteral("-r"), report, QStringLiteral("-f"),
+            QStringLiteral("csv")};
+        if (!range.isEmpty())
+            args << QStringLiteral("--range") << range;
+        cli.start(QStringLiteral(WS_CLI_PATH), args);
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        QFile f(golden);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(cli.readAllStandardOutput());
+    }
+    const QByteArray expected = readAll(golden);
+    QVERIFY2(!expected.isEmpty(), qPrintable(golden + QStringLiteral(" is missing")));
+    QCOMPARE(actual, expected);
+}
+
+// One CSV record: fields split at commas outside quotes, "" inside quotes an escaped quote.
+QStringList csvFields(const QString& line)
+{
+    QStringList out;
+    QString field;
+    bool quoted = false;
+    for (int i = 0; i < line.size(); ++i) {
+        const QChar c = line[i];
+        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+            field += '"';
+            ++i;
+        } else if (c == '"') {
+            quoted = !quoted;
+        } else if (c == ',' && !quoted) {
+            out << field;
+            field.clear();
+        } else {
+            field += c;
+        }
+    }
+    out << field;
+    return out;
 }
 
 } // namespace
@@ -175,15 +227,12 @@ private slots:
 
         const SessionReader reader(s.data->path.toStdString());
         const SessionFileSource source(reader);
-        auto expectCsv = [&](const RecordSource& src) {
-            std::ostringstream out;
-            writeReportCsv(out, StatsPanel::compute(report, src));
-            return QByteArray::fromStdString(out.str());
-        };
         QTemporaryDir dir;
         const QString csv = dir.filePath("r.csv");
         QVERIFY(panel.exportCsv(csv));
-        QCOMPARE(readAll(csv), expectCsv(source));
+        // Expected: what `warpscope-cli stats` printed for the same session, stored once
+        // (tests/fixtures/stats-panel; WS_UPDATE_GOLDEN=1 rewrites them from the CLI).
+        compareWithCliGolden(readAll(csv), report, s.data->path, {});
         QCOMPARE(panel.model()->rowCount(), static_cast<int>(panel.fullReport()->rows.size()));
         // Headers with units, as nsys prints them.
         for (int c = 0; c < panel.model()->columnCount(); ++c)
@@ -196,9 +245,51 @@ private slots:
         selection.setTimeRange(half);
         QVERIFY(waitUntil([&] { return !panel.isComputing(); }));
         QVERIFY(panel.exportCsv(csv));
-        const WindowedSource windowed(source, {half.begin, half.end});
-        QCOMPARE(readAll(csv), expectCsv(windowed));
+        compareWithCliGolden(
+            readAll(csv), report, s.data->path, QStringLiteral("0ns:%1ns").arg((span.end - span.begin) / 2));
         QVERIFY(panel.noteLabel()->text().contains("range selection"));
+    }
+
+    // The stored kernel summary checked against the kernels themselves, by brute force: per
+    // demangled name the launches, total, min and max of end - start, and the share of the sum.
+    void cliGoldenKernelSumIsTheKernelsByHand()
+    {
+        const SessionData d = SessionReader(fixturePath("recorder/sessions/torch_nvtx.wscope").toStdString()).readAll();
+        struct Sum {
+            int64_t n = 0, total = 0, min = INT64_MAX, max = 0;
+        };
+        std::map<QString, Sum> byName;
+        int64_t all = 0;
+        for (const KernelRecord& k : d.kernels) {
+            Sum& x = byName[QString::fromStdString(d.str(k.demangledName))];
+            const int64_t t = k.end - k.start;
+            ++x.n;
+            x.total += t;
+            x.min = std::min(x.min, t);
+            x.max = std::max(x.max, t);
+            all += t;
+        }
+        const QList<QByteArray> lines
+            = readAll(QStringLiteral(WS_FIXTURES_DIR "/stats-panel/torch_nvtx.cuda_gpu_kern_sum.csv")).split('\n');
+        QCOMPARE(csvFields(QString::fromUtf8(lines[0])),
+            (QStringList {"Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)", "Min (ns)", "Max (ns)",
+                "StdDev (ns)", "Name"}));
+        size_t rows = 0;
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            if (lines[i].isEmpty())
+                continue;
+            const QStringList f = csvFields(QString::fromUtf8(lines[i]));
+            QCOMPARE(f.size(), 9);
+            QVERIFY2(byName.count(f[8]), qPrintable(f[8]));
+            const Sum& x = byName.at(f[8]);
+            QCOMPARE(f[1].toLongLong(), x.total);
+            QCOMPARE(f[2].toLongLong(), x.n);
+            QCOMPARE(f[5].toLongLong(), x.min);
+            QCOMPARE(f[6].toLongLong(), x.max);
+            QCOMPARE(f[0], QString::number(std::round(1000.0 * x.total / all) / 10, 'f', 1));
+            ++rows;
+        }
+        QCOMPARE(rows, byName.size());
     }
 
     void detailsOnProfiledKernels()

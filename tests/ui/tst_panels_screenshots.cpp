@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Renders every panel on the real H200 fixtures, as a user sees them, and checks that each
-// rendering has content (not a blank widget). With WS_SCREENSHOT_DIR set, the PNGs are written
-// there (docs/screenshots/panel-*.png are made this way: see docs/panels.md).
+// Renders every panel on the real H200 fixtures, as a user sees them, and probes each rendering
+// where the panel drew something (tables' first rows, labels, plotted points: pixelprobe.h). With WS_SCREENSHOT_DIR
+// set, the PNGs are written there (docs/screenshots/panel-*.png are made this way: see docs/panels.md).
 #include "panelfixtures.h"
+#include "pixelprobe.h"
 
 #include "core/ranking/kernelranking.h"
 #include "ui/mainwindow.h"
@@ -36,8 +37,8 @@ class TestPanelsScreenshots : public QObject {
     QTemporaryDir m_tmp;
     QString m_out;
 
-    // Saves the rendering and checks it is not blank: a rendered panel has text, lines and
-    // bars, so hundreds of distinct colours; an empty widget has a handful.
+    // Saves the rendering and probes it where the panel says it drew something (pixelprobe.h):
+    // the first row of each visible table, each label, each graph's first point.
     void shoot(QWidget* w, const QString& name, const QSize& size)
     {
         // Panels live as hidden children of a host until docked: make them windows of their own.
@@ -48,21 +49,26 @@ class TestPanelsScreenshots : public QObject {
         if (auto* details = qobject_cast<DetailsPanel*>(w)) {
             details->resize(size);
             details->show();
-            QTest::qWait(20);
+            QCoreApplication::sendPostedEvents(); // its layout, before asking for the page's size
             target.setHeight(std::max(size.height(), details->page()->sizeHint().height() + 60));
         }
         w->resize(target);
         w->show();
         QVERIFY(QTest::qWaitForWindowExposed(w));
-        QTest::qWait(50);
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
+        // A window with a timeline: its frame is built off-thread; grab once it is current.
+        for (TimelineView* view : w->findChildren<TimelineView*>())
+            if (view->isVisible())
+                QTRY_VERIFY_WITH_TIMEOUT(view->isFrameCurrent(), 10000);
         const QImage image = w->grab().toImage();
         QCOMPARE(image.size(), target);
-        QSet<QRgb> colours;
-        for (int y = 0; y < image.height(); y += 3)
-            for (int x = 0; x < image.width(); x += 3)
-                colours.insert(image.pixel(x, y));
-        QVERIFY2(colours.size() > 40, qPrintable(name + QStringLiteral(": %1 colours").arg(colours.size())));
+        // Saved first, so a failing probe leaves the picture to look at.
         QVERIFY(image.save(m_out + QLatin1Char('/') + name + QStringLiteral(".png")));
+        const ProbeResult probes = probeRendering(w, image);
+        qInfo("%s: %d probes", qPrintable(name), probes.probes);
+        QVERIFY2(probes.probes >= 3, qPrintable(name + QStringLiteral(": only %1 probe(s)").arg(probes.probes)));
+        QVERIFY2(probes.blank.isEmpty(), qPrintable(name + QStringLiteral(": blank at ") + probes.blank.join("; ")));
     }
 
     struct Open {
@@ -189,7 +195,6 @@ private slots:
         panels.focus()->selectGroup(static_cast<int>(ranks.front().group));
         QVERIFY(window.selection()->selectedEvent().isValid());
         QCOMPARE(window.selection()->selectedEvent().ref.rowid(), panels.focus()->current());
-        QTest::qWait(300);
         shoot(&window, name, {1920, 1080});
     }
 };

@@ -6,6 +6,7 @@
 // run nothing when declined; a killed target is named in the title and status bar; the Run
 // dialog's runs land in the open session, and its log is there when it is reopened.
 #include "core/store/sessionreader.h"
+#include "settle.h"
 #include "ui/mainwindow.h"
 #include "ui/run/runconfirmation.h"
 #include "ui/run/rundialog.h"
@@ -85,7 +86,8 @@ private slots:
         QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
         w.openFile(session); // and again (Reload)
         QVERIFY(loaded.wait(30000));
-        QTest::qWait(1500);
+        // Every read the open started has returned and been delivered; a run would be under way.
+        QVERIFY(ws::test::settle({{"session load", 2}, {"panel data", 1}, {"session-recipe", 1}}));
         QVERIFY(!QFileInfo::exists(mark));
         QVERIFY(!w.runQueue()->isRunning());
         QVERIFY2(w.sessionRecipe().unavailableReason.isEmpty(), qPrintable(w.sessionRecipe().unavailableReason));
@@ -115,7 +117,7 @@ private slots:
         QVERIFY2(shown.contains(QStringLiteral("record -o ") + dir.filePath(QStringLiteral("again-2.wscope"))),
             qPrintable(shown));
         QVERIFY(warning.isEmpty()); // recorded by us, here
-        QTest::qWait(500);
+        QVERIFY(ws::test::settle({{"session load", 2}, {"panel data", 1}, {"session-recipe", 1}}));
         QVERIFY(!w.runQueue()->isRunning());
         QVERIFY(!QFileInfo::exists(mark));
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("again-2.wscope"))));
@@ -311,7 +313,7 @@ private slots:
         QVERIFY2(shown.contains(QStringLiteral("--launch-count 1 -- python3 /tmp/die.py SIGSEGV")), qPrintable(shown));
         QVERIFY2(shown.contains(QStringLiteral("Program:           python3")), qPrintable(shown));
         QVERIFY(warning.contains(QStringLiteral("@vm")) || localHost() == "vm");
-        QTest::qWait(300);
+        QVERIFY(ws::test::settle({{"session load", 2}, {"panel data", 1}, {"session-recipe", 1}}));
         QVERIFY(!w.runQueue()->isRunning()); // declined: nothing ran
     }
 

@@ -194,7 +194,9 @@ private slots:
         QSignalSpy finished(&d, &RunDialog::runFinished);
         QSignalSpy recorded(&d, &RunDialog::sessionWritten);
         d.startRun();
-        QTest::qWait(300);
+        // The recorder is running once it has made its raw directory: cancel it then.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !QDir(dir.path()).entryList({QStringLiteral("sleep.wscope.raw-*")}, QDir::Dirs).isEmpty(), 30000);
         QVERIFY(d.isRunning());
         QElapsedTimer t;
         t.start();
@@ -272,8 +274,10 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("Run 1 of 1 (trace)")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("exit code 2")), qPrintable(text));
         // The dialog stays open with the program's output; the host side that was written is
-        // handed to the window.
-        QTest::qWait(2500);
+        // handed to the window. Nothing is left to run or deliver that could close it.
+        QVERIFY(!d.isRunning());
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
         QVERIFY(d.isVisible());
         QVERIFY(d.log().contains(QStringLiteral("output-before-failing")));
         QCOMPARE(written.count(), 1);
@@ -436,7 +440,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!d.benchWorkloads().isEmpty(), 20000);
         d.startRun();
         QTRY_VERIFY_WITH_TIMEOUT(d.log().contains(QStringLiteral("iteration 3")), 30000);
-        QTest::qWait(600);
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
         QVERIFY(d.grab().save(QDir(shots).filePath(QStringLiteral("run-dialog.png"))));
         d.cancelRun();
         QTRY_VERIFY_WITH_TIMEOUT(!d.isRunning(), 10000);

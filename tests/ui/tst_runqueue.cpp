@@ -189,7 +189,9 @@ private slots:
         QVERIFY(q.start(
             {record(first, {"/bin/true"}), record(dir.filePath(QStringLiteral("slow.wscope")), {"/bin/sleep", "30"})}));
         QTRY_COMPARE_WITH_TIMEOUT(q.currentStep(), 1, 60000);
-        QTest::qWait(300);
+        // The second recorder is running once it has made its raw directory: cancel it then.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !QDir(dir.path()).entryList({QStringLiteral("slow.wscope.raw-*")}, QDir::Dirs).isEmpty(), 30000);
         QElapsedTimer t;
         t.start();
         q.cancel();

@@ -9,6 +9,8 @@
 #include "core/synth/synthgenerator.h"
 #include "core/timeline/lanebuilder.h"
 #include "core/timeline/lodfold.h"
+#include "loadgate.h"
+#include "settle.h"
 #include "ui/session/backgroundjob.h"
 #include "ui/session/eventdetails.h"
 #include "ui/session/sessiondocument.h"
@@ -213,14 +215,16 @@ private slots:
         SessionDocument loader;
         QSignalSpy failed(&loader, &SessionDocument::failed);
         QSignalSpy loaded(&loader, &SessionDocument::loaded);
+        // The load waits at the gate until Cancel arrives: Cancel always meets a running load.
+        const ws::test::LoadGate gate;
         loader.open(big);
-        QTest::qWait(20);
+        QTRY_VERIFY_WITH_TIMEOUT(gate.reached(), 30000);
+        QVERIFY(loader.isLoading());
         QElapsedTimer t;
         t.start();
         loader.cancel();
-        QVERIFY(failed.wait(30000) || loaded.count() == 1);
-        if (loaded.count() == 1)
-            QSKIP("the load finished before Cancel reached it");
+        QVERIFY(failed.wait(30000));
+        QCOMPARE(loaded.count(), 0);
         QVERIFY(failed.at(0).at(2).toBool());
         qInfo("cancel honoured after %lld ms", t.elapsed());
     }
@@ -233,7 +237,7 @@ private slots:
         loader.open(m_dir.filePath(QStringLiteral("big.wscope")));
         loader.open(m_small);
         QVERIFY(loaded.wait(30000));
-        QTest::qWait(200);
+        QVERIFY(ws::test::settle({{"session load", 2}, {"panel data", 1}}));
         QCOMPARE(loaded.count(), 1);
         QCOMPARE(failed.count(), 0);
         QCOMPARE(loaded.at(0).at(0).value<std::shared_ptr<const SessionSnapshot>>()->path, m_small);
@@ -295,7 +299,7 @@ private slots:
         source.request(EventDetailsSource::Hover, 0, 1);
         source.request(EventDetailsSource::Hover, 0, 2);
         QVERIFY(ready.wait(10000));
-        QTest::qWait(200);
+        QVERIFY(ws::test::settle({{"event details", 1}}));
         QCOMPARE(ready.count(), 1);
         const auto d = ready.at(0).at(1).value<EventDetails>();
         QCOMPARE(d.index, 2u);
@@ -392,8 +396,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(panels.count(), 1, 30000);
         QTRY_COMPARE_WITH_TIMEOUT(bench.count(), 1, 30000);
         // The small session's open started first in the pool's second thread or after big's
-        // discard; either way nothing of big arrives, even after it could have finished.
-        QTest::qWait(500);
+        // discard; either way nothing of big arrives once every load has returned.
+        QVERIFY(ws::test::settle({{"session load", 2}, {"panel data", 1}}));
         QCOMPARE(loaded.count(), 1);
         QCOMPARE(failed.count(), 0);
         QCOMPARE(loaded.at(0).at(0).value<std::shared_ptr<const SessionSnapshot>>()->path, m_small);
@@ -409,7 +413,7 @@ private slots:
         doc.open(m_small); // big's panel data and bench tables are still being read
         QVERIFY(loaded.wait(30000));
         QTRY_COMPARE_WITH_TIMEOUT(panels.count(), 1, 30000);
-        QTest::qWait(500);
+        QVERIFY(ws::test::settle({{"session load", 2}, {"panel data", 1}}));
         QCOMPARE(panels.count(), 1);
         QCOMPARE(panels.at(0).at(0).value<std::shared_ptr<const PanelData>>()->path, m_small);
         QCOMPARE(bench.count(), 1);
@@ -433,7 +437,7 @@ private slots:
         QVERIFY(job.isRunning());
         release = true;
         QTRY_VERIFY_WITH_TIMEOUT(!job.isRunning(), 10000);
-        QTest::qWait(100);
+        QVERIFY(ws::test::settle({{"test", 2}}));
         QCOMPARE(got, QList<int> {2});
 
         got.clear();
@@ -442,7 +446,7 @@ private slots:
         job.discard();
         QVERIFY(!job.isRunning());
         release = true;
-        QTest::qWait(200);
+        QVERIFY(ws::test::settle({{"test", 2}}));
         QVERIFY(got.isEmpty());
 
         QSignalSpy finished(&job, &BackgroundJob::finished);

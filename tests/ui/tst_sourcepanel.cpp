@@ -5,6 +5,7 @@
 // chart, and a rendering per kernel (WS_SCREENSHOT_DIR keeps the PNGs for docs/).
 #include "../core/stallkernels.h"
 #include "panelfixtures.h"
+#include "pixelprobe.h"
 
 #include "core/source/stallreasonname.h"
 #include "ui/panels/analysispanels.h"
@@ -266,8 +267,8 @@ private slots:
         scheduler->show();
         QVERIFY(QTest::qWaitForWindowExposed(scheduler));
         for (const StallKernel& k : stallKernels()) {
+            // The details panels update synchronously on the selection: no wait.
             panels.focus()->selectKernel(kernelOf(k.function));
-            QTest::qWait(20);
             const auto order = scheduler->stallOrder();
             QVERIFY(!order.empty());
             QCOMPARE(order.front(), k.reasons.front()); // ncu agrees on the dominant reason
@@ -319,13 +320,14 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(p));
         for (const StallKernel& k : stallKernels()) {
             o.panels->focus()->selectKernel(kernelOf(k.function));
-            QTest::qWait(50);
+            // Pending layout and resize events, delivered now (grab() paints synchronously).
+            QCoreApplication::sendPostedEvents();
+            QCoreApplication::processEvents();
             const QImage image = p->grab().toImage();
-            QSet<QRgb> colours;
-            for (int y = 0; y < image.height(); y += 3)
-                for (int x = 0; x < image.width(); x += 3)
-                    colours.insert(image.pixel(x, y));
-            QVERIFY2(colours.size() > 40, qPrintable(QStringLiteral("%1 colours").arg(colours.size())));
+            // Ink where the panel drew its tables, labels and plots (pixelprobe.h).
+            const ws::test::ProbeResult probes = ws::test::probeRendering(p, image);
+            QVERIFY2(probes.probes >= 3, qPrintable(QStringLiteral("only %1 probe(s)").arg(probes.probes)));
+            QVERIFY2(probes.blank.isEmpty(), qPrintable(QStringLiteral("blank at ") + probes.blank.join("; ")));
             if (!dir.isEmpty()) {
                 // "_Z12chase_kernelPKjPji" -> source-chase_kernel.png
                 std::string name = k.function.substr(2);

@@ -2,6 +2,7 @@
 // TimelineView: hit testing, mouse and keyboard navigation through the shared selection
 // object (QSignalSpy), frames built off the GUI thread and replayed by paint, pixels where
 // events and idle gaps are, and the LOD's bound on rectangles for a million events.
+#include "settle.h"
 #include "ui/session/selectionmodel.h"
 #include "ui/style/colorscheme.h"
 #include "ui/timeline/framescheduler.h"
@@ -38,11 +39,7 @@ struct Fixture {
     }
     bool waitFrame()
     {
-        QElapsedTimer t;
-        t.start();
-        while (!view.isFrameCurrent() && t.elapsed() < 10000)
-            QTest::qWait(5);
-        return view.isFrameCurrent();
+        return QTest::qWaitFor([this] { return view.isFrameCurrent(); }, 10000);
     }
     QPoint at(int lane, TimeNs t) const
     {
@@ -311,7 +308,7 @@ private slots:
             scheduler.request();
         QVERIFY(scheduler.isBuilding());
         QTRY_COMPARE_WITH_TIMEOUT(built.count(), 2, 10000);
-        QTest::qWait(50);
+        QVERIFY(ws::test::settle({{"timeline frames", 1}}));
         QCOMPARE(built.count(), 2);
         QCOMPARE(made, 2);
         QCOMPARE(generations, (std::vector<quint64> {1, 2}));
@@ -345,7 +342,7 @@ private slots:
         QVERIFY(scheduler.isBuilding());
         scheduler.shutdown();
         QVERIFY(!scheduler.isBuilding());
-        QTest::qWait(100);
+        QVERIFY(ws::test::settle({{"timeline frames", 1}}));
         QCOMPARE(built.count(), 0);
         QCOMPARE(made.load(), 1);
         // A later request builds again.

@@ -13,6 +13,7 @@
 #include <QThreadPool>
 
 #include <algorithm>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -38,6 +39,16 @@ QThreadPool* loadPool()
 QThreadPool* panelPool()
 {
     return BackgroundJob::pool("panel data", 1);
+}
+
+// The test hook (setLoadHookForTests): set on the GUI thread, read by load workers.
+std::mutex gLoadHookMutex;
+SessionDocument::LoadHook gLoadHook;
+
+SessionDocument::LoadHook loadHook()
+{
+    const std::lock_guard lock(gLoadHookMutex);
+    return gLoadHook;
 }
 
 // The snapshot stage, on a worker: copy (resources), open or import, lanes, counters, LOD
@@ -84,6 +95,8 @@ SessionLoad loadSnapshot(
         auto meta = reader.meta();
         auto links = reader.readKernelLinks();
         times.reader = static_cast<double>(phase.nsecsElapsed()) / 1e6;
+        if (const auto hook = loadHook())
+            hook(job.cancel);
         phase.restart();
         auto model = TimelineModel::load(reader, report, job.cancel, true, iket::laneProviders());
         const auto openSpan = model ? timingSpanOf(*model, reader.readRuns()) : std::nullopt;
@@ -176,6 +189,12 @@ void SessionDocument::releaseLater(std::shared_ptr<const SessionSnapshot> snapsh
     if (!snapshot)
         return;
     loadPool()->start([s = std::move(snapshot)]() mutable { s.reset(); });
+}
+
+void SessionDocument::setLoadHookForTests(LoadHook hook)
+{
+    const std::lock_guard lock(gLoadHookMutex);
+    gLoadHook = std::move(hook);
 }
 
 void SessionDocument::cancel()

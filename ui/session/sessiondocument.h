@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/bench/benchresult.h"
+#include "core/util/cancellation.h"
 #include "ui/session/paneldata.h"
 #include "ui/session/sessionsnapshot.h"
 
@@ -9,6 +10,7 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -74,6 +76,12 @@ public:
     // Destroys a snapshot on a worker thread: freeing gigabytes of lanes takes long enough
     // to stall the GUI if it happened there.
     static void releaseLater(std::shared_ptr<const SessionSnapshot> snapshot);
+
+    // Tests only: called on the load worker once the file is open, before its lanes are read,
+    // with the open's cancellation token (empty: nothing). A test holds the load there until
+    // its Cancel arrived, so Cancel is exercised however fast the machine reads.
+    using LoadHook = std::function<void(const CancellationToken&)>;
+    static void setLoadHookForTests(LoadHook hook);
 
 signals:
     void started(const QString& path);

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+// `warpscope-cli profile` without a GPU (label `cli`, so CI runs it): the CLI against a stand-in
+// target that writes a result file the way libwarpscope-profiler.so does — configuration
+// handed over, session written, errors from the target surfaced, bad options refused, metric
+// lists printed without a program. The real injection library on a GPU: tests/gpu/tst_profile_gpu.
+#include "core/store/sessionreader.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ws;
+
+namespace {
+
+struct CliRun {
+    int exitCode = -1;
+    QString err;
+};
+
+CliRun runCli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(WS_CLI_PATH), args);
+    if (!p.waitForFinished(300000))
+        p.kill();
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardError())};
+}
+
+// A target that does what the injection library does: reads the output directory from the
+// configuration and writes profile-<pid>.txt there.
+QString writeFakeTarget(const QTemporaryDir& dir, const QString& body)
+{
+    const QString path = dir.filePath("fake-target.sh");
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(("#!/bin/sh\n"
+             "grep -q '^metric \\* gpu__time_duration.sum$' \"$WS_PROFILE_CONFIG\" || exit 9\n"
+             "out=$(sed -n 's/^output //p' \"$WS_PROFILE_CONFIG\")/profile-$$.txt\n"
+             "cat > \"$out\" <<EOF\n"
+                + body.toUtf8() + "EOF\n")
+        + "exit 0\n");
+    f.close();
+    f.setPermissions(f.permissions() | QFile::ExeOwner);
+    return path;
+}
+
+const char* kTwoLaunches = "warpscope-profile 1\n"
+                           "process $$ fake\n"
+                           "device 0 cc=9.0 sms=132 regs_per_sm=65536 regs_per_block=65536 smem_per_sm=233472 "
+                           "smem_per_block=49152 smem_optin=232448 smem_reserved=1024 max_warps_per_sm=64 "
+                           "max_blocks_per_sm=32 max_threads_per_block=1024 warp_size=32 uuid=GPU-1 name=NVIDIA H200\n"
+                           "metric 0 gpu__time_duration.sum nanosecond - time\n"
+                           "metric 1 sm__throughput.avg.pct_of_peak_sustained_elapsed percent - SM\n"
+                           "info passes 9\n"
+                           "launch 0 dev=0 ctx=1 stream=7 t=1000 grid=2112,1,1 block=256,1,1 cluster=0,0,0 regs=14 "
+                           "ssmem=0 dsmem=0 lmem=0 maxdsmem=49152 carveout=-1 name=_Z11copy_kernelPK6float4PS_m\n"
+                           "values 0 0=65488 1=5.9\n"
+                           "launch 1 dev=0 ctx=1 stream=7 t=90000 grid=2112,1,1 block=256,1,1 cluster=0,0,0 regs=14 "
+                           "ssmem=0 dsmem=0 lmem=0 maxdsmem=49152 carveout=-1 name=_Z11copy_kernelPK6float4PS_m\n"
+                           "values 1 0=65504 1=5.8\n"
+                           "end\n";
+
+QProcessEnvironment envWithLibrary()
+{
+    auto env = QProcessEnvironment::systemEnvironment();
+    // The stand-in target never loads it, but the CLI insists that it exists.
+    const QString built = QStringLiteral(WS_BUILD_DIR "/lib/libwarpscope-profiler.so");
+    env.insert("WS_PROFILER_LIB", QFile::exists(built) ? built : QStringLiteral(WS_CLI_PATH));
+    return env;
+}
+
+} // namespace
+
+class TestProfileCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sessionFromTargetResults()
+    {
+        QTemporaryDir dir;
+        const QString target = writeFakeTarget(dir, kTwoLaunches);
+        const QString out = dir.filePath("p.wscope");
+        const auto r = runCli({"profile", "-o", out, "--set", "basic", "--", target}, envWithLibrary());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("2 kernel launch(es)"), qPrintable(r.err));
+        const SessionData s = SessionReader(out.toStdString()).readAll();
+        QCOMPARE(s.kernels.size(), size_t(2));
+        QCOMPARE(QString::fromStdString(s.str(s.kernels[0].shortName)), QStringLiteral("copy_kernel"));
+        QCOMPARE(s.kernels[1].end - s.kernels[1].start, int64_t(65504));
+        QCOMPARE(QString::fromStdString(s.meta.at("session_kind")), QStringLiteral("profile"));
+        bool sawOccupancy = false;
+        for (const auto& d : s.metricDefs)
+            sawOccupancy = sawOccupancy || d.name == "sm__maximum_warps_per_active_cycle_pct";
+        QVERIFY(sawOccupancy);
+        // The work directory with the configuration and result files is gone.
+        QCOMPARE(QDir(dir.path()).entryList({"p.wscope.profile-*"}, QDir::Dirs).size(), 0);
+    }
+
+    void cacheControlReachesTheTarget_data()
+    {
+        QTest::addColumn<QStringList>("option");
+        QTest::addColumn<QString>("line");
+        QTest::newRow("default") << QStringList {} << "cache-control all";
+        QTest::newRow("all") << QStringList {"--cache-control", "all"} << "cache-control all";
+        QTest::newRow("none") << QStringList {"--cache-control", "none"} << "cache-control none";
+    }
+    void cacheControlReachesTheTarget()
+    {
+        QFETCH(QStringList, option);
+        QFETCH(QString, line);
+        QTemporaryDir dir;
+        // The stand-in target answers with a result only when the configuration says `line`.
+        const QString target = writeFakeTarget(dir, kTwoLaunches);
+        QFile f(target);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray script = f.readAll();
+        f.close();
+        script.replace("exit 9\n", "exit 9\ngrep -qx '" + line.toUtf8() + "' \"$WS_PROFILE_CONFIG\" || exit 8\n");
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(script);
+        f.close();
+        const auto r
+            = runCli(QStringList {"profile", "-o", dir.filePath("p.wscope")} + option + QStringList {"--", target},
+                envWithLibrary());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    }
+
+    void targetErrorsReachTheUser()
+    {
+        QTemporaryDir dir;
+        const QString target = writeFakeTarget(dir,
+            "warpscope-profile 1\nprocess $$ fake\ninfo error cuptiProfilerGetCounterAvailability: "
+            "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35): no permission to read the GPU performance counters. Run as "
+            "root, or allow all users: NVreg_RestrictProfilingToAdminUsers=0\nend\n");
+        const auto r = runCli({"profile", "-o", dir.filePath("p.wscope"), "--", target}, envWithLibrary());
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("NVreg_RestrictProfilingToAdminUsers=0"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir.filePath("p.wscope")));
+    }
+
+    void noKernelMatched()
+    {
+        QTemporaryDir dir;
+        const QString target = writeFakeTarget(dir, "warpscope-profile 1\nprocess $$ fake\nend\n");
+        const auto r = runCli(
+            {"profile", "-o", dir.filePath("p.wscope"), "--kernel-name", "regex:gemm", "--", target}, envWithLibrary());
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("no launch matched --kernel-name regex:gemm"), qPrintable(r.err));
+    }
+
+    void badOptions_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown section") << QStringList {"profile", "-o", "x.wscope", "--section", "Nope", "--", "true"}
+                                         << "unknown section 'Nope'";
+        QTest::newRow("unknown set") << QStringList {"profile", "-o", "x.wscope", "--set", "most", "--", "true"}
+                                     << "unknown set 'most'";
+        QTest::newRow("no program") << QStringList {"profile", "-o", "x.wscope"} << "no program to profile";
+        QTest::newRow("no output") << QStringList {"profile", "--", "true"} << "no session given";
+        QTest::newRow("missing program") << QStringList {"profile", "-o", "x.wscope", "--", "/no/such/program"}
+                                         << "/no/such/program";
+        QTest::newRow("bad cache control")
+            << QStringList {"profile", "-o", "x.wscope", "--cache-control", "some", "--", "true"} << "--cache-control";
+    }
+    void badOptions()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const auto r = runCli(args, envWithLibrary());
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    }
+
+    void listMetricsNeedsNoProgram()
+    {
+        QProcess p;
+        p.start(QStringLiteral(WS_CLI_PATH), {"profile", "--set", "full", "--list-metrics"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY(out.contains("breakdown:sm__throughput.avg.pct_of_peak_sustained_elapsed"));
+        QVERIFY(out.contains("launch__occupancy_limit_registers"));
+        QVERIFY(out.contains("derived__tensor_flop"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProfileCli)
+#include "tst_profile_cli.moc"
