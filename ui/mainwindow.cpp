@@ -37,6 +37,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QShortcut>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QToolBar>
@@ -144,15 +145,25 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_view, &TimelineView::previousOccurrenceRequested, this, [this] { searchStep(false); });
     connect(m_search, &EventSearch::found, this, [this](const EventSelection& e) {
         m_selection->setSelectedEvent(e);
-        m_view->revealEvent(e);
+        // The hit framed with a tenth of margin each side (a mark, having no extent, centred).
+        if (e.end > e.start) {
+            m_view->fitEvent(e);
+            m_view->scrollToLane(e.lane);
+        } else {
+            m_view->revealEvent(e);
+        }
+    });
+    connect(m_search, &EventSearch::foundAt, this, [this](qint64 ordinal) {
+        m_searchOrdinal = ordinal;
+        showSearchInfo();
     });
     connect(m_search, &EventSearch::notFound, this,
         [this](const QString& q) { m_searchInfo->setText(tr("no \"%1\"").arg(q)); });
     connect(m_search, &EventSearch::queryCounted, this, [this](int names, qint64 events) {
-        if (m_search->query().trimmed().isEmpty())
-            m_searchInfo->clear();
-        else
-            m_searchInfo->setText(tr("%1 in %2 names").arg(formatCount(events)).arg(names));
+        m_searchOrdinal = 0;
+        m_searchNames = names;
+        m_searchEvents = events;
+        showSearchInfo();
     });
 
     QSettings s;
@@ -265,12 +276,16 @@ void MainWindow::createActions()
     m_searchBox->setPlaceholderText(tr("Search kernels / NVTX / API (Ctrl+F), Enter = next"));
     m_searchBox->setClearButtonEnabled(true);
     m_searchBox->setMaximumWidth(420);
+    // Esc always leaves the text field: the keys that follow (F, W/A/S/D, N) go to the timeline.
+    auto* leave = new QShortcut(QKeySequence(Qt::Key_Escape), m_searchBox, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(leave, &QShortcut::activated, this, [this] { m_view->setFocus(Qt::ShortcutFocusReason); });
     bar->addWidget(m_searchBox);
     bar->addAction(tr("◀"), this, [this] { searchStep(false); })->setToolTip(tr("Previous occurrence (Shift+N)"));
     bar->addAction(tr("▶"), this, [this] { searchStep(true); })->setToolTip(tr("Next occurrence (N)"));
     bar->addSeparator();
     bar->addAction(again);
     m_searchInfo = new QLabel(bar);
+    m_searchInfo->setObjectName(QStringLiteral("searchInfo"));
     m_searchInfo->setMinimumWidth(160);
     bar->addWidget(m_searchInfo);
     auto* focusSearch = new QAction(this);
@@ -579,6 +594,16 @@ void MainWindow::rebuildRecentMenu()
     for (const QString& f : recent)
         m_recentMenu->addAction(f, this, [this, f] { openFile(f); });
     m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::showSearchInfo()
+{
+    if (m_search->query().trimmed().isEmpty()) {
+        m_searchInfo->clear();
+        return;
+    }
+    const QString count = tr("%1 in %2 names").arg(formatCount(m_searchEvents)).arg(m_searchNames);
+    m_searchInfo->setText(m_searchOrdinal > 0 ? tr("%1 of %2").arg(formatCount(m_searchOrdinal), count) : count);
 }
 
 void MainWindow::searchStep(bool forward)

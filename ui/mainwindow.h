@@ -124,6 +124,8 @@ private:
     void rebuildRecentMenu();
     void updateStatus();
     void searchStep(bool forward);
+    // "3 of 48 in 2 names": the last found occurrence's position and the query's counts.
+    void showSearchInfo();
     void openDialog();
     void readRecipe();
     void onRecipeRead(const SessionRecipe& recipe);
@@ -152,6 +154,9 @@ private:
     QMenu* m_viewMenu = nullptr;
     QLineEdit* m_searchBox = nullptr;
     QLabel* m_searchInfo = nullptr;
+    qint64 m_searchOrdinal = 0; // position of the last occurrence found, 0 = none yet
+    qint64 m_searchEvents = 0;
+    int m_searchNames = 0;
     QLabel* m_pathLabel = nullptr;
     QLabel* m_deviceLabel = nullptr;
     QLabel* m_eventsLabel = nullptr;

@@ -54,6 +54,9 @@ private slots:
         }
         Position none;
         QVERIFY(!EventSearch::step(*s, match, p, true, &none));
+        // "k of N": each occurrence's ordinal is its place in the brute-force order.
+        for (size_t i = 0; i < all.size(); ++i)
+            QCOMPARE(EventSearch::ordinalOf(*s, match, all[i]), qint64(i + 1));
         for (auto it = all.rbegin() + 1; it != all.rend(); ++it) {
             Position got;
             QVERIFY(EventSearch::step(*s, match, p, false, &got));

@@ -193,6 +193,35 @@ private slots:
         QVERIFY(found.wait(10000));
         QCOMPARE(w.selection()->selectedEvent(), first);
         QVERIFY(selected.count() >= 3);
+        // The view frames the hit with a tenth of margin each side, not a window 50x its size.
+        const TimeRange v = w.selection()->viewRange();
+        const double extent = static_cast<double>(first.end - first.start);
+        QVERIFY(extent > 0);
+        QVERIFY2(static_cast<double>(v.duration()) <= extent * 1.3,
+            qPrintable(QStringLiteral("view %1 ns for a %2 ns hit").arg(v.duration()).arg(extent)));
+        // Where it is among all occurrences: the first of them.
+        auto* info = w.findChild<QLabel*>(QStringLiteral("searchInfo"));
+        QVERIFY(info);
+        QTRY_VERIFY(info->text().startsWith(QStringLiteral("1 of ")));
+    }
+
+    // Esc leaves the search box; the next key goes to the timeline, not into the text.
+    void escapeLeavesTheSearchBox()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        w.openFile(m_session);
+        QVERIFY(loaded.wait(30000));
+        w.searchBox()->setFocus();
+        QTRY_VERIFY(w.searchBox()->hasFocus());
+        QTest::keyClicks(w.searchBox(), QStringLiteral("gemm"));
+        QTest::keyClick(w.searchBox(), Qt::Key_Escape);
+        QTRY_VERIFY(w.timelineView()->hasFocus());
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_F);
+        QCOMPARE(w.searchBox()->text(), QStringLiteral("gemm"));
     }
 
     void demoSession()

@@ -163,32 +163,63 @@ void EventSearch::previous(const Position& from)
     run(from, false);
 }
 
+qint64 EventSearch::ordinalOf(
+    const SessionSnapshot& s, const std::vector<char>& match, const Position& p, const CancellationToken& cancel)
+{
+    if (match.empty() || !s.model)
+        return 0;
+    qint64 earlier = 0;
+    const auto& lanes = s.model->lanes;
+    for (size_t li = 0; li < lanes.size(); ++li) {
+        if (cancel.isCancelled())
+            return 0;
+        const TimelineLane& l = lanes[li];
+        const int lane = static_cast<int>(li);
+        // Lanes are sorted by start: only events up to p.start can come before p.
+        const auto end
+            = static_cast<size_t>(std::upper_bound(l.start.begin(), l.start.end(), p.start) - l.start.begin());
+        for (size_t k = 0; k < end; ++k) {
+            const Position q {l.start[k], lane, static_cast<quint32>(k)};
+            if (l.name[k] < match.size() && match[l.name[k]] && before(q, p))
+                ++earlier;
+        }
+    }
+    return earlier + 1;
+}
+
 void EventSearch::run(const Position& from, bool forward)
 {
     if (!m_snapshot || m_query.trimmed().isEmpty())
         return;
     auto snapshot = m_snapshot;
     const QString text = m_query;
-    using Step = std::pair<bool, Position>;
+    struct Step {
+        bool ok = false;
+        Position p;
+        qint64 ordinal = 0;
+    };
     m_step->start(
         [snapshot, text, match = m_match, from, forward](const BackgroundJob::Context& context) {
             const std::vector<char> m = match ? *match : matchNames(*snapshot, text);
-            Position p;
-            if (step(*snapshot, m, from, forward, &p, context.cancel))
-                return Step(true, p);
-            // Wrap around: from before the first event (or after the last one).
-            const Position edge = forward ? Position {std::numeric_limits<TimeNs>::min(), -1, 0}
-                                          : Position {std::numeric_limits<TimeNs>::max(), INT_MAX, 0};
-            if (step(*snapshot, m, edge, forward, &p, context.cancel))
-                return Step(true, p);
-            return Step(false, Position {});
+            Step r;
+            r.ok = step(*snapshot, m, from, forward, &r.p, context.cancel);
+            if (!r.ok) {
+                // Wrap around: from before the first event (or after the last one).
+                const Position edge = forward ? Position {std::numeric_limits<TimeNs>::min(), -1, 0}
+                                              : Position {std::numeric_limits<TimeNs>::max(), INT_MAX, 0};
+                r.ok = step(*snapshot, m, edge, forward, &r.p, context.cancel);
+            }
+            if (r.ok)
+                r.ordinal = ordinalOf(*snapshot, m, r.p, context.cancel);
+            return r;
         },
         [this, snapshot, text](Step result) {
-            const auto [ok, p] = result;
-            if (!ok) {
+            if (!result.ok) {
                 emit notFound(text);
                 return;
             }
+            const Position p = result.p;
+            emit foundAt(result.ordinal);
             const TimelineLane& l = snapshot->model->lanes[static_cast<size_t>(p.lane)];
             EventSelection e;
             e.lane = p.lane;

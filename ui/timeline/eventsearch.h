@@ -43,10 +43,16 @@ public:
         Position* found, const CancellationToken& cancel = {});
     static qint64 countMatches(
         const SessionSnapshot& s, const std::vector<char>& match, const CancellationToken& cancel = {});
+    // 1-based position of the occurrence at `p` among all occurrences in (start, lane, index)
+    // order: what "3 of 48" says. 0 when cancelled.
+    static qint64 ordinalOf(const SessionSnapshot& s, const std::vector<char>& match, const Position& p,
+        const CancellationToken& cancel = {});
 
 signals:
     // After setQuery: how many distinct names and events match.
     void queryCounted(int names, qint64 events);
+    // Emitted right before found(): the occurrence's 1-based position in time order.
+    void foundAt(qint64 ordinal);
     void found(const ws::EventSelection& event);
     void notFound(const QString& query);
 
