@@ -119,3 +119,17 @@ if(TARGET Qt6::Svg)
   string(APPEND CPACK_DEBIAN_GUI_PACKAGE_DEPENDS ", libqt6svg6")
 endif()
 include(CPack)
+
+# tests/install/tst_install.py: cmake --install, cpack -G DEB, dpkg-deb -x into a scratch root,
+# then the installed programs run from there (label `install`; uses the built tree, rebuilds
+# nothing). Not in sanitizer builds, whose binaries are not what gets packaged.
+if(WS_BUILD_TESTS AND Python3_Interpreter_FOUND AND NOT WS_SANITIZE)
+  set(ws_install_test_args --build-dir ${PROJECT_BINARY_DIR} --source-dir ${PROJECT_SOURCE_DIR}
+      --cmake ${CMAKE_COMMAND} --cpack ${CMAKE_CPACK_COMMAND} --version ${PROJECT_VERSION})
+  if(TARGET warpscope)
+    list(APPEND ws_install_test_args --gui)
+  endif()
+  add_test(NAME tst_install COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/tests/install/tst_install.py
+           ${ws_install_test_args})
+  set_tests_properties(tst_install PROPERTIES LABELS install TIMEOUT 600)
+endif()
