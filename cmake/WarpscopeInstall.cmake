@@ -97,27 +97,26 @@ set(CPACK_DEBIAN_COMPRESSION_TYPE gzip) # xz of ~50 MB costs CI minutes on two c
 
 # The synopsis line of both packages is the project's DESCRIPTION; CPack indents these lines.
 set(CPACK_DEBIAN_CLI_PACKAGE_NAME warpscope-cli)
-set(CPACK_COMPONENT_CLI_DESCRIPTION "The recorder and command line: warpscope-cli records CUDA programs (CUPTI activity, NVTX, metric sections, PC sampling,
-CUDA-event benchmarks) into one SQLite session file (.wscope) and analyses sessions:
-nsys-compatible statistics, compare, export, merge. It needs no Qt, so it installs on
-headless GPU servers; recording needs the NVIDIA driver and the CUDA toolkit's CUPTI.")
+set(CPACK_COMPONENT_CLI_DESCRIPTION "The recorder and command line: warpscope-cli records CUDA programs
+(CUPTI activity, NVTX, metric sections, PC sampling, CUDA-event benchmarks) into one
+SQLite session file (.wscope) and analyses sessions: nsys-compatible statistics,
+compare, export, merge. It needs no Qt, so it installs on headless GPU servers;
+recording needs the NVIDIA driver and the CUDA toolkit's CUPTI.")
 set(CPACK_DEBIAN_GUI_PACKAGE_NAME warpscope)
-set(CPACK_COMPONENT_GUI_DESCRIPTION "The desktop app: warpscope opens recorded CUDA sessions (.wscope) as a zoomable timeline of API threads,
-NVTX ranges and GPU streams, with kernel ranking, Nsight-Compute-style metric panels,
-roofline and before/after comparison, and runs warpscope-cli to record and re-run.")
+set(CPACK_COMPONENT_GUI_DESCRIPTION "The desktop app: warpscope opens recorded CUDA sessions (.wscope) as a
+zoomable timeline of API threads, NVTX ranges and GPU streams, with kernel ranking,
+Nsight-Compute-style metric panels, roofline and before/after comparison, and runs
+warpscope-cli to record and re-run. Double-clicking a .wscope file opens it.")
 set(CPACK_COMPONENT_GUI_DEPENDS cli)
 set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS ON) # so the Depends line names warpscope-cli (= version)
 
-# Depends: the Debian 12 packages that own the libraries each program links directly (readelf
-# NEEDED, resolved with ldd, owner from dpkg -S; tests/install/tst_install.py checks this list
-# against the built binaries). The CUDA libraries (CUPTI, cuBLAS) are left out on purpose: they
-# come with the NVIDIA toolkit, not from Debian, and only recording needs them.
-set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS "libc6, libgcc-s1, libstdc++6, zlib1g")
-set(CPACK_DEBIAN_GUI_PACKAGE_DEPENDS
-    "libc6, libgcc-s1, libstdc++6, zlib1g, libqt6core6, libqt6gui6, libqt6widgets6, libqcustomplot2.1-qt6")
-if(TARGET Qt6::Svg)
-  string(APPEND CPACK_DEBIAN_GUI_PACKAGE_DEPENDS ", libqt6svg6")
-endif()
+# Depends. warpscope: computed by dpkg-shlibdeps from what the binary links (versioned).
+# warpscope-cli: written out, because dpkg-shlibdeps stops at the CUDA libraries its recorder
+# libraries link (CUPTI, cuBLAS, libcuda: from the NVIDIA driver and toolkit, not from Debian,
+# needed only to record); the list is dpkg-shlibdeps' answer for bin/warpscope-cli on Debian 12.
+# tests/install/tst_install.py checks both against the packages owning every linked library.
+set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS "libc6 (>= 2.34), libgcc-s1 (>= 3.0), libstdc++6 (>= 11), zlib1g (>= 1:1.1.4)")
+set(CPACK_DEBIAN_GUI_PACKAGE_SHLIBDEPS ON)
 include(CPack)
 
 # tests/install/tst_install.py: cmake --install, cpack -G DEB, dpkg-deb -x into a scratch root,
