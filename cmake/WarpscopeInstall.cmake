@@ -51,7 +51,8 @@ find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_Interpreter_FOUND AND NOT WS_SANITIZE)
   set(ws_man_dir ${PROJECT_BINARY_DIR}/man)
   set(ws_sections_note "The section files (*.section) and known-differences.tsv are read from \
-<prefix>/share/warpscope/sections beside the program, or from $WS_SECTIONS_DIR when set.")
+../share/warpscope/sections next to the program's directory (/usr/share/warpscope/sections for \
+/usr/bin), or from $WS_SECTIONS_DIR when it is set.")
   set(ws_man_pages)
   macro(ws_man_page target summary)
     add_custom_command(OUTPUT ${ws_man_dir}/${target}.1.gz
