@@ -33,8 +33,12 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/resources/demo/h200-gemm-relu.wscope)
           DESTINATION ${WS_INSTALL_DATADIR}/demo COMPONENT cli)
 endif()
 
+# Debian policy: each package's copyright file in /usr/share/doc/<package>.
+install(FILES ${PROJECT_SOURCE_DIR}/resources/desktop/copyright DESTINATION share/doc/warpscope-cli COMPONENT cli)
+
 if(TARGET warpscope)
   install(TARGETS warpscope RUNTIME DESTINATION bin COMPONENT gui)
+  install(FILES ${PROJECT_SOURCE_DIR}/resources/desktop/copyright DESTINATION share/doc/warpscope COMPONENT gui)
   set(ws_desktop ${PROJECT_SOURCE_DIR}/resources/desktop)
   install(FILES ${ws_desktop}/warpscope.desktop DESTINATION share/applications COMPONENT gui)
   install(FILES ${ws_desktop}/warpscope.svg DESTINATION share/icons/hicolor/scalable/apps COMPONENT gui)

@@ -54,12 +54,13 @@ def files_under(root):
 
 def check_prefix(prefix, a):
     """cmake --install: the programs, their files, the desktop integration."""
-    expected = ["bin/warpscope-cli", "share/man/man1/warpscope-cli.1.gz", "share/warpscope/demo/h200-gemm-relu.wscope"]
+    expected = ["bin/warpscope-cli", "share/man/man1/warpscope-cli.1.gz", "share/warpscope/demo/h200-gemm-relu.wscope",
+                "share/doc/warpscope-cli/copyright"]
     expected += ["share/warpscope/sections/" + f for f in os.listdir(os.path.join(a.source_dir, "resources/sections"))]
     if a.gui:
         expected += ["bin/warpscope", "share/applications/warpscope.desktop", "share/icons/hicolor/scalable/apps/warpscope.svg",
                      "share/icons/hicolor/256x256/apps/warpscope.png", "share/mime/packages/warpscope.xml",
-                     "share/man/man1/warpscope.1.gz"]
+                     "share/man/man1/warpscope.1.gz", "share/doc/warpscope/copyright"]
     # The recorder libraries exist only in builds with the CUDA toolkit.
     for lib in ("libwarpscope-inject.so", "libwarpscope-profiler.so"):
         if os.path.exists(os.path.join(a.build_dir, "lib", lib)):
