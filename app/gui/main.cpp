@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QIcon>
 #include <QLineEdit>
 #include <QPalette>
 #include <QScreen>
@@ -61,6 +62,14 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("Warpscope"));
     QApplication::setApplicationName(QStringLiteral("warpscope"));
     QApplication::setApplicationVersion(QStringLiteral(WS_VERSION));
+    // Installed (cmake/WarpscopeInstall.cmake): the desktop entry warpscope.desktop and the icon
+    // "warpscope" in the hicolor theme; the entry's name ties the window to it on Wayland. A
+    // prefix outside the icon theme's search path still has the icon beside the binary.
+    QGuiApplication::setDesktopFileName(QStringLiteral("warpscope"));
+    const QString besideIcon = QDir(QApplication::applicationDirPath())
+                                   .filePath(QStringLiteral("../share/icons/hicolor/256x256/apps/warpscope.png"));
+    QApplication::setWindowIcon(
+        QIcon::fromTheme(QStringLiteral("warpscope"), QFileInfo::exists(besideIcon) ? QIcon(besideIcon) : QIcon()));
 
     QCommandLineParser cli;
     cli.setApplicationDescription(QStringLiteral("Warpscope: timeline and kernel analysis of CUDA sessions"));
