@@ -241,6 +241,16 @@ void MainWindow::createActions()
         m_selection->clearTimeRange();
         m_selection->clearSelectedEvent();
     });
+    // A developer's figure, not the user's: off unless asked for (remembered).
+    auto* frameTimings = m_viewMenu->addAction(tr("Show frame timings (debug)"));
+    frameTimings->setObjectName(QStringLiteral("showFrameTimings"));
+    frameTimings->setCheckable(true);
+    frameTimings->setChecked(QSettings().value(QStringLiteral("debug/frameTimings"), false).toBool());
+    connect(frameTimings, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("debug/frameTimings"), on);
+        m_frameLabel->setVisible(on);
+        updateStatus();
+    });
     m_viewMenu->addAction(tr("Expand all rows"), this, [this] { m_rows->expandAll(true); });
     m_viewMenu->addAction(tr("Collapse all rows"), this, [this] { m_rows->expandAll(false); });
     m_viewMenu->addAction(tr("Show hidden rows"), m_rows, &TimelineRowModel::showAll);
@@ -407,13 +417,15 @@ void MainWindow::createStatusBar()
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
     statusBar()->addPermanentWidget(m_frameLabel);
+    m_frameLabel->setVisible(QSettings().value(QStringLiteral("debug/frameTimings"), false).toBool());
 }
 
 QString MainWindow::statusText() const
 {
-    return QStringList {m_pathLabel->text(), m_deviceLabel->text(), m_eventsLabel->text(), m_selectionLabel->text(),
-        m_frameLabel->text()}
-        .join(QStringLiteral(" | "));
+    QStringList parts {m_pathLabel->text(), m_deviceLabel->text(), m_eventsLabel->text(), m_selectionLabel->text()};
+    if (!m_frameLabel->isHidden())
+        parts << m_frameLabel->text();
+    return parts.join(QStringLiteral(" | "));
 }
 
 void MainWindow::updateStatus()

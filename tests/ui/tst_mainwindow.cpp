@@ -14,6 +14,7 @@
 #include "ui/timeline/legendmodel.h"
 #include "ui/timeline/timelineview.h"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
@@ -67,6 +68,16 @@ private slots:
         QVERIFY(w.statusText().contains(m_session));
         QVERIFY(w.statusText().contains(QStringLiteral("events")));
         QVERIFY(w.statusText().contains(QStringLiteral("GPU 0")));
+        // Frame timings are a debug option: off by default, shown when asked for, remembered.
+        auto* timings = w.findChild<QAction*>(QStringLiteral("showFrameTimings"));
+        QVERIFY(timings);
+        timings->setChecked(false);
+        QVERIFY(!w.statusText().contains(QStringLiteral("frame ")));
+        timings->setChecked(true);
+        QVERIFY(w.statusText().contains(QStringLiteral("frame ")));
+        QVERIFY(QSettings().value(QStringLiteral("debug/frameTimings")).toBool());
+        timings->setChecked(false);
+        QVERIFY(!w.statusText().contains(QStringLiteral("frame ")));
         QTRY_VERIFY_WITH_TIMEOUT(w.timelineView()->isFrameCurrent(), 30000);
         QVERIFY(w.windowTitle().contains(QStringLiteral("synth.wscope")));
         // The view starts fitted to the session.
