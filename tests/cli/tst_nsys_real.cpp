@@ -14,7 +14,7 @@
 // this machine has no GPU) was also run through nsys 2022.4's own report scripts; two of its
 // reports differ from ours by definition, and those rows say exactly which cells and why:
 // - grouped-by-shape: 2022.4's gpukernsum groups kernels by (GridXYZ, BlockXYZ, Name); nsys
-//   2023.1+'s cuda_gpu_kern_sum, which we follow, by Name only;
+//   2024's cuda_gpu_kern_sum, which we follow, by Name only;
 // - unended-range: nsys 2022.4 ends a range that was never ended at the latest NVTX timestamp, our
 //   importer at the end of the capture (ANALYSIS_DETAILS.stopTime; tst_import_golden).
 
@@ -276,7 +276,7 @@ private slots:
     void reportsMatchNsysStats_data()
     {
         QTest::addColumn<QString>("name");
-        QTest::addColumn<QString>("nsysReport"); // nsys 2022.4 names (renamed *_sum in 2023)
+        QTest::addColumn<QString>("nsysReport"); // nsys 2022.4 names (later renamed *_sum)
         QTest::addColumn<QString>("ourReport");
         QTest::addColumn<QString>("expectation"); // compared, both-empty, not-ours
         QTest::addColumn<QString>("why");
@@ -309,7 +309,7 @@ private slots:
             << hand << "gpukernsum"
             << "cuda_gpu_kern_sum"
             << "grouped-by-shape"
-            << "nsys 2022.4's gpukernsum groups by (GridXYZ, BlockXYZ, Name), cuda_gpu_kern_sum (nsys 2023.1+, "
+            << "nsys 2022.4's gpukernsum groups by (GridXYZ, BlockXYZ, Name), cuda_gpu_kern_sum (nsys 2024, "
                "ours) by Name: rows of a name nsys printed once must equal ours without GridXYZ/BlockXYZ; for a "
                "name nsys split by launch shape, Instances and Total Time add up, Min/Max are the extremes and "
                "Avg is Total/Instances, while Med and StdDev (not derivable from the per-shape summaries) and "
