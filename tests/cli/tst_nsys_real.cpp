@@ -307,20 +307,35 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("summary");
+        QTest::addColumn<QString>("process");
         QTest::newRow("nvtx_threads") << "nvtx_threads"
-                                      << "0 kernels, 0 copies/memsets, 0 API calls, 16 ranges";
+                                      << "0 kernels, 0 copies/memsets, 0 API calls, 16 ranges"
+                                      << "./nvtx_threads";
         QTest::newRow("nvtx_only") << "nvtx_only"
-                                   << "0 kernels, 0 copies/memsets, 0 API calls, 16 ranges";
-        QTest::newRow("hand") << QString::fromLatin1(kHand) << "3 kernels, 3 copies/memsets, 6 API calls, 4 ranges";
+                                   << "0 kernels, 0 copies/memsets, 0 API calls, 16 ranges"
+                                   << "./nvtx_threads";
+        QTest::newRow("hand") << QString::fromLatin1(kHand) << "3 kernels, 3 copies/memsets, 6 API calls, 4 ranges"
+                              << "python3";
     }
 
     void importReadsTheRealExport()
     {
         QFETCH(QString, name);
         QFETCH(QString, summary);
+        QFETCH(QString, process);
         QString log;
-        imported(name, &log);
+        const QString session = imported(name, &log);
         QVERIFY2(log.contains(summary), qPrintable(log));
+
+        // nsys 2022.4 lists every process on the machine (PROCESSES: 100 or so, shells and kernel
+        // workers); the session keeps the one process that has events.
+        const CliRun info = runCli({QStringLiteral("info"), session});
+        QVERIFY2(info.exitCode == 0, qPrintable(info.err));
+        const QString processes
+            = info.out.section(QStringLiteral("\nProcesses\n"), 1).section(QStringLiteral("\n\n"), 0, 0);
+        const QStringList lines = processes.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines.front().contains(process), qPrintable(lines.front()));
     }
 
     void reportsMatchNsysStats_data()
