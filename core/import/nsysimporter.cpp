@@ -115,6 +115,7 @@ public:
         readSyncs();
         phase("reading NVTX");
         readNvtx();
+        keepProcessesWithEvents();
         if (m_options.progress)
             m_options.progress(1.0, "done");
         finishImport(m_data, ImportFormat::NsysSqlite, m_name);
@@ -222,6 +223,28 @@ private:
                 m_data.threads.push_back({nsysPid(g), nsysTid(g), m_data.str(str(st, 0))});
             }
         }
+    }
+
+    // nsys (2022.4 at least) lists every process and thread it saw on the machine in PROCESSES
+    // and ThreadNames (kernel workers, shells: about a hundred on a quiet machine, with no event
+    // of theirs in the export); a session names only the processes that have events.
+    void keepProcessesWithEvents()
+    {
+        std::set<int64_t> pids;
+        const auto add = [&](const auto& records) {
+            for (const auto& r : records)
+                pids.insert(r.pid);
+        };
+        add(m_data.kernels);
+        add(m_data.memcpys);
+        add(m_data.memsets);
+        add(m_data.apiCalls);
+        add(m_data.nvtxRanges);
+        add(m_data.nvtxMarks);
+        add(m_data.syncs);
+        add(m_data.devices);
+        std::erase_if(m_data.processes, [&](const ProcessInfo& p) { return !pids.count(p.pid); });
+        std::erase_if(m_data.threads, [&](const ThreadInfo& t) { return !pids.count(t.pid); });
     }
 
     void readDevices()

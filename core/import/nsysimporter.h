@@ -10,6 +10,15 @@ namespace ws {
 // processes and thread names. Tables are created lazily by nsys and columns differ between
 // versions, so every table and column is optional: what is missing reads as NULL / 0.
 // The file is opened read-only and immutable (no lock, no journal).
+//
+// Tested versions (tests/cli/tst_nsys_real.cpp, tests/core/tst_import_golden.cpp):
+// - real exports written by Nsight Systems 2022.4.2.1 (Debian 12 non-free), export schema 3.0.0:
+//   NVTX (push/pop, start/end, marks, domains) and OS runtime traces, CPU only; `warpscope-cli
+//   stats` equals what that nsys's `nsys stats` printed for them (tests/fixtures/nsys);
+// - a hand-written export of the documented schema 3.16.1 (tests/fixtures/import), also run
+//   through nsys 2022.4.2's own report scripts: kernels, copies, memsets, API calls, syncs.
+// No real export with CUDA data has been tested (no GPU could be recorded with nsys); newer
+// schemas rename and add columns, which the optional-column reads above are meant to absorb.
 class NsysImporter final : public Importer {
 public:
     ImportFormat format() const override { return ImportFormat::NsysSqlite; }
