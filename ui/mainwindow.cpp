@@ -39,6 +39,7 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QToolBar>
@@ -451,11 +452,11 @@ void MainWindow::fitTimelineToRows()
         return;
     m_fitTimeline = false;
     // Timeline and bottom panels share this height; the timeline takes what its rows need plus
-    // room for a scroll bar's worth of slack, and never more than half of it: a session with
+    // room for a scroll bar's worth of slack, and never more than 45 % of it: a session with
     // hundreds of rows scrolls inside the timeline instead of squeezing the panels.
     const int shared = m_view->height() + kernels->height();
     constexpr int kSlack = 16;
-    const int timeline = std::clamp(m_view->rowsHeight() + kSlack, std::min(shared / 4, 160), shared / 2);
+    const int timeline = std::clamp(m_view->rowsHeight() + kSlack, std::min(shared / 4, 160), shared * 45 / 100);
     resizeDocks({kernels}, {shared - timeline}, Qt::Vertical);
 }
 
@@ -939,6 +940,19 @@ void MainWindow::runAgain()
         w->open(oldPath, newPath);
         w->show();
     });
+}
+
+bool MainWindow::event(QEvent* e)
+{
+    // The dock tab bars are made by QMainWindow's layout as docks are tabified, eliding titles
+    // to "Th…" and "Me…" in a narrow group: whole titles, scrolled when they do not fit.
+    if (e->type() == QEvent::ChildPolished) {
+        if (auto* tabs = qobject_cast<QTabBar*>(static_cast<QChildEvent*>(e)->child())) {
+            tabs->setElideMode(Qt::ElideNone);
+            tabs->setUsesScrollButtons(true);
+        }
+    }
+    return QMainWindow::event(e);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e)

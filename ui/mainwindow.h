@@ -108,6 +108,7 @@ signals:
     void sessionFailed(const QString& path, const QString& reason);
 
 protected:
+    bool event(QEvent* e) override;
     void closeEvent(QCloseEvent* e) override;
     void showEvent(QShowEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;

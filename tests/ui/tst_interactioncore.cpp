@@ -18,6 +18,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTableView>
 #include <QTreeWidget>
 #include <QtTest>
@@ -213,6 +214,18 @@ private slots:
             }
         }
         QVERIFY(tables > 0);
+
+        // Dock tabs show whole titles ("Throughput", not "Th…"); a crowded group scrolls.
+        int tabBars = 0;
+        for (QTabBar* tabs : w->findChildren<QTabBar*>()) {
+            if (!tabs->isVisible() || tabs->parentWidget() != w.get())
+                continue;
+            ++tabBars;
+            for (int i = 0; i < tabs->count(); ++i)
+                QVERIFY2(tabs->tabRect(i).width() > tabs->fontMetrics().horizontalAdvance(tabs->tabText(i)),
+                    qPrintable(tabs->tabText(i)));
+        }
+        QVERIFY(tabBars >= 3);
 
         // Typing in the kernel filter moves no dock.
         const auto before = dockGeometries(*w);
