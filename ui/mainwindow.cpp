@@ -457,7 +457,14 @@ void MainWindow::fitTimelineToRows()
     const int shared = m_view->height() + kernels->height();
     constexpr int kSlack = 16;
     const int timeline = std::clamp(m_view->rowsHeight() + kSlack, std::min(shared / 4, 160), shared * 45 / 100);
-    resizeDocks({kernels}, {shared - timeline}, Qt::Vertical);
+    // resizeDocks() sizes the tab group, tab bar included, so the dock comes out that much
+    // shorter: measured once laid out, and corrected by what the timeline still has too much.
+    const int asked = kernels->height() + m_view->height() - timeline;
+    resizeDocks({kernels}, {asked}, Qt::Vertical);
+    QTimer::singleShot(0, this, [this, kernels, asked, timeline] {
+        if (const int excess = m_view->height() - timeline; excess != 0)
+            resizeDocks({kernels}, {asked + excess}, Qt::Vertical);
+    });
 }
 
 void MainWindow::createStatusBar()

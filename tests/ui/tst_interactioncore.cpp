@@ -162,6 +162,18 @@ private slots:
         QVERIFY2(selectionText(*w).contains(QStringLiteral("Grid")), qPrintable(selectionText(*w)));
     }
 
+    // At 1920×1080 the demo's rows need about a third of the height: the rest goes to the
+    // panels (the timeline used to keep 55 %).
+    void timelineGivesUnusedHeightToPanels()
+    {
+        auto w = openDemo({1920, 1080});
+        QVERIFY(w);
+        TimelineView* view = w->timelineView();
+        QTRY_VERIFY2(view->height() <= view->rowsHeight() + 40,
+            qPrintable(QStringLiteral("timeline %1 px for %2 px of rows").arg(view->height()).arg(view->rowsHeight())));
+        QVERIFY(view->height() >= view->rowsHeight());
+    }
+
     void layoutAt1366x768()
     {
         auto w = openDemo({1366, 768});
