@@ -13,6 +13,7 @@
 #include "ui/session/backgroundjob.h"
 #include "ui/session/eventdetails.h"
 #include "ui/session/sessiondocument.h"
+#include "ui/style/elidedcelltooltip.h"
 #include "ui/style/timeformat.h"
 #include "ui/timeline/eventsearch.h"
 #include "ui/timeline/legendmodel.h"
@@ -394,6 +395,13 @@ void MainWindow::createDocks()
     for (QDockWidget* d : findChildren<QDockWidget*>()) {
         if (QWidget* content = d->widget())
             content->setMinimumSize(kDockMinimum);
+    }
+
+    // Narrow docks elide labels (the details tables give their width to the value columns
+    // first): an elided cell's tooltip gives its whole text.
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        for (QAbstractItemView* v : d->findChildren<QAbstractItemView*>())
+            ElidedCellToolTip::install(v);
     }
 
     // Re-enabling a closed dock from the View menu puts it back in its tab group: raise it, or

@@ -20,6 +20,7 @@
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTableView>
+#include <QToolTip>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -226,6 +227,26 @@ private slots:
             }
         }
         QVERIFY(tables > 0);
+
+        // An elided label (the label column gives way first) shows its whole text on hover.
+        auto* launchTable = w->findChild<QDockWidget*>(QStringLiteral("launchDock"))->findChild<QTableView*>();
+        QVERIFY(launchTable);
+        bool elided = false;
+        for (int r = 0; r < launchTable->model()->rowCount() && !elided; ++r) {
+            const QModelIndex i = launchTable->model()->index(r, 0);
+            const QString text = i.data().toString();
+            const QRect cell = launchTable->visualRect(i);
+            if (launchTable->columnSpan(r, 0) > 1 || !launchTable->viewport()->rect().contains(cell.center())
+                || launchTable->fontMetrics().horizontalAdvance(text) + 8 <= cell.width())
+                continue;
+            elided = true;
+            QHelpEvent tip(QEvent::ToolTip, cell.center(), launchTable->viewport()->mapToGlobal(cell.center()));
+            QApplication::sendEvent(launchTable->viewport(), &tip);
+            QTRY_VERIFY2(
+                QToolTip::text().startsWith(text), qPrintable(text + QStringLiteral(" / ") + QToolTip::text()));
+        }
+        QVERIFY2(elided, "no elided label at 1366x768 to check");
+        QToolTip::hideText();
 
         // Dock tabs show whole titles ("Throughput", not "Th…"); a crowded group scrolls.
         int tabBars = 0;
