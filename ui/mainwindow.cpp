@@ -31,6 +31,7 @@
 #include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -466,13 +467,15 @@ void MainWindow::fitTimelineToRows()
     constexpr int kSlack = 16;
     const int timeline = std::clamp(m_view->rowsHeight() + kSlack, std::min(shared / 4, 160), shared * 45 / 100);
     // resizeDocks() sizes the tab group, tab bar included, so the dock comes out that much
-    // shorter: measured once laid out, and corrected by what the timeline still has too much.
+    // shorter: measured once laid out (activate() applies it now), then corrected by what the
+    // timeline still has too much.
     const int asked = kernels->height() + m_view->height() - timeline;
     resizeDocks({kernels}, {asked}, Qt::Vertical);
-    QTimer::singleShot(0, this, [this, kernels, asked, timeline] {
-        if (const int excess = m_view->height() - timeline; excess != 0)
-            resizeDocks({kernels}, {asked + excess}, Qt::Vertical);
-    });
+    layout()->activate();
+    if (const int excess = m_view->height() - timeline; excess != 0) {
+        resizeDocks({kernels}, {asked + excess}, Qt::Vertical);
+        layout()->activate();
+    }
 }
 
 void MainWindow::createStatusBar()
@@ -621,9 +624,6 @@ void MainWindow::onLoaded(std::shared_ptr<const SessionSnapshot> snapshot)
     }
     // The previous session's lanes are freed off the GUI thread.
     SessionDocument::releaseLater(std::move(old));
-    // Once the rows are laid out (the view relayouts as the row model settles).
-    if (m_fitTimeline)
-        QTimer::singleShot(0, this, &MainWindow::fitTimelineToRows);
 
     m_sessionInfo->clear();
     const auto add = [this](const QString& k, const QString& v) { new QTreeWidgetItem(m_sessionInfo, {k, v}); };
@@ -651,6 +651,8 @@ void MainWindow::onLoaded(std::shared_ptr<const SessionSnapshot> snapshot)
     if (!m_openedPath.startsWith(QLatin1String(":/")))
         addRecent(m_openedPath);
     updateStatus();
+    // Before sessionLoaded: what its handlers arrange (warpscope --panel) comes after the fit.
+    fitTimelineToRows();
     emit sessionLoaded();
 }
 
