@@ -13,6 +13,7 @@
 #include "ui/session/backgroundjob.h"
 #include "ui/session/eventdetails.h"
 #include "ui/session/sessiondocument.h"
+#include "ui/style/elidedcelltooltip.h"
 #include "ui/style/timeformat.h"
 #include "ui/timeline/eventsearch.h"
 #include "ui/timeline/legendmodel.h"
@@ -30,6 +31,7 @@
 #include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -39,7 +41,9 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -52,7 +56,10 @@ namespace {
 constexpr int kMaxRecent = 10;
 // Version of the saved dock layout: bump it whenever docks are added or renamed, so an older
 // saved layout (which would leave new docks floating in odd places) gives way to the default.
-constexpr int kLayoutVersion = 2;
+// 3: the timeline is sized to its rows (issue 24), so layouts saved with its old 55 % give way.
+constexpr int kLayoutVersion = 3;
+// What any panel may be shrunk to (see createDocks).
+constexpr QSize kDockMinimum(160, 90);
 const char* kDemoResource = ":/demo/h200-gemm-relu.wscope";
 } // namespace
 
@@ -168,7 +175,9 @@ MainWindow::MainWindow(QWidget* parent)
 
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    m_defaultLayout = saveState(kLayoutVersion);
     m_defaultDockSizes = !restoreState(s.value(QStringLiteral("window/state")).toByteArray(), kLayoutVersion);
+    m_fitTimeline = m_defaultDockSizes;
     rebuildRecentMenu();
     updateStatus();
 }
@@ -380,6 +389,93 @@ void MainWindow::createDocks()
     tabifyDockWidget(named("diagnosisDock"), bench);
     kernels->raise();
     named("rooflineDock")->raise();
+
+    // Each panel's minimum is the window's, not its content's: a long label, a plot's or a
+    // filter count's size hint would otherwise push the window past 1366 px and move every
+    // dock when its text changes. Content that needs more elides or scrolls inside its dock.
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        if (QWidget* content = d->widget())
+            content->setMinimumSize(kDockMinimum);
+    }
+
+    // Narrow docks elide labels (the details tables give their width to the value columns
+    // first): an elided cell's tooltip gives its whole text.
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        for (QAbstractItemView* v : d->findChildren<QAbstractItemView*>())
+            ElidedCellToolTip::install(v);
+    }
+
+    // Re-enabling a closed dock from the View menu puts it back in its tab group: raise it, or
+    // it comes back as a hidden tab and the click seems to do nothing.
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        connect(d->toggleViewAction(), &QAction::triggered, d, [d](bool on) {
+            if (on)
+                QTimer::singleShot(0, d, [d] {
+                    if (d->isVisible() || !d->isHidden())
+                        d->raise();
+                });
+        });
+    }
+    m_viewMenu->addSeparator();
+    auto* reset = m_viewMenu->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
+    reset->setObjectName(QStringLiteral("resetLayout"));
+    reset->setToolTip(tr("Put every panel back where it starts, at its default size"));
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultLayout, kLayoutVersion);
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        if (d->isFloating())
+            d->setFloating(false);
+    }
+    for (const char* name : {"kernelRankingDock", "launchDock", "rooflineDock"}) {
+        if (auto* d = findChild<QDockWidget*>(QLatin1String(name)))
+            d->raise();
+    }
+    m_fitTimeline = true;
+    // Sizes once the restored arrangement is laid out.
+    QTimer::singleShot(0, this, &MainWindow::applyDefaultDockSizes);
+}
+
+void MainWindow::applyDefaultDockSizes()
+{
+    // ui.md's default: below the timeline the ranking, the details and the roofline share the
+    // width 35 / 40 / 25; the timeline's height follows its rows (fitTimelineToRows).
+    const auto named = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
+    QDockWidget* kernels = named("kernelRankingDock");
+    QDockWidget* launch = named("launchDock");
+    QDockWidget* roofline = named("rooflineDock");
+    if (!kernels || !launch || !roofline)
+        return;
+    const int w = width();
+    resizeDocks({kernels}, {height() * 45 / 100}, Qt::Vertical);
+    resizeDocks({kernels, launch, roofline}, {w * 35 / 100, w * 40 / 100, w * 25 / 100}, Qt::Horizontal);
+    fitTimelineToRows();
+}
+
+void MainWindow::fitTimelineToRows()
+{
+    auto* kernels = findChild<QDockWidget*>(QStringLiteral("kernelRankingDock"));
+    if (!m_fitTimeline || !m_snapshot || !kernels || !isVisible() || kernels->isFloating())
+        return;
+    m_fitTimeline = false;
+    // Timeline and bottom panels share this height; the timeline takes what its rows need plus
+    // room for a scroll bar's worth of slack, and never more than 45 % of it: a session with
+    // hundreds of rows scrolls inside the timeline instead of squeezing the panels.
+    const int shared = m_view->height() + kernels->height();
+    constexpr int kSlack = 16;
+    const int timeline = std::clamp(m_view->rowsHeight() + kSlack, std::min(shared / 4, 160), shared * 45 / 100);
+    // resizeDocks() sizes the tab group, tab bar included, so the dock comes out that much
+    // shorter: measured once laid out (activate() applies it now), then corrected by what the
+    // timeline still has too much.
+    const int asked = kernels->height() + m_view->height() - timeline;
+    resizeDocks({kernels}, {asked}, Qt::Vertical);
+    layout()->activate();
+    if (const int excess = m_view->height() - timeline; excess != 0) {
+        resizeDocks({kernels}, {asked + excess}, Qt::Vertical);
+        layout()->activate();
+    }
 }
 
 void MainWindow::createStatusBar()
@@ -555,6 +651,8 @@ void MainWindow::onLoaded(std::shared_ptr<const SessionSnapshot> snapshot)
     if (!m_openedPath.startsWith(QLatin1String(":/")))
         addRecent(m_openedPath);
     updateStatus();
+    // Before sessionLoaded: what its handlers arrange (warpscope --panel) comes after the fit.
+    fitTimelineToRows();
     emit sessionLoaded();
 }
 
@@ -861,6 +959,19 @@ void MainWindow::runAgain()
     });
 }
 
+bool MainWindow::event(QEvent* e)
+{
+    // The dock tab bars are made by QMainWindow's layout as docks are tabified, eliding titles
+    // to "Th…" and "Me…" in a narrow group: whole titles, scrolled when they do not fit.
+    if (e->type() == QEvent::ChildPolished) {
+        if (auto* tabs = qobject_cast<QTabBar*>(static_cast<QChildEvent*>(e)->child())) {
+            tabs->setElideMode(Qt::ElideNone);
+            tabs->setUsesScrollButtons(true);
+        }
+    }
+    return QMainWindow::event(e);
+}
+
 void MainWindow::closeEvent(QCloseEvent* e)
 {
     QSettings s;
@@ -875,17 +986,7 @@ void MainWindow::showEvent(QShowEvent* e)
     if (!m_defaultDockSizes)
         return;
     m_defaultDockSizes = false;
-    // ui.md's default: the timeline keeps about 55% of the height; below it the ranking, the
-    // details and the roofline share the width 35 / 40 / 25.
-    const auto named = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
-    QDockWidget* kernels = named("kernelRankingDock");
-    QDockWidget* launch = named("launchDock");
-    QDockWidget* roofline = named("rooflineDock");
-    if (!kernels || !launch || !roofline)
-        return;
-    const int w = width();
-    resizeDocks({kernels}, {height() * 45 / 100}, Qt::Vertical);
-    resizeDocks({kernels, launch, roofline}, {w * 35 / 100, w * 40 / 100, w * 25 / 100}, Qt::Horizontal);
+    applyDefaultDockSizes();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e)

@@ -108,6 +108,7 @@ signals:
     void sessionFailed(const QString& path, const QString& reason);
 
 protected:
+    bool event(QEvent* e) override;
     void closeEvent(QCloseEvent* e) override;
     void showEvent(QShowEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -133,6 +134,11 @@ private:
     bool confirm(const QString& what, const QList<QStringList>& commands, bool offerDontAsk);
     void startQueued(const QString& what, const QList<RunStep>& steps, std::function<void(bool ok)> done);
     void updateTitle();
+    // The default arrangement's sizes: the panels share the width, and the timeline gets the
+    // height its rows need (up to about half the window), the panels the rest.
+    void applyDefaultDockSizes();
+    void fitTimelineToRows();
+    void resetLayout();
 
     SelectionModel* m_selection;
     TimelineRowModel* m_rows;
@@ -149,6 +155,8 @@ private:
     QString m_openedPath; // what the user opened (Reload opens it again)
     QString m_openedName;
     bool m_defaultDockSizes = false; // no saved layout of this version: size the docks on first show
+    bool m_fitTimeline = false;      // default sizes: the next session shown sizes the timeline to its rows
+    QByteArray m_defaultLayout;      // the arrangement createDocks() made, for View > Reset layout
 
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

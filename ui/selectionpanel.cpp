@@ -14,6 +14,7 @@ namespace ws {
 SelectionPanel::SelectionPanel(SelectionModel* selection, EventDetailsSource* details, QWidget* parent)
     : QWidget(parent)
     , m_selection(selection)
+    , m_source(details)
     , m_tree(new QTreeWidget(this))
 {
     m_tree->setColumnCount(2);
@@ -25,13 +26,19 @@ SelectionPanel::SelectionPanel(SelectionModel* selection, EventDetailsSource* de
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(m_tree);
     connect(m_selection, &SelectionModel::timeRangeChanged, this, &SelectionPanel::refresh);
+    // The details of the new selection may already be here: the timeline requests them on the
+    // same signal and a hovered event's are cached, in which case they are delivered at once,
+    // possibly before this slot runs (connection order). Taking them from the cache here, and
+    // accepting an answer from either channel, means they can never be wiped by the reset.
     connect(m_selection, &SelectionModel::selectedEventChanged, this, [this] {
-        m_details = {};
+        const EventSelection e = m_selection->selectedEvent();
+        const EventDetails* known = e.isValid() && m_source ? m_source->cached(e.lane, e.index) : nullptr;
+        m_details = known ? *known : EventDetails {};
         refresh();
     });
-    connect(details, &EventDetailsSource::detailsReady, this, [this](int channel, const EventDetails& d) {
+    connect(details, &EventDetailsSource::detailsReady, this, [this](int, const EventDetails& d) {
         const EventSelection e = m_selection->selectedEvent();
-        if (channel == EventDetailsSource::Selection && e.lane == d.lane && e.index == d.index) {
+        if (e.isValid() && e.lane == d.lane && e.index == d.index) {
             m_details = d;
             refresh();
         }

@@ -25,6 +25,7 @@ private:
     void refresh();
 
     SelectionModel* m_selection;
+    EventDetailsSource* m_source;
     std::shared_ptr<const SessionSnapshot> m_snapshot;
     EventDetails m_details;
     QTreeWidget* m_tree;

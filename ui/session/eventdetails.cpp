@@ -388,7 +388,17 @@ void EventDetailsSource::request(Channel channel, int lane, quint32 index)
             } catch (const std::exception&) {
                 // the tooltip still shows what the lane knows
             }
-            return queryEventDetails(reader, *snapshot, lane, index);
+            // A failed read still answers, with the reason: the Selection dock then says why
+            // instead of waiting on "reading…" for a result that never comes.
+            try {
+                return queryEventDetails(reader, *snapshot, lane, index);
+            } catch (const std::exception& e) {
+                EventDetails failed;
+                failed.lane = lane;
+                failed.index = index;
+                failed.error = QString::fromUtf8(e.what());
+                return failed;
+            }
         },
         [this, channel](EventDetails d) {
             if (m_cache.size() > 4096)

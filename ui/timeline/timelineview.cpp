@@ -259,6 +259,7 @@ void TimelineView::relayout()
         m_pinned.push_back({std::move(r), y, h, 0});
         y += h;
     }
+    m_pinnedRowsHeight = y;
     // A pinned area never takes more than half the widget.
     m_pinnedHeight = m_pinned.empty() ? 0 : std::min(y + 3, std::max(height() - kRulerHeight, 0) / 2);
     y = 0;

@@ -82,6 +82,12 @@ public:
     TimelineCoordinates coordinates() const;
     // Widget rectangle of a lane's row (event area part), empty when not shown.
     QRect laneRect(int lane) const;
+    // The height that shows every row without scrolling (ruler, pinned and scrolled rows): the
+    // window gives the timeline no more than this, so unused height goes to the panels.
+    int rowsHeight() const
+    {
+        return kRulerHeight + (m_pinnedRowsHeight ? m_pinnedRowsHeight + 3 : 0) + m_contentHeight;
+    }
     Hit hitTest(const QPoint& pos) const;
 
     std::shared_ptr<const TimelineFrame> frame() const { return m_frame; }
@@ -194,6 +200,7 @@ private:
     QHash<int, int> m_laneLayer;
     int m_pinnedHeight = 0;
     int m_contentHeight = 0;
+    int m_pinnedRowsHeight = 0; // uncapped, unlike m_pinnedHeight
     quint64 m_layoutGeneration = 0;
 
     std::shared_ptr<const TimelineFrame> m_frame;
