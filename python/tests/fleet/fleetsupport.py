@@ -9,6 +9,13 @@ import re
 import sqlite3
 import statistics
 
+try:
+    import distributed  # noqa: F401
+    import pandas  # noqa: F401
+except ImportError as e:
+    raise ImportError(f"{e}: warpscope.fleet needs python3-dask, python3-distributed and python3-pandas "
+                      "(scripts/install-deps.sh installs them)") from e
+
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 DDP = os.path.join(REPO, "tests", "fixtures", "multigpu", "ddp-2gpu.wscope")
 DDP_COMM_CSV = os.path.join(REPO, "tests", "fixtures", "multigpu", "comm_overlap.csv")
