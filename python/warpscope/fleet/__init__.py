@@ -10,10 +10,14 @@ dask.distributed, into one result file. See docs/fleet.md.
 
 Importing this module does not import Dask; `run` does."""
 
-from .recipe import Recipe, Skip
-from .recipes import RECIPES, CommOverlap, GpuIdle, KernelTime, StepTime, TopKernels
-from .result import FleetResult, load
-from .runner import discover, map_session, run
+try:
+    from .recipe import Recipe, Skip
+    from .recipes import RECIPES, CommOverlap, GpuIdle, KernelTime, StepTime, TopKernels
+    from .result import FleetResult, load
+    from .runner import discover, map_session, run
+except ImportError as e:  # name what to install rather than leave a bare "No module named pandas"
+    raise ImportError(f"warpscope.fleet needs pandas, numpy, dask and distributed (Debian: python3-pandas "
+                      f"python3-dask python3-distributed; scripts/install-deps.sh): {e}") from e
 
 __all__ = ["run", "discover", "map_session", "load", "FleetResult", "Recipe", "Skip", "RECIPES",
            "StepTime", "KernelTime", "CommOverlap", "GpuIdle", "TopKernels"]
