@@ -34,6 +34,7 @@ class RunConfirmation;
 class RunQueue;
 class BenchPanel;
 class EventSearch;
+class FleetWindow;
 class LegendModel;
 class SelectionPanel;
 class SessionDocument;
@@ -53,6 +54,8 @@ public:
 
     // Opens a session file (asynchronously). `displayName` is what the title shows.
     void openFile(const QString& path, const QString& displayName = {});
+    // The window of the last fleet result opened (a .wsfleet file given to openFile), or null.
+    FleetWindow* fleetWindow() const { return m_fleet; }
     // Opens the session embedded in the binary (:/demo/h200-gemm-relu.wscope) through a
     // temporary copy (SQLite needs a file). Returns false, and says why in the window, when
     // this build has none.
@@ -131,6 +134,9 @@ private:
     bool confirm(const QString& what, const QList<QStringList>& commands, bool offerDontAsk);
     void startQueued(const QString& what, const QList<RunStep>& steps, std::function<void(bool ok)> done);
     void updateTitle();
+    // A fleet result (python/warpscope/fleet): its heatmap in a window of its own; a click there
+    // opens that rank's session here with the step in view.
+    void openFleet(const QString& path);
 
     SelectionModel* m_selection;
     TimelineRowModel* m_rows;
@@ -174,6 +180,7 @@ private:
     // Reloading after a run appended to the open session keeps the view and the selection.
     bool m_keepView = false;
     TimeRange m_keptRange;
+    QPointer<FleetWindow> m_fleet;
     EventSelection m_keptEvent;
 };
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <stdexcept>
@@ -26,6 +27,15 @@ bool isFleetResultFile(const std::string& path)
     const uint32_t id = (uint32_t(header[68]) << 24) | (uint32_t(header[69]) << 16) | (uint32_t(header[70]) << 8)
         | uint32_t(header[71]);
     return static_cast<int32_t>(id) == kFleetApplicationId;
+}
+
+std::string resolveFleetSession(const std::string& resultPath, const std::string& session)
+{
+    std::error_code ec;
+    if (std::filesystem::exists(session, ec))
+        return session;
+    const auto beside = std::filesystem::path(resultPath).parent_path() / std::filesystem::path(session).filename();
+    return std::filesystem::exists(beside, ec) ? beside.string() : session;
 }
 
 FleetStepGrid readFleetStepGrid(const std::string& path)
@@ -51,18 +61,19 @@ FleetStepGrid readFleetStepGrid(const std::string& path)
             int64_t step;
             double ns, median;
             bool flagged;
+            int64_t start;
         };
         std::vector<Cell> cells;
-        auto st
-            = db.prepare("SELECT session, pid, rank, device_id, step, step_ns, median_ns, straggler FROM step_time");
+        auto st = db.prepare(
+            "SELECT session, pid, rank, device_id, step, step_ns, median_ns, straggler, start FROM step_time");
         while (st.step()) {
             const auto key = std::make_pair(std::string(st.columnText(0)), st.columnInt64(1));
             auto [it, inserted] = row.try_emplace(key, grid.ranks.size());
             if (inserted)
                 grid.ranks.push_back({key.first, key.second, st.columnInt64(2), st.columnInt64(3), 0, false});
             col.try_emplace(st.columnInt64(4), 0);
-            cells.push_back(
-                {it->second, st.columnInt64(4), st.columnDouble(5), st.columnDouble(6), st.columnInt64(7) != 0});
+            cells.push_back({it->second, st.columnInt64(4), st.columnDouble(5), st.columnDouble(6),
+                st.columnInt64(7) != 0, st.columnInt64(8)});
         }
         for (auto& [step, index] : col) {
             index = grid.steps.size();
@@ -70,11 +81,13 @@ FleetStepGrid readFleetStepGrid(const std::string& path)
         }
         grid.stepNs.assign(grid.ranks.size() * grid.steps.size(), -1.0);
         grid.straggler.assign(grid.stepNs.size(), 0);
+        grid.stepStart.assign(grid.stepNs.size(), 0);
         grid.medianNs.assign(grid.steps.size(), 0.0);
         for (const Cell& c : cells) {
             const size_t i = c.row * grid.steps.size() + col[c.step];
             grid.stepNs[i] = c.ns;
             grid.straggler[i] = c.flagged ? 1 : 0;
+            grid.stepStart[i] = c.start;
             grid.medianNs[col[c.step]] = c.median;
         }
         if (db.hasTable("step_ranks")) {

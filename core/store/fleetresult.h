@@ -29,6 +29,7 @@ struct FleetStepGrid {
     std::vector<double> stepNs;     // ranks.size() x steps.size(), row-major; < 0 where a rank lacks a step
     std::vector<double> medianNs;   // per step: the median over ranks (the recipe's)
     std::vector<uint8_t> straggler; // same shape as stepNs: 1 where the recipe flagged the cell
+    std::vector<int64_t> stepStart; // same shape: the step range's start in the rank's session (ns)
     int64_t skipped = 0;            // sessions the run skipped
     double at(size_t row, size_t col) const { return stepNs[row * steps.size() + col]; }
     bool flagged(size_t row, size_t col) const { return straggler[row * steps.size() + col] != 0; }
@@ -36,6 +37,10 @@ struct FleetStepGrid {
 
 // True when the file's SQLite header carries the fleet application id (no SQLite open).
 bool isFleetResultFile(const std::string& path);
+
+// The session of a rank: the path the result names, or, when that file is gone, the file of the
+// same name beside the result (a result moved or copied together with its sessions).
+std::string resolveFleetSession(const std::string& resultPath, const std::string& session);
 
 // Reads the step_time and step_ranks tables of a fleet result. Throws std::runtime_error naming
 // the file when it is not a fleet result or has no step_time table (another recipe's result).

@@ -66,6 +66,9 @@ private slots:
         QCOMPARE(spy[0][0].toString().toStdString(), g.ranks[static_cast<size_t>(row)].session);
         QCOMPARE(spy[0][1].toLongLong(), g.ranks[static_cast<size_t>(row)].pid);
         QCOMPARE(spy[0][2].toLongLong(), g.steps[3]);
+        const size_t cell = static_cast<size_t>(row) * g.steps.size() + 3;
+        QCOMPARE(spy[0][3].toLongLong(), g.stepStart[cell]);
+        QCOMPARE(spy[0][4].toLongLong() - spy[0][3].toLongLong(), static_cast<qint64>(g.stepNs[cell]));
         QTest::mouseClick(&map, Qt::LeftButton, {}, QPoint(2, 2)); // the label corner: no cell
         QCOMPARE(spy.count(), 1);
     }
@@ -85,7 +88,7 @@ private slots:
         for (int r = 0; r < 8; ++r)
             QCOMPARE(t->item(r, 0)->text(), QString::number(r));
         QSignalSpy spy(&view, &FleetView::stepActivated);
-        emit view.heatmap()->stepActivated(QStringLiteral("x.wscope"), 1, 2);
+        emit view.heatmap()->stepActivated(QStringLiteral("x.wscope"), 1, 2, 10, 20);
         QCOMPARE(spy.count(), 1);
     }
 };

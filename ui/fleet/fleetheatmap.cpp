@@ -103,8 +103,15 @@ void FleetHeatmap::mousePressEvent(QMouseEvent* event)
     const QPoint cell = cellAt(event->position().toPoint());
     if (cell.x() < 0)
         return QWidget::mousePressEvent(event);
-    const FleetRank& rank = m_grid.ranks[static_cast<size_t>(cell.x())];
-    emit stepActivated(QString::fromStdString(rank.session), rank.pid, m_grid.steps[static_cast<size_t>(cell.y())]);
+    const auto row = static_cast<size_t>(cell.x());
+    const auto col = static_cast<size_t>(cell.y());
+    const FleetRank& rank = m_grid.ranks[row];
+    const double ns = m_grid.at(row, col);
+    if (ns < 0)
+        return; // the rank has no such step
+    const qint64 start = m_grid.stepStart[row * m_grid.steps.size() + col];
+    emit stepActivated(
+        QString::fromStdString(rank.session), rank.pid, m_grid.steps[col], start, start + static_cast<qint64>(ns));
 }
 
 } // namespace ws

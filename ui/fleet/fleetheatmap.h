@@ -33,7 +33,8 @@ public:
     QSize sizeHint() const override;
 
 signals:
-    void stepActivated(const QString& session, qint64 pid, qint64 step);
+    // `start`..`end`: the step range in the rank's session (ns, its clock).
+    void stepActivated(const QString& session, qint64 pid, qint64 step, qint64 start, qint64 end);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -25,7 +25,7 @@ public:
     QTableWidget* rankTable() const { return m_table; }
 
 signals:
-    void stepActivated(const QString& session, qint64 pid, qint64 step);
+    void stepActivated(const QString& session, qint64 pid, qint64 step, qint64 start, qint64 end);
 
 private:
     FleetHeatmap* m_heatmap = nullptr;
