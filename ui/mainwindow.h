@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "ui/fleet/fleetwindow.h"
 #include "ui/session/selectionmodel.h"
 #include "ui/session/sessionsnapshot.h"
 
@@ -34,7 +35,6 @@ class RunConfirmation;
 class RunQueue;
 class BenchPanel;
 class EventSearch;
-class FleetWindow;
 class LegendModel;
 class SelectionPanel;
 class SessionDocument;
