@@ -104,6 +104,35 @@ class DdpFixture(unittest.TestCase):
         self.assertEqual(list(zip(top["name"], top["total_ns"].astype(int))), best)
 
 
+class Iterations(unittest.TestCase):
+    def test_without_step_ranges_each_launch_of_the_most_frequent_kernel_starts_a_step(self):
+        from warpscope.fleet import synth
+
+        with tempfile.TemporaryDirectory(prefix="ws-fleet-") as d:
+            path = synth.make_template(fs.DDP, 1067, os.path.join(d, "rank0-nosteps.wscope"))
+            db = sqlite3.connect(path)
+            db.execute("DELETE FROM nvtx_range")
+            db.commit()
+            db.close()
+            t = run("step_time", [path])["step_time"]
+            self.assertEqual(set(t["basis"]), {"iterations"})
+            # Brute force: the most frequent short name (ties: first launched), its launches.
+            db = sqlite3.connect(path)
+            rows = db.execute("""SELECT s.text, k.start, k."end" FROM kernel k JOIN string s ON s.id = k.short_name
+                                 ORDER BY k.start""").fetchall()
+            db.close()
+            counts, first = {}, {}
+            for name, start, _ in rows:
+                counts[name] = counts.get(name, 0) + 1
+                first.setdefault(name, start)
+            period = min(counts, key=lambda n: (-counts[n], first[n]))
+            starts = [s for n, s, _ in rows if n == period]
+            ends = starts[1:] + [max(e for _, _, e in rows)]
+            self.assertEqual(list(t["start"]), starts)
+            self.assertEqual(list(t["step_ns"]), [e - s for s, e in zip(starts, ends)])
+            self.assertEqual(list(t["step"]), list(range(len(starts))))
+
+
 class Skipped(unittest.TestCase):
     def test_unreadable_sessions_are_skipped_with_their_reason_and_the_rest_count(self):
         with tempfile.TemporaryDirectory(prefix="ws-fleet-") as d:

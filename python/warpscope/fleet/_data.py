@@ -105,10 +105,7 @@ def ranks(session):
 
 def _traced_runs_filter(session, alias):
     """Profile and PC-sampling runs replay kernels; fleet numbers count the traced timeline only."""
-    if "run" not in session._tables:
-        return ""
-    has_run_id = "run_id" in session._columns("kernel")
-    if not has_run_id:
+    if "run" not in session._tables or "run_id" not in session._columns("kernel"):
         return ""
     return f" AND {alias}.run_id IN (SELECT id FROM run WHERE kind IN ('trace', 'import'))"
 
@@ -154,7 +151,8 @@ def gpu_work(session):
     parts = [kernels(session)[["pid", "device_id", "start", "end"]]]
     for table in ("memcpy", "memset"):
         if table in session._tables:
-            parts.append(session.sql(f'SELECT pid, device_id, start, "end" FROM {table}'))
+            runs = _traced_runs_filter(session, "t") if "run_id" in session._columns(table) else ""
+            parts.append(session.sql(f'SELECT pid, device_id, start, "end" FROM {table} t WHERE 1 {runs}'))
     return pd.concat(parts, ignore_index=True)
 
 
