@@ -3,6 +3,7 @@
 
 #include "ui/benchpanel.h"
 #include "ui/compare/comparewindow.h"
+#include "ui/fleet/fleetwindow.h"
 #include "ui/panels/analysispanels.h"
 #include "ui/panels/kernelrankingpanel.h"
 #include "ui/panels/rooflinepanel.h"
@@ -12,7 +13,6 @@
 #include "ui/selectionpanel.h"
 #include "ui/session/backgroundjob.h"
 #include "ui/session/eventdetails.h"
-#include "ui/fleet/fleetwindow.h"
 #include "ui/session/sessiondocument.h"
 #include "ui/style/timeformat.h"
 #include "ui/timeline/eventsearch.h"
