@@ -11,6 +11,7 @@ packages=(
   clang-format clang-tidy
   clang libclang-rt-dev
   python3-numpy python3-pandas python3-setuptools python3-wheel python3-pip python3-venv
+  python3-dask python3-distributed
 )
 
 missing=()

@@ -3,6 +3,7 @@
 
 #include "ui/benchpanel.h"
 #include "ui/compare/comparewindow.h"
+#include "ui/fleet/fleetwindow.h"
 #include "ui/panels/analysispanels.h"
 #include "ui/panels/kernelrankingpanel.h"
 #include "ui/panels/rooflinepanel.h"
@@ -558,7 +559,7 @@ void MainWindow::openDialog()
     QSettings s;
     const QString dir = s.value(QStringLiteral("files/lastDir")).toString();
     const QString f = QFileDialog::getOpenFileName(this, tr("Open session"), dir,
-        tr("Sessions and traces (*.wscope *.sqlite *.json *.json.gz *.csv *.txt *.hatchet *.ncu-rep);;"
+        tr("Sessions and traces (*.wscope *.wsfleet *.sqlite *.json *.json.gz *.csv *.txt *.hatchet *.ncu-rep);;"
            "Warpscope sessions (*.wscope);;"
            "Nsight Systems SQLite export (*.sqlite);;"
            "PyTorch profiler / Chrome trace (*.json *.json.gz);;"
@@ -572,6 +573,10 @@ void MainWindow::openDialog()
 
 void MainWindow::openFile(const QString& path, const QString& displayName)
 {
+    if (path.endsWith(QLatin1String(".wsfleet"), Qt::CaseInsensitive)) {
+        openFleet(path);
+        return;
+    }
     m_openedPath = path;
     m_openedName = displayName;
     if (path.startsWith(QLatin1String(":/"))) {
@@ -583,6 +588,19 @@ void MainWindow::openFile(const QString& path, const QString& displayName)
         m_document->open(QFileInfo(path).absoluteFilePath(), displayName);
     }
     updateStatus();
+}
+
+void MainWindow::openFleet(const QString& path)
+{
+    m_fleet = new FleetWindow(QFileInfo(path).absoluteFilePath(), this);
+    connect(m_fleet, &FleetWindow::openStep, this, [this](const QString& session, TimeRange range) {
+        // Like a reload after an appended run: onLoaded puts this range in view.
+        m_keepView = true;
+        m_keptRange = range;
+        m_keptEvent = {};
+        openFile(session);
+    });
+    m_fleet->show();
 }
 
 bool MainWindow::openDemo()

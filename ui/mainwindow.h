@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "ui/fleet/fleetwindow.h"
 #include "ui/session/selectionmodel.h"
 #include "ui/session/sessionsnapshot.h"
 
@@ -53,6 +54,8 @@ public:
 
     // Opens a session file (asynchronously). `displayName` is what the title shows.
     void openFile(const QString& path, const QString& displayName = {});
+    // The window of the last fleet result opened (a .wsfleet file given to openFile), or null.
+    FleetWindow* fleetWindow() const { return m_fleet; }
     // Opens the session embedded in the binary (:/demo/h200-gemm-relu.wscope) through a
     // temporary copy (SQLite needs a file). Returns false, and says why in the window, when
     // this build has none.
@@ -139,6 +142,9 @@ private:
     void applyDefaultDockSizes();
     void fitTimelineToRows();
     void resetLayout();
+    // A fleet result (python/warpscope/fleet): its heatmap in a window of its own; a click there
+    // opens that rank's session here with the step in view.
+    void openFleet(const QString& path);
 
     SelectionModel* m_selection;
     TimelineRowModel* m_rows;
@@ -187,6 +193,7 @@ private:
     // Reloading after a run appended to the open session keeps the view and the selection.
     bool m_keepView = false;
     TimeRange m_keptRange;
+    QPointer<FleetWindow> m_fleet;
     EventSelection m_keptEvent;
 };
 
