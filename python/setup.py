@@ -14,7 +14,8 @@ setup(
     long_description_content_type="text/markdown",
     license="MIT",
     python_requires=">=3.9",
-    packages=["warpscope"],
+    packages=["warpscope", "warpscope.fleet"],
+    entry_points={"console_scripts": ["warpscope-fleet = warpscope.fleet.__main__:main"]},
     # pandas (and numpy, which it brings) for warpscope.open and the correctness check; torch or
     # CuPy only where the caller already uses them, so they are not requirements.
     install_requires=["pandas>=1.3"],

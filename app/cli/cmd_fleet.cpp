@@ -7,6 +7,7 @@
 
 #include "launcher/targetlauncher.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -81,7 +82,27 @@ ws::cli::CommandRegistrar registrar(
              std::vector<std::string> all = *args;
              for (const auto& r : cmd->remaining())
                  all.push_back(r);
-             exitCode = runFleet(all);
+             const bool help = all.size() == 1 && (all[0] == "--help" || all[0] == "-h");
+             if (help) {
+                 // What the command is, even where Python lacks the packages (man pages are made
+                 // from this at build time); then the recipes' own options from Python.
+                 std::printf("%s", cmd->help().c_str());
+                 std::fflush(stdout);
+             }
+             try {
+                 exitCode = runFleet(all);
+             } catch (const std::runtime_error& e) {
+                 if (!help)
+                     throw;
+                 std::printf("\n(recipe options not shown: %s)\n", e.what());
+                 exitCode = 0;
+             }
+             if (help && exitCode != 0) {
+                 std::printf("\n(recipe options not shown: `python3 -m warpscope.fleet --help` failed; fleet "
+                             "analysis needs Python 3 with python3-pandas, python3-dask and python3-distributed, "
+                             "or WARPSCOPE_PYTHON naming an interpreter that has them)\n");
+                 exitCode = 0;
+             }
          });
      }});
 
