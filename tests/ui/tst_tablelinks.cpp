@@ -379,12 +379,15 @@ private slots:
             const double pct = 100.0 * delta / std::fabs(*base);
             QCOMPARE(m->data(m->index(row, column), panelexport::kRawRole).toDouble(), delta);
             QCOMPARE(m->data(m->index(row, column + 1), panelexport::kRawRole).toDouble(), pct);
+            const bool shownChange = std::fabs(pct) >= 0.05;
             QCOMPARE(m->data(m->index(row, column + 1)).toString(),
-                (pct > 0 ? QStringLiteral("+") : QString()) + QString::number(pct, 'f', 1) + QStringLiteral(" %"));
+                shownChange
+                    ? (pct > 0 ? QStringLiteral("+") : QString()) + QString::number(pct, 'f', 1) + QStringLiteral(" %")
+                    : QStringLiteral("0.0 %"));
             // The value column beside it is the kernel's own value.
             QCOMPARE(m->data(m->index(row, column - 1), panelexport::kRawRole).toDouble(), *v);
             const QVariant background = m->data(m->index(row, column), Qt::BackgroundRole);
-            if (preference == 0 || delta == 0) {
+            if (preference == 0 || !shownChange) {
                 QVERIFY(!background.isValid());
             } else {
                 const bool better = (delta > 0) == (preference > 0);

@@ -257,13 +257,28 @@ void DetailsPanel::fitColumns()
     std::vector<std::pair<int, int>> shrinkable {{0, 120}, {1, 50}};
     for (int c = 2; c < m_shownTable->columnCount(); ++c)
         shrinkable.emplace_back(c, std::max(70, content[static_cast<size_t>(c)]));
+    // The names and units one by one; the kernel and Δ columns evenly, so no pin is squeezed
+    // to an elided header while another keeps its width.
     for (const auto& [column, least] : shrinkable) {
-        if (used <= available || column >= m_shownTable->columnCount())
+        if (used <= available || column >= 2)
             break;
         const int width = m_tableView->columnWidth(column);
         const int narrower = std::max(std::min(least, width), width - (used - available));
         used -= width - narrower;
         m_tableView->setColumnWidth(column, narrower);
+    }
+    for (bool shrunk = true; used > available && shrunk;) {
+        shrunk = false;
+        const int share = std::max(1, (used - available) / std::max(1, m_shownTable->columnCount() - 2));
+        for (const auto& [column, least] : shrinkable) {
+            const int width = m_tableView->columnWidth(column);
+            if (column < 2 || used <= available || width <= least)
+                continue;
+            const int narrower = std::max(least, width - std::min(share, used - available));
+            used -= width - narrower;
+            m_tableView->setColumnWidth(column, narrower);
+            shrunk = true;
+        }
     }
 }
 

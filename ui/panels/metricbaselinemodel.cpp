@@ -95,6 +95,9 @@ QVariant MetricBaselineModel::data(const QModelIndex& index, int role) const
         const QString sign = v > 0 ? QStringLiteral("+") : QString();
         if (c.kind == Kind::Delta)
             return sign + panelformat::number(v, row.digits);
+        // No "-0.0 %": a change that rounds away reads as none.
+        if (std::fabs(v) < kShownPercent)
+            return QStringLiteral("0.0 %");
         return sign + QString::number(v, 'f', 1) + QStringLiteral(" %");
     }
     case panelexport::kRawRole:
@@ -102,7 +105,8 @@ QVariant MetricBaselineModel::data(const QModelIndex& index, int role) const
     case Qt::TextAlignmentRole:
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::BackgroundRole: {
-        if (!d || *d == 0 || row.preference == 0)
+        // Coloured where the shown % says there is a change, so "0.0 %" is never green or red.
+        if (!d || *d == 0 || row.preference == 0 || (pct && std::fabs(*pct) < kShownPercent))
             return {};
         const bool better = (*d > 0) == (row.preference > 0);
         return QBrush(better ? betterColor() : worseColor());

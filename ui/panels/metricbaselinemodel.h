@@ -33,6 +33,9 @@ public:
     // The colours of a better and a worse difference (cell background).
     static QColor betterColor() { return {200, 235, 205}; }
     static QColor worseColor() { return {245, 205, 205}; }
+    // The smallest |Δ%| the one-decimal column shows as a change; smaller ones read "0.0 %" and
+    // are not coloured.
+    static constexpr double kShownPercent = 0.05;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
