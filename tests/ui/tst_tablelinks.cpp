@@ -174,8 +174,9 @@ private slots:
         }
     }
 
-    // Summary rows name no single interval: no menu item, and activation leaves the view alone.
-    void summaryRowsOfferNoJump()
+    // A kernel summary row names a kernel: it shows the kernel's longest launch, found here by
+    // brute force over the session's kernels with that name.
+    void kernelSummaryRowShowsItsLongestLaunch()
     {
         const Open s(fixturePath("recorder/sessions/gemm_relu.wscope"));
         SelectionModel selection;
@@ -183,6 +184,38 @@ private slots:
         StatsPanel panel(&focus);
         focus.setData(s.data, s.snapshot);
         QVERIFY(computed(panel, QStringLiteral("cuda_gpu_kern_sum")));
+        const int name = panel.fullReport()->columnIndex("Name");
+        QVERIFY(panel.model()->rowCount() >= 2);
+        for (int r = 0; r < panel.model()->rowCount(); ++r) {
+            const QString kernel = panel.model()->data(panel.model()->index(r, name), panelexport::kRawRole).toString();
+            const KernelRecord* longest = nullptr;
+            for (const KernelRecord& k : s.session.kernels) {
+                if (QString::fromStdString(s.session.str(k.demangledName)) == kernel
+                    && (!longest || k.end - k.start > longest->end - longest->start))
+                    longest = &k;
+            }
+            QVERIFY2(longest, qPrintable(kernel));
+            QMenu menu;
+            panel.fillContextMenu(menu, panel.proxy()->mapFromSource(panel.model()->index(r, 0)));
+            QCOMPARE(menu.actions().size(), 1);
+            menu.actions().front()->trigger();
+            const TimeRange v = selection.viewRange();
+            QVERIFY(v.begin <= longest->start && longest->end <= v.end);
+            QCOMPARE(selection.selectedEvent().start, longest->start);
+            QCOMPARE(selection.selectedEvent().end, longest->end);
+        }
+    }
+
+    // Other summary rows name no single interval: no menu item, and activation leaves the view
+    // alone.
+    void summaryRowsOfferNoJump()
+    {
+        const Open s(fixturePath("recorder/sessions/gemm_relu.wscope"));
+        SelectionModel selection;
+        KernelFocus focus(&selection);
+        StatsPanel panel(&focus);
+        focus.setData(s.data, s.snapshot);
+        QVERIFY(computed(panel, QStringLiteral("cuda_api_sum")));
         QVERIFY(panel.model()->rowCount() > 0);
         const TimeRange before = selection.viewRange();
         QMenu menu;

@@ -233,9 +233,17 @@ bool StatsPanel::showInTimeline(const QModelIndex& proxyIndex)
     const auto session = m_focus->data();
     if (!session || !proxyIndex.isValid())
         return false;
-    const auto interval = m_model->intervalOf(m_proxy->mapToSource(proxyIndex).row());
-    if (!interval)
-        return false;
+    const int row = m_proxy->mapToSource(proxyIndex).row();
+    const auto interval = m_model->intervalOf(row);
+    if (!interval) {
+        // A kernel summary row names a kernel: its representative launch, as the ranking picks it.
+        const auto* l = kernelOfSummaryRow(row);
+        if (!l)
+            return false;
+        m_focus->selectKernel(l->id);
+        m_focus->frameSpan(l->start, l->end);
+        return true;
+    }
     // A kernel launch is selected as the event it is (same start and end on the GPU); a gap or
     // another interval only moves the view.
     for (const KernelLaunchTable::Launch& l : session->launches.launches()) {
@@ -248,11 +256,23 @@ bool StatsPanel::showInTimeline(const QModelIndex& proxyIndex)
     return true;
 }
 
+const KernelLaunchTable::Launch* StatsPanel::kernelOfSummaryRow(int sourceRow) const
+{
+    const auto session = m_focus->data();
+    const int name = m_model->report().columnIndex("Name");
+    if (!session || m_model->report().id != "cuda_gpu_kern_sum" || name < 0)
+        return nullptr;
+    const QString kernel = m_model->data(m_model->index(sourceRow, name), panelexport::kRawRole).toString();
+    const int group = session->launches.groupIndex(kernel.toStdString());
+    return group < 0 ? nullptr : session->representative(static_cast<uint32_t>(group));
+}
+
 void StatsPanel::fillContextMenu(QMenu& menu, const QModelIndex& proxyIndex)
 {
     if (!m_focus->data() || !proxyIndex.isValid())
         return;
-    if (!m_model->intervalOf(m_proxy->mapToSource(proxyIndex).row()))
+    const int row = m_proxy->mapToSource(proxyIndex).row();
+    if (!m_model->intervalOf(row) && !kernelOfSummaryRow(row))
         return;
     const QPersistentModelIndex index(proxyIndex);
     QAction* show = menu.addAction(tr("Show in timeline"), this, [this, index] { showInTimeline(index); });

@@ -59,8 +59,9 @@ public:
     bool exportCsv(const QString& path, QString* error = nullptr) const;
 
     // Shows the row (`proxyIndex` in view()'s model) on the timeline: frames its interval in the
-    // shared view range and, for a kernel launch, selects the launch. False when the row names
-    // no interval.
+    // shared view range and, for a kernel launch, selects the launch. A cuda_gpu_kern_sum row
+    // stands for its kernel's representative launch (as a ranking row does). False when the row
+    // names no interval.
     bool showInTimeline(const QModelIndex& proxyIndex);
     // The context menu of a row: "Show in timeline" where the row names an interval.
     void fillContextMenu(QMenu& menu, const QModelIndex& proxyIndex);
@@ -71,6 +72,8 @@ signals:
 private:
     void recompute();
     void updateNote();
+    // The launch a cuda_gpu_kern_sum row stands for (its kernel's representative launch).
+    const KernelLaunchTable::Launch* kernelOfSummaryRow(int sourceRow) const;
 
     KernelFocus* m_focus;
     ReportTableModel* m_model;
