@@ -3,6 +3,7 @@
 #include "app/gui/startupclock.h"
 #include "core/util/durationtext.h"
 #include "ui/mainwindow.h"
+#include "ui/panels/analysispanels.h"
 #include "ui/style/timeformat.h"
 #include "ui/timeline/eventsearch.h"
 #include "ui/timeline/timelineview.h"
@@ -94,7 +95,11 @@ int main(int argc, char** argv)
         QStringLiteral("Raise this analysis panel (dock name, e.g. source, scheduler, roofline) and give the panels "
                        "most of the window's height"),
         QStringLiteral("name"));
-    cli.addOptions({screenshot, quitAfter, view, range, search, size, dark, panel});
+    const QCommandLineOption pin(QStringLiteral("pin"),
+        QStringLiteral("Pin these launches to the details panels (comma-separated launch ids; the first is the "
+                       "baseline of the Δ columns) and select the last"),
+        QStringLiteral("ids"));
+    cli.addOptions({screenshot, quitAfter, view, range, search, size, dark, panel, pin});
     cli.process(app);
 
     if (cli.isSet(dark)) {
@@ -128,6 +133,19 @@ int main(int argc, char** argv)
         QApplication::quit();
     };
 
+    if (cli.isSet(pin)) {
+        // The panels' data arrives after the timeline's: pin once it is there.
+        QObject::connect(
+            window.analysisPanels(), &ws::AnalysisPanels::dataReady, &window,
+            [&window, ids = cli.value(pin).split(QLatin1Char(','))] {
+                ws::KernelFocus* focus = window.analysisPanels()->focus();
+                for (const QString& id : ids)
+                    focus->pin(id.toLongLong());
+                if (!ids.isEmpty())
+                    focus->selectKernel(ids.back().toLongLong());
+            },
+            Qt::SingleShotConnection);
+    }
     QObject::connect(&window, &ws::MainWindow::sessionLoaded, &window, [&] {
         startup.mark("session loaded (snapshot handed to the window)");
         if (startup.enabled()) {

@@ -32,6 +32,7 @@ DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidge
     : QWidget(parent)
     , m_focus(focus)
     , m_table(new MetricTableModel(this))
+    , m_shownTable(new MetricBaselineModel(m_table, this))
     , m_tableView(new QTableView(this))
     , m_kernels(new QLabel(this))
     , m_banner(new QLabel(this))
@@ -40,7 +41,7 @@ DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidge
     , m_plotGrid(new QGridLayout)
 {
     setObjectName(objectName);
-    m_tableView->setModel(m_table);
+    m_tableView->setModel(m_shownTable);
     m_tableView->verticalHeader()->hide();
     m_tableView->verticalHeader()->setDefaultSectionSize(m_tableView->fontMetrics().height() + 4);
     m_tableView->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
@@ -108,7 +109,7 @@ DetailsPanel::DetailsPanel(KernelFocus* focus, const QString& objectName, QWidge
     connect(m_pin, &QToolButton::clicked, m_focus, &KernelFocus::togglePinCurrent);
     connect(clear, &QToolButton::clicked, m_focus, &KernelFocus::clearPins);
     connect(csv, &QToolButton::clicked, this,
-        [this] { panelexport::exportModelDialog(this, m_table, this->objectName()); });
+        [this] { panelexport::exportModelDialog(this, m_shownTable, this->objectName()); });
     connect(m_focus, &KernelFocus::changed, this, &DetailsPanel::refresh);
 }
 
@@ -214,7 +215,7 @@ void DetailsPanel::refresh()
     m_tableView->clearSpans();
     for (int r = 0; r < m_table->rowCount(); ++r) {
         if (m_table->rows()[static_cast<size_t>(r)].heading)
-            m_tableView->setSpan(r, 0, 1, m_table->columnCount());
+            m_tableView->setSpan(r, 0, 1, m_shownTable->columnCount());
     }
     fitColumns();
     int height = m_tableView->horizontalHeader()->height() + 2 * m_tableView->frameWidth();
@@ -227,39 +228,57 @@ void DetailsPanel::fitColumns()
 {
     m_tableView->resizeColumnsToContents();
     // What the cells need, without the header (a kernel's name in it can be long; it elides).
-    std::vector<int> content(static_cast<size_t>(m_table->columnCount()));
+    std::vector<int> content(static_cast<size_t>(m_shownTable->columnCount()));
     const QFontMetrics metrics = m_tableView->fontMetrics();
-    for (int c = 0; c < m_table->columnCount(); ++c) {
+    for (int c = 0; c < m_shownTable->columnCount(); ++c) {
         for (int r = 0; r < m_table->rowCount(); ++r) {
             if (m_table->rows()[static_cast<size_t>(r)].heading)
                 continue; // spans the row
-            const QString text = m_table->data(m_table->index(r, c)).toString();
+            const QString text = m_shownTable->data(m_shownTable->index(r, c)).toString();
             content[static_cast<size_t>(c)]
                 = std::max(content[static_cast<size_t>(c)], metrics.horizontalAdvance(text) + 12);
         }
     }
     m_tableView->setColumnWidth(0, std::clamp(m_tableView->columnWidth(0), 200, 330));
-    for (int c = 2; c < m_table->columnCount(); ++c)
-        m_tableView->setColumnWidth(c, std::clamp(m_tableView->columnWidth(c), 170, 260));
+    for (int c = 2; c < m_shownTable->columnCount(); ++c) {
+        // Differences are short ("+12.3 %"): narrower than the values they compare.
+        const bool value = m_shownTable->column(c).kind == MetricBaselineModel::Kind::Value;
+        m_tableView->setColumnWidth(c, std::clamp(m_tableView->columnWidth(c), value ? 170 : 70, value ? 260 : 130));
+    }
     // The page scrolls sideways when its plots are wider than the panel; the table's values must
     // fit what is visible.
     const int frame = 2 * m_tableView->frameWidth();
     const int available = (m_scroll ? m_scroll->viewport()->width() : m_tableView->viewport()->width()) - frame;
     int used = 0;
-    for (int c = 0; c < m_table->columnCount(); ++c)
+    for (int c = 0; c < m_shownTable->columnCount(); ++c)
         used += m_tableView->columnWidth(c);
     // Narrow the metric names down to 120 px, the units down to 50 px, then the value columns
     // down to what their values need.
     std::vector<std::pair<int, int>> shrinkable {{0, 120}, {1, 50}};
-    for (int c = 2; c < m_table->columnCount(); ++c)
+    for (int c = 2; c < m_shownTable->columnCount(); ++c)
         shrinkable.emplace_back(c, std::max(70, content[static_cast<size_t>(c)]));
+    // The names and units one by one; the kernel and Δ columns evenly, so no pin is squeezed
+    // to an elided header while another keeps its width.
     for (const auto& [column, least] : shrinkable) {
-        if (used <= available || column >= m_table->columnCount())
+        if (used <= available || column >= 2)
             break;
         const int width = m_tableView->columnWidth(column);
         const int narrower = std::max(std::min(least, width), width - (used - available));
         used -= width - narrower;
         m_tableView->setColumnWidth(column, narrower);
+    }
+    for (bool shrunk = true; used > available && shrunk;) {
+        shrunk = false;
+        const int share = std::max(1, (used - available) / std::max(1, m_shownTable->columnCount() - 2));
+        for (const auto& [column, least] : shrinkable) {
+            const int width = m_tableView->columnWidth(column);
+            if (column < 2 || used <= available || width <= least)
+                continue;
+            const int narrower = std::max(least, width - std::min(share, used - available));
+            used -= width - narrower;
+            m_tableView->setColumnWidth(column, narrower);
+            shrunk = true;
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ui/panels/kernelfocus.h"
+#include "ui/panels/metricbaselinemodel.h"
 #include "ui/panels/metrictablemodel.h"
 
 #include <QList>
@@ -38,7 +39,10 @@ class DetailsPanel : public QWidget {
 public:
     DetailsPanel(KernelFocus* focus, const QString& objectName, QWidget* parent = nullptr);
 
+    // One column per kernel; the view shows shownTable(): the same with Δ and Δ% columns
+    // against the first pin.
     MetricTableModel* table() const { return m_table; }
+    MetricBaselineModel* shownTable() const { return m_shownTable; }
     QTableView* tableView() const { return m_tableView; }
     QLabel* banner() const { return m_banner; }
     // How the shown metrics were measured (passes, cache control, clocks); hidden without metrics.
@@ -83,6 +87,7 @@ private:
     void fitColumns();
 
     MetricTableModel* m_table;
+    MetricBaselineModel* m_shownTable;
     QTableView* m_tableView;
     QLabel* m_kernels;
     QLabel* m_banner;

@@ -184,6 +184,27 @@ void KernelFocus::clearPins()
     emit changed();
 }
 
+void KernelFocus::frameSpan(TimeNs start, TimeNs end)
+{
+    const TimeNs d = std::max<TimeNs>(end - start, 10);
+    m_selection->jumpToViewRange({start - d / 10, end + d / 10});
+}
+
+void KernelFocus::revealSpan(TimeNs start, TimeNs end)
+{
+    const TimeRange v = m_selection->viewRange();
+    const TimeNs d = std::max<TimeNs>(end - start, 1);
+    // Already in view: leave the user's zoom alone.
+    if (!v.isEmpty() && start >= v.begin && end <= v.end)
+        return;
+    TimeNs span = v.isEmpty() ? d * 10 : v.duration();
+    if (static_cast<double>(d) < static_cast<double>(span) / 50.0)
+        span = std::max<TimeNs>(d * 50, 100);
+    span = std::max(span, d + d / 5); // wider than the span itself
+    const TimeNs mid = start + d / 2;
+    m_selection->jumpToViewRange({mid - span / 2, mid - span / 2 + span});
+}
+
 void KernelFocus::setCurrent(qint64 kernelId)
 {
     if (kernelId == m_current)

@@ -54,6 +54,14 @@ public:
 
     static constexpr int kMaxPinned = 6;
 
+    // Where a table row sends the timeline (the shared view range, so every view follows):
+    // frameSpan shows [start, end) with a tenth of margin each side, as search frames a hit;
+    // revealSpan scrolls only when the span is not wholly in view, keeping the zoom unless the
+    // span would be under 2 % of it (then it zooms in, as the timeline's reveal does). Both remember the range they
+    // leave (Back).
+    void frameSpan(TimeNs start, TimeNs end);
+    void revealSpan(TimeNs start, TimeNs end);
+
 public slots:
     // Makes a launch current and selects it everywhere: its timeline event, and with it the
     // selected kernel name (the timeline's short name).

@@ -159,6 +159,11 @@ void KernelRankingPanel::onRowActivated(const QModelIndex& proxyIndex)
     const int group = m_model->data(source, KernelRankingModel::kGroupRole).toInt();
     if (group != m_focus->currentGroup())
         m_focus->selectGroup(group);
+    // A row the user picks brings its launch into the timeline's view (scrolls only when the
+    // launch is off-screen; double-click still zooms to it).
+    if (m_focus->data())
+        if (const auto* l = m_focus->data()->representative(static_cast<uint32_t>(group)))
+            m_focus->revealSpan(l->start, l->end);
 }
 
 void KernelRankingPanel::updateScope()

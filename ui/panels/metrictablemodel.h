@@ -22,6 +22,9 @@ struct MetricRow {
     std::vector<QString> notes;
     int digits = 4;
     bool heading = false; // a group title row (label only, bold)
+    // Which way is better when kernels are compared: +1 higher (throughput, % of peak), -1
+    // lower (durations, bytes, stalls), 0 not known (the difference is left uncoloured).
+    int preference = 0;
 };
 
 // The table of a details panel: Metric, Unit, then one column per shown kernel (pinned

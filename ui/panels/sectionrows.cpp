@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/sectionrows.h"
 
+#include "core/compare/comparison.h"
 #include "core/metrics/sessionmeta.h"
 #include "ui/panels/detailspanel.h"
 #include "ui/panels/kernelrecordvalues.h"
@@ -232,6 +233,10 @@ std::vector<MetricRow> sectionRows(const std::string& panel, const QList<ShownKe
             r.unit = QString::fromStdString(line.unit);
             r.tip = line.tip.empty() ? defaultTip(line, data) : QString::fromStdString(line.tip);
             r.digits = line.digits;
+            // The compare window's rule, on the metric's name, else on the label ("Duration").
+            r.preference = compare::metricPreference(line.name, line.unit);
+            if (r.preference == 0)
+                r.preference = compare::metricPreference(r.label.toLower().toStdString(), line.unit);
             bool anyText = false;
             std::vector<QString> texts;
             for (KernelLookup& k : kernels) {

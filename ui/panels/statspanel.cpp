@@ -15,6 +15,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QSortFilterProxyModel>
@@ -62,7 +63,7 @@ StatsPanel::StatsPanel(KernelFocus* focus, QWidget* parent)
     : QWidget(parent)
     , m_focus(focus)
     , m_model(new ReportTableModel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
+    , m_proxy(new ReportViewProxy(m_model, this))
     , m_view(new QTableView(this))
     , m_selector(new QComboBox(this))
     , m_filter(new QLineEdit(this))
@@ -72,7 +73,6 @@ StatsPanel::StatsPanel(KernelFocus* focus, QWidget* parent)
     setObjectName(QStringLiteral("statsPanel"));
     for (const ReportChoice& r : reports())
         m_selector->addItem(QStringLiteral("%1 — %2").arg(r.id, r.title), r.id);
-    m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(panelexport::kRawRole);
     m_proxy->setFilterKeyColumn(-1);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -87,6 +87,7 @@ StatsPanel::StatsPanel(KernelFocus* focus, QWidget* parent)
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_filter->setPlaceholderText(tr("Filter rows"));
     m_filter->setClearButtonEnabled(true);
     m_note->setWordWrap(true);
@@ -121,6 +122,14 @@ StatsPanel::StatsPanel(KernelFocus* focus, QWidget* parent)
         if (!path.isEmpty() && !exportCsv(path, &error))
             QMessageBox::warning(this, tr("Export failed"), error);
     });
+    // activated: a double-click, or Enter on the current row.
+    connect(m_view, &QAbstractItemView::activated, this, &StatsPanel::showInTimeline);
+    connect(m_view, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QMenu menu(this);
+        fillContextMenu(menu, m_view->indexAt(pos));
+        if (!menu.isEmpty())
+            menu.exec(m_view->viewport()->mapToGlobal(pos));
+    });
     connect(m_focus, &KernelFocus::dataChanged, this, &StatsPanel::recompute);
     connect(m_focus->selection(), &SelectionModel::timeRangeChanged, this, &StatsPanel::recompute);
     recompute();
@@ -150,6 +159,7 @@ void StatsPanel::recompute()
     const auto session = m_focus->data();
     const QString id = currentReport();
     m_error.clear();
+    m_proxy->setOrigin(session ? std::optional<TimeNs>(session->origin) : std::nullopt);
     if (!session) {
         // The session went away (another is loading): drop its table now, not when a running
         // report is back.
@@ -216,6 +226,57 @@ void StatsPanel::updateNote()
         rows = tr("First %1 of %2 rows shown; CSV export writes them all.")
                    .arg(formatCount(m_model->rowCount()), formatCount(static_cast<qint64>(m_model->rowsTotal())));
     m_note->setText(QStringLiteral("%1 %2 %3").arg(scope, rows, definition));
+}
+
+bool StatsPanel::showInTimeline(const QModelIndex& proxyIndex)
+{
+    const auto session = m_focus->data();
+    if (!session || !proxyIndex.isValid())
+        return false;
+    const int row = m_proxy->mapToSource(proxyIndex).row();
+    const auto interval = m_model->intervalOf(row);
+    if (!interval) {
+        // A kernel summary row names a kernel: its representative launch, as the ranking picks it.
+        const auto* l = kernelOfSummaryRow(row);
+        if (!l)
+            return false;
+        m_focus->selectKernel(l->id);
+        m_focus->frameSpan(l->start, l->end);
+        return true;
+    }
+    // A kernel launch is selected as the event it is (same start and end on the GPU); a gap or
+    // another interval only moves the view.
+    for (const KernelLaunchTable::Launch& l : session->launches.launches()) {
+        if (l.start == interval->start && l.end == interval->end) {
+            m_focus->selectKernel(l.id);
+            break;
+        }
+    }
+    m_focus->frameSpan(interval->start, interval->end);
+    return true;
+}
+
+const KernelLaunchTable::Launch* StatsPanel::kernelOfSummaryRow(int sourceRow) const
+{
+    const auto session = m_focus->data();
+    const int name = m_model->report().columnIndex("Name");
+    if (!session || m_model->report().id != "cuda_gpu_kern_sum" || name < 0)
+        return nullptr;
+    const QString kernel = m_model->data(m_model->index(sourceRow, name), panelexport::kRawRole).toString();
+    const int group = session->launches.groupIndex(kernel.toStdString());
+    return group < 0 ? nullptr : session->representative(static_cast<uint32_t>(group));
+}
+
+void StatsPanel::fillContextMenu(QMenu& menu, const QModelIndex& proxyIndex)
+{
+    if (!m_focus->data() || !proxyIndex.isValid())
+        return;
+    const int row = m_proxy->mapToSource(proxyIndex).row();
+    if (!m_model->intervalOf(row) && !kernelOfSummaryRow(row))
+        return;
+    const QPersistentModelIndex index(proxyIndex);
+    QAction* show = menu.addAction(tr("Show in timeline"), this, [this, index] { showInTimeline(index); });
+    show->setObjectName(QStringLiteral("showInTimeline"));
 }
 
 bool StatsPanel::exportCsv(const QString& path, QString* error) const

@@ -11,6 +11,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -24,7 +25,9 @@ class RecordSource;
 // gpu_idle_gaps, over the timeline's range selection (events overlapping it) or the whole
 // session. Computed on a worker thread by PanelData::report (through the session document's
 // file; the panel never opens it); sortable, filterable, and exported as CSV byte for byte as
-// the CLI writes it.
+// the CLI writes it. Timestamps read in the ruler's frame (ReportViewProxy); a row that names an
+// event or an interval (a launch, a gap) shows it on the timeline on double-click, Enter or
+// its context menu's "Show in timeline".
 class StatsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -55,16 +58,26 @@ public:
     const ReportTable* fullReport() const { return m_full.get(); }
     bool exportCsv(const QString& path, QString* error = nullptr) const;
 
+    // Shows the row (`proxyIndex` in view()'s model) on the timeline: frames its interval in the
+    // shared view range and, for a kernel launch, selects the launch. A cuda_gpu_kern_sum row
+    // stands for its kernel's representative launch (as a ranking row does). False when the row
+    // names no interval.
+    bool showInTimeline(const QModelIndex& proxyIndex);
+    // The context menu of a row: "Show in timeline" where the row names an interval.
+    void fillContextMenu(QMenu& menu, const QModelIndex& proxyIndex);
+
 signals:
     void reportReady(const QString& id);
 
 private:
     void recompute();
     void updateNote();
+    // The launch a cuda_gpu_kern_sum row stands for (its kernel's representative launch).
+    const KernelLaunchTable::Launch* kernelOfSummaryRow(int sourceRow) const;
 
     KernelFocus* m_focus;
     ReportTableModel* m_model;
-    QSortFilterProxyModel* m_proxy;
+    ReportViewProxy* m_proxy;
     QTableView* m_view;
     QComboBox* m_selector;
     QLineEdit* m_filter;
