@@ -103,9 +103,16 @@ void OverlayPainter::paintLaunchArrow(QPainter& p, const TimelinePaintContext& c
         const int tx = qx1 - qx0 >= tw ? qx1 - tw : qx0 - tw - 4;
         // A call left of the view: the text goes to the view's left edge instead.
         const QRect tr(std::max(tx, ctx.labelWidth + 2), qy + 2, tw, fm.height());
-        p.fillRect(tr, colors.background);
-        p.setPen(colors.arrow);
-        p.drawText(tr, Qt::AlignCenter, text);
+        // The label is opaque and sits on the GPU row: drawn only while the pointer is near the
+        // call, the work, the bracket or the label itself, so it never hides events otherwise.
+        // The delay is also in the Selection dock ("Launch to start").
+        const QRect bracket(qx0, qy - 4, qx1 - qx0, 10);
+        const QRect near = (tr | bracket | r | api).adjusted(-8, -8, 8, 8);
+        if (near.contains(ctx.pointer)) {
+            p.fillRect(tr, colors.background);
+            p.setPen(colors.arrow);
+            p.drawText(tr, Qt::AlignCenter, text);
+        }
     }
 }
 

@@ -37,6 +37,9 @@ struct TimelinePaintContext {
     QRect pinnedArea;
     QRect scrolledArea;
     QRect eventArea;
+    // The mouse in widget coordinates; (-1, -1) when it is not over the view. Labels that would
+    // cover events are drawn only while the pointer is near what they describe.
+    QPoint pointer {-1, -1};
 
     // Widget y of a layer's y = 0.
     int layerTop(int layer) const { return layer == 0 ? rulerHeight : scrolledArea.top() - scrollValue; }

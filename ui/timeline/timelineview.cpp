@@ -757,6 +757,7 @@ TimelinePaintContext TimelineView::paintContext() const
     ctx.pinnedArea = pinnedArea();
     ctx.scrolledArea = scrolledArea();
     ctx.eventArea = eventArea();
+    ctx.pointer = underMouse() ? m_mousePos : QPoint(-1, -1);
     return ctx;
 }
 
@@ -793,11 +794,22 @@ void TimelineView::mousePressEvent(QMouseEvent* e)
         m_drag = Drag::None;
 }
 
+void TimelineView::leaveEvent(QEvent* e)
+{
+    // Labels shown only near the pointer go when it leaves.
+    update();
+    QWidget::leaveEvent(e);
+}
+
 void TimelineView::mouseMoveEvent(QMouseEvent* e)
 {
     const QPoint pos = e->position().toPoint();
     m_mousePos = pos;
     if (m_drag == Drag::None) {
+        // The selected event's launch label shows while the pointer is near it: repaint the
+        // overlay (the frame image is reused) as the pointer moves.
+        if (m_selection->selectedEvent().isValid())
+            update();
         if (m_hover.isEvent() || m_hover.isCounter()) {
             const Hit h = hitTest(pos);
             if (h.lane != m_hover.lane || h.first != m_hover.first || h.counter != m_hover.counter
