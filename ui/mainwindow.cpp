@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/mainwindow.h"
 
+#include "ui/session/dialogdirectory.h"
+
 #include "ui/benchpanel.h"
 #include "ui/compare/comparewindow.h"
 #include "ui/fleet/fleetwindow.h"
@@ -206,11 +208,13 @@ void MainWindow::createActions()
             [this] {
                 QString a = m_openedPath;
                 const QString filter = tr("Warpscope sessions (*.wscope);;All files (*)");
+                const QString lastDir = QSettings().value(QStringLiteral("files/lastDir")).toString();
                 if (a.isEmpty())
-                    a = QFileDialog::getOpenFileName(this, tr("Baseline session (A)"), QString(), filter);
+                    a = QFileDialog::getOpenFileName(
+                        this, tr("Baseline session (A)"), dialogDirectory(QString(), lastDir), filter);
                 const QString b = a.isEmpty()
                     ? QString()
-                    : QFileDialog::getOpenFileName(this, tr("Compare with (B)"), QString(), filter);
+                    : QFileDialog::getOpenFileName(this, tr("Compare with (B)"), dialogDirectory(a, lastDir), filter);
                 if (b.isEmpty())
                     return;
                 auto* w = new CompareWindow(this);
@@ -557,7 +561,7 @@ void MainWindow::updateStatus()
 void MainWindow::openDialog()
 {
     QSettings s;
-    const QString dir = s.value(QStringLiteral("files/lastDir")).toString();
+    const QString dir = dialogDirectory(m_openedPath, s.value(QStringLiteral("files/lastDir")).toString());
     const QString f = QFileDialog::getOpenFileName(this, tr("Open session"), dir,
         tr("Sessions and traces (*.wscope *.wsfleet *.sqlite *.json *.json.gz *.csv *.txt *.hatchet *.ncu-rep);;"
            "Warpscope sessions (*.wscope);;"

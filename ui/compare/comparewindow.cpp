@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/compare/comparewindow.h"
 
+#include "ui/session/dialogdirectory.h"
+
 #include "core/compare/comparereport.h"
 #include "core/ranking/compactname.h"
 #include "ui/compare/comparedocument.h"
@@ -23,6 +25,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -380,7 +383,9 @@ void CompareWindow::openPair(
 void CompareWindow::chooseFile(int which)
 {
     const QString path = QFileDialog::getOpenFileName(this,
-        which == 0 ? tr("Baseline session (A)") : (which == 1 ? tr("Session B") : tr("Another baseline")), QString(),
+        which == 0 ? tr("Baseline session (A)") : (which == 1 ? tr("Session B") : tr("Another baseline")),
+        dialogDirectory(m_doc->pathA().isEmpty() ? m_doc->pathB() : m_doc->pathA(),
+            QSettings().value(QStringLiteral("files/lastDir")).toString()),
         tr("Warpscope sessions (*.wscope);;All files (*)"));
     if (path.isEmpty())
         return;
