@@ -4,6 +4,7 @@
 #include "core/util/durationtext.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/analysispanels.h"
+#include "ui/style/colorscheme.h"
 #include "ui/style/timeformat.h"
 #include "ui/timeline/eventsearch.h"
 #include "ui/timeline/timelineview.h"
@@ -33,24 +34,6 @@ bool parseRange(const QString& text, ws::TimeNs* a, ws::TimeNs* b)
     *a = span->first;
     *b = span->second;
     return true;
-}
-
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(45, 45, 48));
-    p.setColor(QPalette::WindowText, QColor(225, 225, 225));
-    p.setColor(QPalette::Base, QColor(30, 30, 32));
-    p.setColor(QPalette::AlternateBase, QColor(40, 40, 44));
-    p.setColor(QPalette::Text, QColor(225, 225, 225));
-    p.setColor(QPalette::Button, QColor(50, 50, 54));
-    p.setColor(QPalette::ButtonText, QColor(225, 225, 225));
-    p.setColor(QPalette::Highlight, QColor(60, 110, 200));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
-    p.setColor(QPalette::ToolTipBase, QColor(50, 50, 54));
-    p.setColor(QPalette::ToolTipText, QColor(225, 225, 225));
-    return p;
 }
 
 } // namespace
@@ -104,7 +87,7 @@ int main(int argc, char** argv)
 
     if (cli.isSet(dark)) {
         QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-        QApplication::setPalette(darkPalette());
+        QApplication::setPalette(ws::ColorScheme::darkPalette());
     }
 
     startup.mark("command line parsed");

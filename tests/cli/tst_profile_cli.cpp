@@ -5,6 +5,8 @@
 // lists printed without a program. The real injection library on a GPU: tests/gpu/tst_profile_gpu.
 #include "core/store/sessionreader.h"
 
+#include "clirun.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -14,20 +16,7 @@ using namespace ws;
 
 namespace {
 
-struct CliRun {
-    int exitCode = -1;
-    QString err;
-};
-
-CliRun runCli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
-{
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(WS_CLI_PATH), args);
-    if (!p.waitForFinished(300000))
-        p.kill();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardError())};
-}
+using test::runCli;
 
 // A target that does what the injection library does: reads the output directory from the
 // configuration and writes profile-<pid>.txt there.

@@ -6,6 +6,8 @@
 #include "core/store/sessionreader.h"
 #include "gpuprobe.h"
 
+#include "clirun.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -15,20 +17,7 @@ using namespace ws;
 
 namespace {
 
-struct CliRun {
-    int exitCode = -1;
-    QString err;
-};
-
-CliRun runCli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
-{
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(WS_CLI_PATH), args);
-    if (!p.waitForFinished(300000))
-        p.kill();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardError())};
-}
+using test::runCli;
 
 const QString kProfilerLib = QStringLiteral(WS_BUILD_DIR "/lib/libwarpscope-profiler.so");
 const QString kWorkload = QStringLiteral(WS_BUILD_DIR "/bin/warpscope-metricsworkload");

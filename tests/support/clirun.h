@@ -5,6 +5,7 @@
 // example program the recorder tests trace (it runs host-side on machines without a GPU).
 #include <QFileInfo>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -16,10 +17,12 @@ struct CliRun {
     QString err;
 };
 
-// Runs warpscope-cli (WS_CLI_PATH) with `args`; a run past `timeoutMs` is killed and says so in err.
-inline CliRun runCli(const QStringList& args, int timeoutMs = 120000)
+// Runs warpscope-cli (WS_CLI_PATH) with `args` in `env`; a run past `timeoutMs` is killed and says
+// so in err.
+inline CliRun runCli(const QStringList& args, const QProcessEnvironment& env, int timeoutMs = 300000)
 {
     QProcess p;
+    p.setProcessEnvironment(env);
     p.start(QStringLiteral(WS_CLI_PATH), args);
     CliRun r;
     if (!p.waitForFinished(timeoutMs)) {
@@ -32,6 +35,12 @@ inline CliRun runCli(const QStringList& args, int timeoutMs = 120000)
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+// The same in this process's environment.
+inline CliRun runCli(const QStringList& args, int timeoutMs = 120000)
+{
+    return runCli(args, QProcessEnvironment::systemEnvironment(), timeoutMs);
 }
 
 inline QString nvtxExample()

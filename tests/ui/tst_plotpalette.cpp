@@ -8,6 +8,7 @@
 #include "ui/panels/memorypanel.h"
 #include "ui/panels/plotstyle.h"
 #include "ui/panels/rooflinepanel.h"
+#include "ui/style/colorscheme.h"
 
 #include <qcustomplot.h>
 
@@ -23,16 +24,6 @@ namespace {
 QColor paintedBackground(QCustomPlot* plot)
 {
     return plot->toPixmap(240, 180).toImage().pixelColor(1, 1);
-}
-
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(45, 45, 48));
-    p.setColor(QPalette::WindowText, QColor(225, 225, 225));
-    p.setColor(QPalette::Base, QColor(30, 30, 32));
-    p.setColor(QPalette::Text, QColor(225, 225, 225));
-    return p;
 }
 
 QPalette lightPalette()
@@ -79,7 +70,7 @@ private slots:
         QCOMPARE(paintedBackground(plot), QColor(255, 255, 255));
         QCOMPARE(plot->yAxis->labelColor(), QColor(20, 20, 20));
         // The palette changes after the plot exists (the user switches theme): it follows.
-        parent.setPalette(darkPalette());
+        parent.setPalette(ColorScheme::darkPalette());
         QCOMPARE(paintedBackground(plot), QColor(30, 30, 32));
         QCOMPARE(plot->xAxis->tickLabelColor(), QColor(225, 225, 225));
         QCOMPARE(plot->legend->textColor(), QColor(225, 225, 225));
@@ -105,7 +96,7 @@ private slots:
         QFETCH(QColor, color);
         QFETCH(bool, changed);
         QWidget w;
-        w.setPalette(dark ? darkPalette() : lightPalette());
+        w.setPalette(dark ? ColorScheme::darkPalette() : lightPalette());
         const QColor got = plotstyle::readable(&w, color);
         QCOMPARE(got != color, changed);
         QVERIFY(std::abs(got.lightness() - w.palette().color(QPalette::Base).lightness()) >= 100);
@@ -126,7 +117,7 @@ private slots:
         QFETCH(bool, dark);
         const QString path = QStringLiteral(WS_RESOURCES_DIR "/demo/h200-gemm-relu.wscope");
         QWidget root;
-        root.setPalette(dark ? darkPalette() : lightPalette());
+        root.setPalette(dark ? ColorScheme::darkPalette() : lightPalette());
         SelectionModel selection;
         KernelFocus focus(&selection);
         auto* launch = new LaunchPanel(&focus, &root);

@@ -44,6 +44,24 @@ QString ColorScheme::bannerStyle(const QPalette& palette)
         : QStringLiteral("QLabel { background: #fff4d6; color: #4a3b00; border: 1px solid #e0c060; padding: 4px; }");
 }
 
+QPalette ColorScheme::darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(45, 45, 48));
+    p.setColor(QPalette::WindowText, QColor(225, 225, 225));
+    p.setColor(QPalette::Base, QColor(30, 30, 32));
+    p.setColor(QPalette::AlternateBase, QColor(40, 40, 44));
+    p.setColor(QPalette::Text, QColor(225, 225, 225));
+    p.setColor(QPalette::Button, QColor(50, 50, 54));
+    p.setColor(QPalette::ButtonText, QColor(225, 225, 225));
+    p.setColor(QPalette::Highlight, QColor(60, 110, 200));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
+    p.setColor(QPalette::ToolTipBase, QColor(50, 50, 54));
+    p.setColor(QPalette::ToolTipText, QColor(225, 225, 225));
+    return p;
+}
+
 bool ColorScheme::isDark(const QPalette& palette)
 {
     return palette.color(QPalette::Base).lightness() < 128;

@@ -21,6 +21,8 @@ struct ColorScheme {
     // Black or white, whichever reads better on `fill`.
     static QRgb textOn(QRgb fill);
     static bool isDark(const QPalette& palette);
+    // The app's dark palette (`warpscope --dark`).
+    static QPalette darkPalette();
     // The style sheet of a notice banner ("metrics not collected", source not found): amber on
     // light palettes, a dark amber with light text on dark ones.
     static QString bannerStyle(const QPalette& palette);
