@@ -11,7 +11,9 @@
 #                                       scripts/device/jobs/JOB.sh OUTDIR for each job within its
 #                                       time limit; writes $OUT/device.log (GPU, timings, exit
 #                                       codes), $OUT/JOB.log (its output) and $OUT/JOB.tar.gz (its
-#                                       OUTDIR). At most 3 jobs per call (the device returns 8 files).
+#                                       OUTDIR). More than 3 jobs in one call: their OUTDIRs (each
+#                                       with its run.log) come back in one $OUT/bundle.tar.gz, since
+#                                       the device returns at most 8 files.
 #   scripts/device.sh collect DIR [DATE] here: puts what a run wrote (DIR = its $OUT) into
 #                                       docs/evidence/DATE-JOB/ (DATE defaults to today, UTC).
 #   scripts/device.sh list              the jobs of the manifest.
@@ -165,7 +167,10 @@ PY
 
 cmd_run() {
   check_jobs "$@"
-  [ $# -le 3 ] || die "at most 3 jobs per call: the device returns 8 files (device.log and two per job)"
+  # The device returns at most 8 files: up to 3 jobs come back as JOB.log + JOB.tar.gz each, more
+  # as one bundle.tar.gz of every job's OUTDIR (run.log inside).
+  local bundle=0
+  [ $# -le 3 ] || bundle=1
   cd "$ROOT"
   local out=${OUT:-/tmp/ws-device-out}
   mkdir -p "$out"
@@ -229,9 +234,16 @@ cmd_run() {
     fi
     echo "$j: exit $status after $((SECONDS - start)) s (limit $limit s)" >>"$summary"
     [ "$status" -eq 0 ] || rc=1
-    cp "$d/run.log" "$out/$j.log"
-    tar -C "$(dirname "$d")" -czf "$out/$j.tar.gz" "$j"
+    if [ "$bundle" = 1 ]; then
+      mkdir -p "$out/.bundle" && mv "$d" "$out/.bundle/$j"
+    else
+      cp "$d/run.log" "$out/$j.log"
+      tar -C "$(dirname "$d")" -czf "$out/$j.tar.gz" "$j"
+    fi
   done
+  if [ "$bundle" = 1 ]; then
+    tar -C "$out/.bundle" -czf "$out/bundle.tar.gz" "$@" && rm -rf "$out/.bundle"
+  fi
   cat "$summary"
   return $rc
 }
@@ -244,8 +256,25 @@ cmd_collect() {
   local date=${2:-$(date -u +%F)}
   [ -d "$from" ] || die "$from: no such directory"
   local n=0 f j dest
+  if [ -f "$from/bundle.tar.gz" ]; then
+    # Several jobs in one archive: one directory per job.
+    local tmp
+    tmp=$(mktemp -d)
+    tar -xzf "$from/bundle.tar.gz" -C "$tmp"
+    for j in "$tmp"/*/; do
+      j=$(basename "$j")
+      dest=$ROOT/docs/evidence/$date-$j
+      mkdir -p "$dest"
+      cp -r "$tmp/$j/." "$dest/"
+      [ -f "$from/device.log" ] && cp "$from/device.log" "$dest/device.log"
+      echo "$dest"
+      n=$((n + 1))
+    done
+    rm -rf "$tmp"
+  fi
   for f in "$from"/*.tar.gz; do
     [ -e "$f" ] || continue
+    [ "$(basename "$f")" = bundle.tar.gz ] && continue
     j=$(basename "$f" .tar.gz)
     dest=$ROOT/docs/evidence/$date-$j
     mkdir -p "$dest"
