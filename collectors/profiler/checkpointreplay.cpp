@@ -80,6 +80,34 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
     m_initialized = true;
 
     bool ok = true;
+    const bool diff = m_diff;
+    m_diff = false;
+    if (diff) {
+        m_lastChangedBytes = m_lastWatchedBytes = 0;
+        {
+            StepTimer t(m_times.saveMs);
+            ok = m_changed.save(std::move(m_diffRegions), error);
+        }
+        m_lastWatchedBytes = m_changed.savedBytes();
+        // Two unprofiled runs: the first tells which blocks the kernel changes; after the second,
+        // L2 holds what a run followed by the restore of those blocks leaves, as before every pass.
+        for (int warm = 0; ok && warm < 2; ++warm) {
+            {
+                StepTimer t(m_times.launchMs);
+                r = launch();
+                if (r == CUDA_SUCCESS)
+                    r = cuCtxSynchronize();
+            }
+            if (r != CUDA_SUCCESS) {
+                error = driverStatus("replayed launch (unprofiled)", r);
+                ok = false;
+                break;
+            }
+            StepTimer t(m_times.restoreMs);
+            ok = (warm > 0 || m_changed.findChanged(error)) && m_changed.restoreChanged(error);
+        }
+        m_lastChangedBytes = m_changed.changedBytes();
+    }
     bool allSubmitted = false;
     while (ok && !allSubmitted) {
         if (passes >= maxPasses) {
@@ -87,7 +115,7 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
             ok = false;
             break;
         }
-        if (passes > 0) {
+        if (passes > 0 && !diff) {
             StepTimer t(m_times.restoreMs);
             if ((st = cuptiCheckpointRestore(&m_checkpoint)) != CUPTI_SUCCESS) {
                 error = "cuptiCheckpointRestore: " + cuptiStatus(st);
@@ -125,6 +153,10 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
                 error = stopError;
         }
         ok = r == CUDA_SUCCESS && stopError.empty();
+        if (ok && diff) {
+            StepTimer t(m_times.restoreMs);
+            ok = m_changed.restoreChanged(error);
+        }
         ++passes;
         ++m_times.passes;
     }
@@ -137,6 +169,7 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
         error = "cuptiCheckpointRestore: " + cuptiStatus(st);
         ok = false;
     }
+    m_changed.clear();
     return ok;
 }
 

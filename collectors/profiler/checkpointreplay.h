@@ -4,9 +4,13 @@
 #include <cuda.h>
 #include <cupti_checkpoint.h>
 
+#include "changedmemory.h"
+
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ws::profiler {
 
@@ -32,6 +36,20 @@ public:
     bool replay(CUcontext ctx, RangeProfilerSession& session, L2Eviction* eviction,
         const std::function<CUresult()>& launch, size_t maxPasses, size_t& passes, std::string& error);
 
+    // Instead of restoring the whole checkpoint before every pass, restore only what the kernel
+    // changes in `regions` (the launch's argument allocations; ChangedMemory says why): the
+    // kernel runs twice unprofiled first (the first run finds the changed blocks, the second gives
+    // pass 1 the L2 state every later pass sees), and after every run the changed blocks are put
+    // back. The checkpoint still restores everything once after the last pass, for the program's
+    // own launch. For `--cache-control none` without CUPTI's kernel replay (an experiment).
+    void restoreOnlyChanged(std::vector<std::pair<CUdeviceptr, size_t>> regions)
+    {
+        m_diffRegions = std::move(regions);
+        m_diff = true;
+    }
+    size_t lastChangedBytes() const { return m_lastChangedBytes; }
+    size_t lastWatchedBytes() const { return m_lastWatchedBytes; }
+
     // Wall time spent in each step, summed over every replayed launch (written to the result
     // file: where the cost of a replay goes).
     struct StepTimes {
@@ -46,6 +64,11 @@ public:
 private:
     NV::Cupti::Checkpoint::CUpti_Checkpoint m_checkpoint {};
     bool m_initialized = false;
+    bool m_diff = false;
+    std::vector<std::pair<CUdeviceptr, size_t>> m_diffRegions;
+    ChangedMemory m_changed;
+    size_t m_lastChangedBytes = 0;
+    size_t m_lastWatchedBytes = 0;
     StepTimes m_times;
 };
 

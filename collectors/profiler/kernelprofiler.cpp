@@ -89,9 +89,10 @@ bool KernelProfiler::initialize()
         return false;
     }
     if (m_config.cacheControl == ProfileConfig::CacheControl::None) {
-        // An experiment while issue 18 measures it: WS_PROFILE_NONE=warm.
+        // Experiments while issue 18 measures them: WS_PROFILE_NONE=warm|diff.
         const char* none = std::getenv("WS_PROFILE_NONE");
-        m_warmNone = none && std::string(none) == "warm";
+        const std::string mode = none ? none : "";
+        m_noneReplay = mode == "warm" ? NoneReplay::Warm : mode == "diff" ? NoneReplay::Diff : NoneReplay::Cupti;
     }
     if (!m_config.kernelRegex.empty()) {
         try {
@@ -444,7 +445,8 @@ bool KernelProfiler::setUp(ContextState& state)
         // context of its own agreed with ncu on 23 metrics more of the four kernels than from the
         // program's.
         const char* mode = std::getenv("WS_PROFILE_EVICTION");
-        const std::string evictionMode = mode && *mode ? mode : "own";
+        const std::string evictionMode
+            = m_noneReplay == NoneReplay::Diff ? "off" : (mode && *mode ? mode : "own");
         bool ok = true;
         if (evictionMode != "off") {
             state.eviction = std::make_unique<L2Eviction>();
@@ -459,9 +461,12 @@ bool KernelProfiler::setUp(ContextState& state)
                 "profile with --cache-control none (CUPTI's kernel replay) instead");
             return false;
         }
-        m_writer.info("cache_control", m_warmNone ? "none" : "all");
-        m_writer.info(
-            "replay", m_warmNone ? "ours, L2 evicted then the launch's buffers read back" : "ours, L2 evicted");
+        const bool none = m_config.cacheControl == ProfileConfig::CacheControl::None;
+        m_writer.info("cache_control", none ? "none" : "all");
+        m_writer.info("replay",
+            m_noneReplay == NoneReplay::Warm       ? "ours, L2 evicted then the launch's buffers read back"
+                : m_noneReplay == NoneReplay::Diff ? "ours, only the blocks the kernel changes restored"
+                                                   : "ours, L2 evicted");
         if (state.eviction)
             m_writer.info("l2_eviction_bytes", std::to_string(state.eviction->bufferBytes()));
     } else {
@@ -654,11 +659,14 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
     std::string error;
     size_t passes = 0;
     t_replaying = true;
-    if (m_warmNone && state.eviction) {
+    if (m_noneReplay != NoneReplay::Cupti) {
         std::vector<std::pair<CUdeviceptr, size_t>> regions;
         for (const auto& b : launchBuffers(cbid, cb))
             regions.emplace_back(b.base, b.bytes);
-        state.eviction->setWarmRegions(std::move(regions));
+        if (m_noneReplay == NoneReplay::Warm && state.eviction)
+            state.eviction->setWarmRegions(std::move(regions));
+        else if (m_noneReplay == NoneReplay::Diff)
+            state.replay.restoreOnlyChanged(std::move(regions));
     }
     const bool ok = state.replay.replay(
         state.ctx, state.session, state.eviction.get(), [&] { return relaunch(cbid, cb); },
@@ -673,6 +681,10 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
             fail(state, resetError, {});
         return;
     }
+    if (m_noneReplay == NoneReplay::Diff)
+        m_writer.note("launch " + std::to_string(state.pending.back().index) + ": replay watched "
+            + std::to_string(state.replay.lastWatchedBytes()) + " bytes of argument memory, restored "
+            + std::to_string(state.replay.lastChangedBytes()) + " after every run");
     flush(state); // decodes the one range and configures the session for the next launch
 }
 

@@ -77,8 +77,11 @@ private:
     void replayLaunch(ContextState& state, CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
     // Adds a context's replay step times to the process totals (written at exit).
     void addReplayTimes(const ContextState& state);
-    // Our own replay: always for `all`; for `none` when the warm replay is on (m_warmNone).
-    bool userReplay() const { return m_config.cacheControl == ProfileConfig::CacheControl::All || m_warmNone; }
+    // Our own replay: always for `all`; for `none` in the experiments of m_noneReplay.
+    bool userReplay() const
+    {
+        return m_config.cacheControl == ProfileConfig::CacheControl::All || m_noneReplay != NoneReplay::Cupti;
+    }
     void fail(ContextState& state, const std::string& what, const std::string& remedy);
     void warnOnce(const std::string& key, const std::string& text);
     // PC sampling runs (SourceCounters): the launch ENTER after selection, and the EXIT.
@@ -91,10 +94,13 @@ private:
     // resource callback on the same thread, which takes it again.
     std::recursive_mutex m_mutex;
     ProfileConfig m_config;
-    // --cache-control none by our replay: before every pass L2 is evicted and the launch's
-    // buffers are read back into it, clean (L2Eviction::setWarmRegions), instead of CUPTI's
-    // kernel replay, whose restore leaves ~20 MB of dirty lines that every pass writes back.
-    bool m_warmNone = false;
+    // --cache-control none: CUPTI's kernel replay, whose restore of every allocation leaves ~20 MB
+    // of dirty lines that every pass writes back, or one of two experiments of issue 18
+    // (WS_PROFILE_NONE): `warm`, our replay with L2 evicted and the launch's buffers read back
+    // into it, clean (L2Eviction::setWarmRegions); `diff`, our replay restoring only the blocks
+    // the kernel changes in its arguments' memory (CheckpointReplay::restoreOnlyChanged).
+    enum class NoneReplay { Cupti, Warm, Diff };
+    NoneReplay m_noneReplay = NoneReplay::Cupti;
     bool m_active = false;
     bool m_finished = false;
     ProfileResultWriter m_writer;
