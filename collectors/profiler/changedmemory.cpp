@@ -1,39 +1,85 @@
 // SPDX-License-Identifier: MIT
 #include "changedmemory.h"
 
+#include "comparememoryptx.h"
 #include "cuptistatus.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace ws::profiler {
 
 namespace {
 
 // Compared and restored in blocks of this size: small enough that an output written in a few
-// places restores little, large enough that the list of changed blocks stays short.
+// places restores little, large enough that the flags stay few (64 Ki of them for 4 GiB).
 constexpr size_t kBlock = size_t(64) << 10;
-// Read back in pieces of this size, so comparing a 4 GiB buffer needs no second 4 GiB copy.
-constexpr size_t kPiece = size_t(64) << 20;
 
 } // namespace
+
+ChangedMemory::~ChangedMemory()
+{
+    clear();
+    // The module and flags belong to a context that may be gone at exit; the driver frees them
+    // with it.
+}
+
+bool ChangedMemory::loadKernel(std::string& error)
+{
+    CUcontext current = nullptr;
+    cuCtxGetCurrent(&current);
+    if (m_kernel && current == m_ctx)
+        return true;
+    m_kernel = nullptr;
+    m_flags = 0;
+    m_flagCount = 0;
+    m_ctx = current;
+    CUresult r = cuModuleLoadData(&m_module, kCompareMemoryPtx);
+    if (r == CUDA_SUCCESS)
+        r = cuModuleGetFunction(&m_kernel, m_module, "ws_compare_blocks");
+    if (r != CUDA_SUCCESS) {
+        error = driverStatus("loading the memory-compare kernel", r);
+        m_kernel = nullptr;
+        return false;
+    }
+    return true;
+}
 
 bool ChangedMemory::save(std::vector<std::pair<CUdeviceptr, size_t>> regions, std::string& error)
 {
     clear();
+    if (!loadKernel(error))
+        return false;
+    size_t flags = 0;
     for (const auto& [base, bytes] : regions) {
         Region r;
         r.base = base;
         r.bytes = bytes;
-        r.saved.resize(bytes);
-        const CUresult st = cuMemcpyDtoH(r.saved.data(), base, bytes);
+        CUresult st = cuMemAlloc(&r.copy, bytes);
+        if (st == CUDA_SUCCESS)
+            st = cuMemcpyDtoD(r.copy, base, bytes);
         if (st != CUDA_SUCCESS) {
-            error = driverStatus("saving a launch argument's memory", st);
+            if (r.copy)
+                cuMemFree(r.copy);
+            error = driverStatus("copying a launch argument's memory", st);
             clear();
             return false;
         }
         m_savedBytes += bytes;
-        m_regions.push_back(std::move(r));
+        flags += (bytes + kBlock - 1) / kBlock;
+        m_regions.push_back(r);
+    }
+    if (flags > m_flagCount) {
+        if (m_flags)
+            cuMemFree(m_flags);
+        m_flags = 0;
+        m_flagCount = 0;
+        const CUresult st = cuMemAlloc(&m_flags, flags * sizeof(unsigned));
+        if (st != CUDA_SUCCESS) {
+            error = driverStatus("allocating the compare flags", st);
+            clear();
+            return false;
+        }
+        m_flagCount = flags;
     }
     return true;
 }
@@ -41,27 +87,45 @@ bool ChangedMemory::save(std::vector<std::pair<CUdeviceptr, size_t>> regions, st
 bool ChangedMemory::findChanged(std::string& error)
 {
     m_changed.clear();
-    std::vector<unsigned char> piece;
+    size_t flagCount = 0;
+    for (const Region& r : m_regions)
+        flagCount += (r.bytes + kBlock - 1) / kBlock;
+    if (flagCount == 0)
+        return true;
+    CUresult st = cuMemsetD32(m_flags, 0, flagCount);
+    CUdeviceptr flags = m_flags;
     for (const Region& r : m_regions) {
-        for (size_t at = 0; at < r.bytes; at += kPiece) {
-            const size_t n = std::min(kPiece, r.bytes - at);
-            piece.resize(n);
-            const CUresult st = cuMemcpyDtoH(piece.data(), r.base + at, n);
-            if (st != CUDA_SUCCESS) {
-                error = driverStatus("reading back a launch argument's memory", st);
-                return false;
-            }
-            for (size_t b = 0; b < n; b += kBlock) {
-                const size_t len = std::min(kBlock, n - b);
-                if (std::memcmp(piece.data() + b, r.saved.data() + at + b, len) == 0)
-                    continue;
-                const CUdeviceptr device = r.base + at + b;
-                // Adjacent changed blocks become one copy.
-                if (!m_changed.empty() && m_changed.back().device + m_changed.back().bytes == device)
-                    m_changed.back().bytes += len;
-                else
-                    m_changed.push_back({device, r.saved.data() + at + b, len});
-            }
+        if (st != CUDA_SUCCESS)
+            break;
+        // 16-byte loads; a tail that is not a multiple of 16 is restored unconditionally below.
+        unsigned long long n = r.bytes / 16, perBlock = kBlock / 16;
+        if (n > 0) {
+            const unsigned blocks = static_cast<unsigned>(std::min<unsigned long long>((n + 255) / 256, 4096));
+            void* args[]
+                = {const_cast<CUdeviceptr*>(&r.base), const_cast<CUdeviceptr*>(&r.copy), &n, &perBlock, &flags};
+            st = cuLaunchKernel(m_kernel, blocks, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
+        }
+        flags += ((r.bytes + kBlock - 1) / kBlock) * sizeof(unsigned);
+    }
+    std::vector<unsigned> host(flagCount);
+    if (st == CUDA_SUCCESS)
+        st = cuMemcpyDtoH(host.data(), m_flags, flagCount * sizeof(unsigned));
+    if (st != CUDA_SUCCESS) {
+        error = driverStatus("comparing a launch argument's memory with its copy", st);
+        return false;
+    }
+    size_t f = 0;
+    for (const Region& r : m_regions) {
+        for (size_t at = 0; at < r.bytes; at += kBlock, ++f) {
+            const size_t len = std::min(kBlock, r.bytes - at);
+            const bool tail = r.bytes % 16 != 0 && at + len == r.bytes;
+            if (!host[f] && !tail)
+                continue;
+            // Adjacent changed blocks become one copy.
+            if (!m_changed.empty() && m_changed.back().to + m_changed.back().bytes == r.base + at)
+                m_changed.back().bytes += len;
+            else
+                m_changed.push_back({r.base + at, r.copy + at, len});
         }
     }
     return true;
@@ -70,9 +134,9 @@ bool ChangedMemory::findChanged(std::string& error)
 bool ChangedMemory::restoreChanged(std::string& error) const
 {
     for (const Range& c : m_changed) {
-        const CUresult st = cuMemcpyHtoD(c.device, c.host, c.bytes);
+        const CUresult st = cuMemcpyDtoD(c.to, c.from, c.bytes);
         if (st != CUDA_SUCCESS) {
-            error = driverStatus("restoring the memory a pass changed", st);
+            error = driverStatus("restoring the memory a run changed", st);
             return false;
         }
     }
@@ -89,6 +153,9 @@ size_t ChangedMemory::changedBytes() const
 
 void ChangedMemory::clear()
 {
+    for (const Region& r : m_regions)
+        if (r.copy)
+            cuMemFree(r.copy);
     m_regions.clear();
     m_changed.clear();
     m_savedBytes = 0;

@@ -10,45 +10,61 @@
 
 namespace ws::profiler {
 
-// The part of a launch's memory that its kernel changes, kept so that replay passes can put back
-// only that part (an experiment for `profile --cache-control none`, issue 18).
+// The part of a launch's memory that its kernel changes, kept so that replay passes put back only
+// that part (`profile --cache-control none`, issue 18).
 //
 // CUPTI's kernel replay restores every allocation of the context before every pass: the copy
-// leaves L2 full of dirty lines the next pass writes back (about 20 MB more DRAM writes than
+// leaves L2 full of dirty lines that the next pass writes back (about 20 MB more DRAM writes than
 // ncu on the streaming kernels of the fidelity suite) and repeats GBs of copies per pass. ncu's
-// `none` passes instead see what the previous pass left (an L2-resident buffer stays resident,
-// clean). Restoring only the bytes the kernel changed keeps that state: a kernel that rewrites
-// the same values needs no restore at all, an accumulating one gets back just its outputs.
+// `none` passes instead see what the previous pass left, an L2-resident buffer still resident.
+// Here the memory is copied once on the device, and after every run a kernel compares it with the
+// copy block by block and only the blocks that differ are copied back: a kernel that rewrites the
+// same values restores nothing, an accumulating one just its outputs. The compare reads both
+// copies, as a device-side save/compare/restore does; run on the H200 that way, `none` agreed
+// with ncu on more values than a compare through host memory, which left dirty lines of the
+// previous pass in L2 (docs/evidence/2026-12-02-diff-fidelity).
 //
 // Only the allocations the launch's arguments point to are watched (launchBuffers): memory
 // reached through pointers stored in device memory is not, so the caller keeps a whole-context
 // checkpoint for the program's own launch.
 class ChangedMemory {
 public:
-    // Copies `regions` (device allocations) to host memory. False with `error` set.
+    ChangedMemory() = default;
+    ~ChangedMemory();
+    ChangedMemory(const ChangedMemory&) = delete;
+    ChangedMemory& operator=(const ChangedMemory&) = delete;
+
+    // Copies `regions` (device allocations of the current context) on the device. False with
+    // `error` set.
     bool save(std::vector<std::pair<CUdeviceptr, size_t>> regions, std::string& error);
-    // Compares the regions with the saved copy (after the kernel ran once) and keeps the blocks
-    // that differ. False with `error` set.
+    // Compares the regions with the copy (after the kernel ran) and notes the blocks that differ.
     bool findChanged(std::string& error);
-    // Writes the saved bytes back over the changed blocks. False with `error` set.
+    // Copies the saved bytes back over the blocks findChanged() found.
     bool restoreChanged(std::string& error) const;
 
     size_t savedBytes() const { return m_savedBytes; }
     size_t changedBytes() const;
-    // Frees the host copies (they can be GBs).
+    // Frees the copies (they can be GBs); the compare kernel stays loaded.
     void clear();
 
 private:
     struct Region {
         CUdeviceptr base = 0;
+        CUdeviceptr copy = 0;
         size_t bytes = 0;
-        std::vector<unsigned char> saved;
     };
     struct Range {
-        CUdeviceptr device = 0;
-        const unsigned char* host = nullptr;
+        CUdeviceptr to = 0;
+        CUdeviceptr from = 0;
         size_t bytes = 0;
     };
+    bool loadKernel(std::string& error);
+
+    CUcontext m_ctx = nullptr; // where the kernel is loaded
+    CUmodule m_module = nullptr;
+    CUfunction m_kernel = nullptr;
+    CUdeviceptr m_flags = 0;
+    size_t m_flagCount = 0;
     std::vector<Region> m_regions;
     std::vector<Range> m_changed;
     size_t m_savedBytes = 0;

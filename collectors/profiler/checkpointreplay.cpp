@@ -5,6 +5,7 @@
 #include "l2eviction.h"
 #include "rangeprofilersession.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace ws::profiler {
@@ -89,8 +90,13 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
             ok = m_changed.save(std::move(m_diffRegions), error);
         }
         m_lastWatchedBytes = m_changed.savedBytes();
-        // Two unprofiled runs: the first tells which blocks the kernel changes; after the second,
-        // L2 holds what a run followed by the restore of those blocks leaves, as before every pass.
+        // The copies just written are dirty in L2: evict once, so no pass writes them back.
+        if (ok && eviction) {
+            StepTimer t(m_times.evictMs);
+            ok = eviction->run(error);
+        }
+        // Two unprofiled runs, each followed by the compare and restore every pass is followed
+        // by: pass 1 then starts from the same kind of state as every later pass.
         for (int warm = 0; ok && warm < 2; ++warm) {
             {
                 StepTimer t(m_times.launchMs);
@@ -104,9 +110,9 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
                 break;
             }
             StepTimer t(m_times.restoreMs);
-            ok = (warm > 0 || m_changed.findChanged(error)) && m_changed.restoreChanged(error);
+            ok = m_changed.findChanged(error) && m_changed.restoreChanged(error);
+            m_lastChangedBytes = std::max(m_lastChangedBytes, m_changed.changedBytes());
         }
-        m_lastChangedBytes = m_changed.changedBytes();
     }
     bool allSubmitted = false;
     while (ok && !allSubmitted) {
@@ -123,7 +129,7 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
                 break;
             }
         }
-        if (eviction) {
+        if (eviction && !diff) {
             StepTimer t(m_times.evictMs);
             if (!eviction->run(error)) {
                 ok = false;
@@ -155,7 +161,8 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
         ok = r == CUDA_SUCCESS && stopError.empty();
         if (ok && diff) {
             StepTimer t(m_times.restoreMs);
-            ok = m_changed.restoreChanged(error);
+            ok = m_changed.findChanged(error) && m_changed.restoreChanged(error);
+            m_lastChangedBytes = std::max(m_lastChangedBytes, m_changed.changedBytes());
         }
         ++passes;
         ++m_times.passes;

@@ -36,17 +36,19 @@ public:
     bool replay(CUcontext ctx, RangeProfilerSession& session, L2Eviction* eviction,
         const std::function<CUresult()>& launch, size_t maxPasses, size_t& passes, std::string& error);
 
-    // Instead of restoring the whole checkpoint before every pass, restore only what the kernel
-    // changes in `regions` (the launch's argument allocations; ChangedMemory says why): the
-    // kernel runs twice unprofiled first (the first run finds the changed blocks, the second gives
-    // pass 1 the L2 state every later pass sees), and after every run the changed blocks are put
-    // back. The checkpoint still restores everything once after the last pass, for the program's
-    // own launch. For `--cache-control none` without CUPTI's kernel replay (an experiment).
+    // For the next replay only: instead of restoring the whole checkpoint before every pass,
+    // restore only what the kernel changes in `regions` (the launch's argument allocations;
+    // ChangedMemory says why). `eviction`, if any, runs once after the copy is taken rather than
+    // before every pass; the kernel runs twice unprofiled, and after every run the regions are
+    // compared with the copy and the changed blocks put back, so each pass starts from what the
+    // previous run left. The checkpoint still restores everything once after the last pass, for
+    // the program's own launch. `--cache-control none` without CUPTI's kernel replay.
     void restoreOnlyChanged(std::vector<std::pair<CUdeviceptr, size_t>> regions)
     {
         m_diffRegions = std::move(regions);
         m_diff = true;
     }
+    // Of the last replay: the most bytes one run changed, and the bytes watched.
     size_t lastChangedBytes() const { return m_lastChangedBytes; }
     size_t lastWatchedBytes() const { return m_lastWatchedBytes; }
 

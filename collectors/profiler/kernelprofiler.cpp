@@ -89,10 +89,11 @@ bool KernelProfiler::initialize()
         return false;
     }
     if (m_config.cacheControl == ProfileConfig::CacheControl::None) {
-        // Experiments while issue 18 measures them: WS_PROFILE_NONE=warm|diff.
+        // Diff by default (issue 18 measured it closest to ncu); WS_PROFILE_NONE=cupti|warm selects
+        // the others for comparison runs.
         const char* none = std::getenv("WS_PROFILE_NONE");
         const std::string mode = none ? none : "";
-        m_noneReplay = mode == "warm" ? NoneReplay::Warm : mode == "diff" ? NoneReplay::Diff : NoneReplay::Cupti;
+        m_noneReplay = mode == "warm" ? NoneReplay::Warm : mode == "cupti" ? NoneReplay::Cupti : NoneReplay::Diff;
     }
     if (!m_config.kernelRegex.empty()) {
         try {
@@ -445,8 +446,7 @@ bool KernelProfiler::setUp(ContextState& state)
         // context of its own agreed with ncu on 23 metrics more of the four kernels than from the
         // program's.
         const char* mode = std::getenv("WS_PROFILE_EVICTION");
-        const std::string evictionMode
-            = m_noneReplay == NoneReplay::Diff ? "off" : (mode && *mode ? mode : "own");
+        const std::string evictionMode = mode && *mode ? mode : "own";
         bool ok = true;
         if (evictionMode != "off") {
             state.eviction = std::make_unique<L2Eviction>();
@@ -457,8 +457,10 @@ bool KernelProfiler::setUp(ContextState& state)
         }
         m_writer.info("eviction_mode", evictionMode);
         if (!ok) {
-            fail(state, "L2 eviction for --cache-control all: " + error,
-                "profile with --cache-control none (CUPTI's kernel replay) instead");
+            const bool all = m_config.cacheControl == ProfileConfig::CacheControl::All;
+            fail(state, std::string("L2 eviction for --cache-control ") + (all ? "all: " : "none: ") + error,
+                all ? "profile with --cache-control none instead"
+                    : "set WS_PROFILE_NONE=cupti to profile with CUPTI's kernel replay instead");
             return false;
         }
         const bool none = m_config.cacheControl == ProfileConfig::CacheControl::None;
@@ -684,7 +686,7 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
     if (m_noneReplay == NoneReplay::Diff)
         m_writer.note("launch " + std::to_string(state.pending.back().index) + ": replay watched "
             + std::to_string(state.replay.lastWatchedBytes()) + " bytes of argument memory, restored "
-            + std::to_string(state.replay.lastChangedBytes()) + " after every run");
+            + std::to_string(state.replay.lastChangedBytes()) + " at most after a run");
     flush(state); // decodes the one range and configures the session for the next launch
 }
 

@@ -94,13 +94,13 @@ private:
     // resource callback on the same thread, which takes it again.
     std::recursive_mutex m_mutex;
     ProfileConfig m_config;
-    // --cache-control none: CUPTI's kernel replay, whose restore of every allocation leaves ~20 MB
-    // of dirty lines that every pass writes back, or one of two experiments of issue 18
-    // (WS_PROFILE_NONE): `warm`, our replay with L2 evicted and the launch's buffers read back
-    // into it, clean (L2Eviction::setWarmRegions); `diff`, our replay restoring only the blocks
-    // the kernel changes in its arguments' memory (CheckpointReplay::restoreOnlyChanged).
+    // --cache-control none: by default (`diff`) our replay restoring only the blocks the kernel
+    // changes in its arguments' memory (CheckpointReplay::restoreOnlyChanged). For comparison
+    // runs (WS_PROFILE_NONE): `cupti`, CUPTI's kernel replay, whose restore of every allocation
+    // leaves ~20 MB of dirty lines that every pass writes back; `warm`, our replay with L2 evicted
+    // and the launch's buffers read back into it, clean (L2Eviction::setWarmRegions).
     enum class NoneReplay { Cupti, Warm, Diff };
-    NoneReplay m_noneReplay = NoneReplay::Cupti;
+    NoneReplay m_noneReplay = NoneReplay::Diff;
     bool m_active = false;
     bool m_finished = false;
     ProfileResultWriter m_writer;

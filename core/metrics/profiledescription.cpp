@@ -22,6 +22,9 @@ std::string describeProfileRun(const std::map<std::string, std::string>& meta)
     const std::string cache = value(metakey::kProfileCacheControl);
     if (cache == "all")
         out += "; cache control all: memory restored and L2 evicted before every pass (as ncu's default)";
+    else if (cache == "none" && replay.rfind("user replay", 0) == 0)
+        out += "; cache control none: each pass starts with L2 as the previous run left it, only the memory the "
+               "kernel changed restored (compare with ncu --cache-control none)";
     else if (cache == "none")
         out += "; cache control none: L2 as CUPTI's kernel replay left it (compare with ncu --cache-control none)";
     else

@@ -205,14 +205,22 @@ SessionData ProfileIngest::build(const std::vector<ProfileResult>& results, cons
     if (passesMax > 0)
         s.meta[metakey::kProfilePasses] = std::to_string(passesMax);
     // The cache state each replay pass started from (all: evicted L2, as ncu's default; none:
-    // whatever CUPTI's kernel replay left). Cache-sensitive metrics mean different things.
+    // what the previous run left, with only the memory it changed restored, or, in results of
+    // older profilers, whatever CUPTI's kernel replay left). Cache-sensitive metrics mean
+    // different things.
+    std::string replay;
     for (const auto& r : results) {
         if (auto it = r.info.find("cache_control"); it != r.info.end())
             s.meta[metakey::kProfileCacheControl] = it->second;
+        if (auto it = r.info.find("replay"); it != r.info.end())
+            replay = it->second;
     }
     if (auto it = s.meta.find(metakey::kProfileCacheControl); it != s.meta.end() && it->second == "all")
         s.meta[metakey::kProfileReplayMode]
             = "user replay (memory checkpoint restored and L2 evicted before every pass)";
+    else if (it != s.meta.end() && it->second == "none" && replay.find("changes restored") != std::string::npos)
+        s.meta[metakey::kProfileReplayMode] = "user replay (only the memory the kernel changed restored after every "
+                                              "run; L2 as the previous run left it)";
 
     for (const auto& ref : launches) {
         const auto& r = *ref.result;

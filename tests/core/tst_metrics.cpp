@@ -501,6 +501,11 @@ private slots:
                              << "26 replay passes each; cache control all: memory restored and L2 evicted";
         QTest::newRow("none") << QStringList {"session_kind=profile", "profile_cache_control=none"}
                               << "cache control none: L2 as CUPTI's kernel replay left it";
+        QTest::newRow("none, changed memory restored")
+            << QStringList {"session_kind=profile", "profile_cache_control=none",
+                   "profile_replay_mode=user replay (only the memory the kernel changed restored after every run; "
+                   "L2 as the previous run left it)"}
+            << "each pass starts with L2 as the previous run left it, only the memory the kernel changed restored";
         QTest::newRow("older session") << QStringList {"session_kind=profile", "profile_passes=9"}
                                        << "cache control not recorded";
         QTest::newRow("pc sampling") << QStringList {"session_kind=profile",

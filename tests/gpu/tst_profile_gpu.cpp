@@ -73,7 +73,7 @@ private slots:
     {
         QTest::addColumn<QString>("cacheControl");
         QTest::newRow("all (our checkpoint replay)") << "all";
-        QTest::newRow("none (CUPTI kernel replay)") << "none";
+        QTest::newRow("none (our changed-memory replay)") << "none";
     }
     void replayKeepsTheProgramsMemoryOnGpu()
     {
