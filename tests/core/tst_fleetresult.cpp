@@ -58,7 +58,7 @@ private slots:
         for (size_t r = 0; r < g.ranks.size(); ++r)
             QCOMPARE(g.ranks[r].rank, int64_t(r)); // rows in rank order
         const auto cells = csvCells(fixture("synth8-step_time.csv"));
-        QCOMPARE(cells.size(), g.stepNs.size());
+        QCOMPARE(cells.size(), g.values.size());
         int flagged = 0;
         for (size_t r = 0; r < g.ranks.size(); ++r) {
             for (size_t c = 0; c < g.steps.size(); ++c) {
@@ -82,7 +82,7 @@ private slots:
         QCOMPARE(g.ranks[1].rank, int64_t(1));
         QCOMPARE(g.steps.size(), size_t(13));
         QVERIFY(std::none_of(g.straggler.begin(), g.straggler.end(), [](uint8_t f) { return f != 0; }));
-        QVERIFY(std::all_of(g.stepNs.begin(), g.stepNs.end(), [](double v) { return v > 0; }));
+        QVERIFY(std::all_of(g.values.begin(), g.values.end(), [](double v) { return v > 0; }));
     }
 
     void refusesSessionsAndMissingFiles()

@@ -68,7 +68,7 @@ private slots:
         QCOMPARE(spy[0][2].toLongLong(), g.steps[3]);
         const size_t cell = static_cast<size_t>(row) * g.steps.size() + 3;
         QCOMPARE(spy[0][3].toLongLong(), g.stepStart[cell]);
-        QCOMPARE(spy[0][4].toLongLong() - spy[0][3].toLongLong(), static_cast<qint64>(g.stepNs[cell]));
+        QCOMPARE(spy[0][4].toLongLong() - spy[0][3].toLongLong(), static_cast<qint64>(g.values[cell]));
         QTest::mouseClick(&map, Qt::LeftButton, {}, QPoint(2, 2)); // the label corner: no cell
         QCOMPARE(spy.count(), 1);
     }
