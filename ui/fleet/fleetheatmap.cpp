@@ -5,6 +5,7 @@
 #include <QHelpEvent>
 #include <QMenu>
 #include <QMouseEvent>
+#include <QPaintEvent>
 #include <QPainter>
 #include <QToolTip>
 
@@ -131,10 +132,11 @@ QSize FleetHeatmap::sizeHint() const
         m_headerHeight + static_cast<int>(m_grid.ranks.size()) * m_cell + 2};
 }
 
-void FleetHeatmap::paintEvent(QPaintEvent*)
+void FleetHeatmap::paintEvent(QPaintEvent* event)
 {
     QPainter p(this);
-    p.fillRect(rect(), palette().base());
+    const QRect exposed = event->rect();
+    p.fillRect(exposed, palette().base());
     p.setPen(palette().text().color());
     const QFontMetrics fm(font());
     for (size_t c = 0; c < m_grid.steps.size(); ++c) {
@@ -144,14 +146,19 @@ void FleetHeatmap::paintEvent(QPaintEvent*)
             : fm.elidedText(QString::fromStdString(m_grid.columnNames[c]), Qt::ElideRight, m_cellWidth - 4);
         p.drawText(QRect(r.left(), 0, m_cellWidth, m_headerHeight), Qt::AlignCenter, label);
     }
-    for (size_t row = 0; row < m_grid.ranks.size(); ++row) {
+    // Only the rows in the exposed rectangle: a thousand ranks scroll at the cost of a screenful.
+    const auto rows = static_cast<int>(m_grid.ranks.size());
+    const int first = m_cell > 0 ? std::max(0, (exposed.top() - m_headerHeight) / m_cell) : 0;
+    const int last = m_cell > 0 ? std::min(rows - 1, (exposed.bottom() - m_headerHeight) / m_cell) : rows - 1;
+    for (int i = first; i <= last; ++i) {
+        const auto row = static_cast<size_t>(i);
         const FleetRank& rank = m_grid.ranks[row];
-        const QRect r = cellRect(static_cast<int>(row), 0);
+        const QRect r = cellRect(i, 0);
         p.setPen(rank.straggler ? QColor(0xd6, 0x27, 0x28) : palette().text().color());
         p.drawText(QRect(0, r.top(), m_labelWidth - 6, m_cell), Qt::AlignRight | Qt::AlignVCenter, rankLabel(rank));
         for (size_t c = 0; c < m_grid.steps.size(); ++c) {
-            const QRect cell = cellRect(static_cast<int>(row), static_cast<int>(c));
-            p.fillRect(cell.adjusted(0, 0, -1, -1), cellColor(static_cast<int>(row), static_cast<int>(c)));
+            const QRect cell = cellRect(i, static_cast<int>(c));
+            p.fillRect(cell.adjusted(0, 0, -1, -1), cellColor(i, static_cast<int>(c)));
             if (m_grid.flagged(row, c)) {
                 p.setPen(QPen(Qt::black, 2));
                 p.drawRect(cell.adjusted(1, 1, -2, -2));

@@ -82,6 +82,10 @@ FleetView::FleetView(QWidget* parent)
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(scroll);
     split->addWidget(m_table);
+    // The heatmap is the view; the table below it is the index into it.
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({3000, 2000});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
@@ -157,6 +161,7 @@ void FleetView::fillTable(const FleetStepGrid& grid)
         m_table->setItem(row, 5, sortable(rank.straggler ? 1 : 0, rank.straggler ? tr("yes") : QString()));
     }
     m_table->setSortingEnabled(true);
+    m_table->resizeColumnsToContents();
 }
 
 } // namespace ws

@@ -6,12 +6,14 @@ for the app's fleet tests (tests/ui/tst_fleetwindow.cpp runs this with Debian's 
     OUTDIR/rank-00001.wscope   rank 1 (pid 1068), as recorded
     OUTDIR/rank-00002.wscope   rank 0's recording as rank 2, every step 25 % slower (the straggler)
     OUTDIR/ranks-RECIPE.wsfleet   step_time, kernel_time, comm_overlap, gpu_idle over the three
-    OUTDIR/ddp-step_time.wsfleet  step_time over the DDP recording itself (both ranks in one file)
+    OUTDIR/ddp-2gpu.wscope        a copy of the DDP recording (both ranks in one file)
+    OUTDIR/ddp-step_time.wsfleet  step_time over that copy
 
 Usage: make_rank_fleet.py OUTDIR. Exit 0, or 77 when pandas/dask are missing (the caller skips)."""
 
 import logging
 import os
+import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,7 +46,8 @@ def main(out):
                       silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
         for recipe in ("step_time", "kernel_time", "comm_overlap", "gpu_idle"):
             fleet.run(ranks, recipe, scheduler=client).write(os.path.join(out, f"ranks-{recipe}.wsfleet"))
-        fleet.run([DDP], "step_time", scheduler=client).write(os.path.join(out, "ddp-step_time.wsfleet"))
+        ddp = shutil.copyfile(DDP, os.path.join(out, "ddp-2gpu.wscope"))  # the app opens it, never the fixture
+        fleet.run([ddp], "step_time", scheduler=client).write(os.path.join(out, "ddp-step_time.wsfleet"))
     return 0
 
 
