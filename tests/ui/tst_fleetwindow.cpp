@@ -119,8 +119,24 @@ private slots:
         QCOMPARE(w.selection()->viewRange(), expected);
     }
 
+    void secondClickComparesTheRankWithTheMedianRankAtThatStep_data()
+    {
+        QTest::addColumn<qint64>("step");
+        QTest::addColumn<qint64>("medianRank");
+        QTest::addColumn<bool>("flagged");
+        // Rank 2 is rank 0 slowed down, so the median rank is whichever of ranks 0 and 1 was
+        // slower in the recording: rank 1 in step 2 (4.21 ms against 3.83; rank 2's 4.79 ms is
+        // then within 5 MAD of it), rank 0 in step 5 (rank 2 flagged).
+        QTest::newRow("step 2") << qint64(2) << qint64(1) << false;
+        QTest::newRow("step 5") << qint64(5) << qint64(0) << true;
+    }
+
     void secondClickComparesTheRankWithTheMedianRankAtThatStep()
     {
+        QFETCH(qint64, step);
+        QFETCH(qint64, medianRank);
+        QFETCH(bool, flagged);
+        const std::string stepName = "step " + std::to_string(step);
         if (!m_ranksError.isEmpty())
             QSKIP(qPrintable(m_ranksError));
         MainWindow w;
@@ -131,20 +147,21 @@ private slots:
         const FleetStepGrid& g = map->grid();
         QCOMPARE(g.ranks.size(), size_t(3));
         const int row = rowOfRank(g, 2); // the planted straggler
-        const int col = colOfStep(g, 5);
+        const int col = colOfStep(g, step);
         QVERIFY(row >= 0 && col >= 0);
-        QVERIFY(g.flagged(static_cast<size_t>(row), static_cast<size_t>(col)));
+        QCOMPARE(g.flagged(static_cast<size_t>(row), static_cast<size_t>(col)), flagged);
         QVERIFY(g.ranks[static_cast<size_t>(row)].straggler);
         const size_t cell = g.cell(static_cast<size_t>(row), static_cast<size_t>(col));
-        QCOMPARE(g.rangeName[cell], std::string("step 5"));
+        QCOMPARE(g.rangeName[cell], stepName);
 
-        // The median rank at step 5, by sorting the three step times here.
+        // The median rank at that step, by sorting the three step times here.
         std::vector<std::pair<double, int>> byTime;
         for (size_t r = 0; r < g.ranks.size(); ++r)
             byTime.emplace_back(g.at(r, static_cast<size_t>(col)), static_cast<int>(r));
         std::sort(byTime.begin(), byTime.end());
         const int median = byTime[1].second;
         QVERIFY(median != row);
+        QCOMPARE(g.ranks[static_cast<size_t>(median)].rank, medianRank);
         const size_t medianCell = g.cell(static_cast<size_t>(median), static_cast<size_t>(col));
 
         // First click: that rank's session at that step, in the main window.
@@ -165,10 +182,10 @@ private slots:
             QFileInfo(QString::fromStdString(g.ranks[static_cast<size_t>(median)].session)).fileName());
         QCOMPARE(cw->document()->pathA(), m_ranks.filePath(QFileInfo(cw->document()->pathA()).fileName()));
         QCOMPARE(cw->document()->pathB(), m_ranks.filePath(QStringLiteral("rank-00002.wscope")));
-        // At that step: step 5's NVTX range is the iteration range and both timelines' origin,
+        // At that step: the step's NVTX range is the iteration range and both timelines' origin,
         // and the view spans the longer of the two steps.
-        QCOMPARE(cw->document()->options().rangeName, std::string("step 5"));
-        QCOMPARE(cw->rangeChoice()->currentText(), QStringLiteral("step 5"));
+        QCOMPARE(cw->document()->options().rangeName, stepName);
+        QCOMPARE(cw->rangeChoice()->currentText(), QString::fromStdString(stepName));
         const compare::Comparison& c = cw->document()->comparison();
         QVERIFY(c.iterationsA.rangeFound && c.iterationsB.rangeFound);
         QCOMPARE(c.iterationsB.origin, g.stepStart[cell]);
