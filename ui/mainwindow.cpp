@@ -598,8 +598,9 @@ void MainWindow::openFleet(const QString& path)
 {
     m_fleet = new FleetWindow(QFileInfo(path).absoluteFilePath(), this);
     connect(m_fleet, &FleetWindow::openStep, this, [this](const QString& session, TimeRange range) {
-        // Like a reload after an appended run: onLoaded puts this range in view.
-        m_keepView = true;
+        // Like a reload after an appended run: onLoaded puts this range in view (none: a
+        // metric without steps opens the rank's session as a whole).
+        m_keepView = !range.isEmpty();
         m_keptRange = range;
         m_keptEvent = {};
         openFile(session);

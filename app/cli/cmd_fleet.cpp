@@ -71,7 +71,9 @@ ws::cli::CommandRegistrar registrar(
          cmd->footer("Every argument goes to `python3 -m warpscope.fleet` (see `warpscope-cli fleet --help` and "
                      "docs/fleet.md): DIR|GLOB|FILE... --recipe step_time|kernel_time|comm_overlap|gpu_idle|"
                      "top_kernels [-o result.wsfleet] [--scheduler tcp://HOST:8786]. WARPSCOPE_PYTHON picks the "
-                     "interpreter (default python3 on PATH).");
+                     "interpreter (default python3 on PATH). Writes the result (SQLite, every table) and a CSV of "
+                     "its primary table; Parquet as well (--parquet) only where pandas has pyarrow or fastparquet, "
+                     "which Debian 12 does not package, so there only SQLite and CSV are written.");
          auto args = std::make_shared<std::vector<std::string>>();
          // --help included: the Python side documents its own options.
          cmd->set_help_flag();

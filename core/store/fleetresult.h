@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/store/fleetgrid.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -9,31 +11,9 @@ namespace ws {
 
 // A fleet result (python/warpscope/fleet, docs/fleet.md "The result file"): one SQLite file,
 // PRAGMA application_id 0x5753464C ("WSFL"), written by a recipe run over many sessions. The
-// app shows its step_time table as a rank x step heatmap; this is that table, read once.
+// app shows each per-rank metric it holds as a heatmap (core/store/fleetgrid.h); these read them.
 
 inline constexpr int32_t kFleetApplicationId = 0x5753464C;
-
-struct FleetRank {
-    std::string session; // the rank's session file, as the result names it
-    int64_t pid = 0;
-    int64_t rank = -1; // -1: the launcher set no RANK
-    int64_t deviceId = -1;
-    double medianStepNs = 0;
-    bool straggler = false; // step_ranks.straggler: its median step is an outlier
-};
-
-struct FleetStepGrid {
-    std::string recipe;
-    std::vector<FleetRank> ranks;   // rows, in the result's order (by rank)
-    std::vector<int64_t> steps;     // columns, ascending
-    std::vector<double> stepNs;     // ranks.size() x steps.size(), row-major; < 0 where a rank lacks a step
-    std::vector<double> medianNs;   // per step: the median over ranks (the recipe's)
-    std::vector<uint8_t> straggler; // same shape as stepNs: 1 where the recipe flagged the cell
-    std::vector<int64_t> stepStart; // same shape: the step range's start in the rank's session (ns)
-    int64_t skipped = 0;            // sessions the run skipped
-    double at(size_t row, size_t col) const { return stepNs[row * steps.size() + col]; }
-    bool flagged(size_t row, size_t col) const { return straggler[row * steps.size() + col] != 0; }
-};
 
 // True when the file's SQLite header carries the fleet application id (no SQLite open).
 bool isFleetResultFile(const std::string& path);
@@ -42,8 +22,21 @@ bool isFleetResultFile(const std::string& path);
 // same name beside the result (a result moved or copied together with its sessions).
 std::string resolveFleetSession(const std::string& resultPath, const std::string& session);
 
-// Reads the step_time and step_ranks tables of a fleet result. Throws std::runtime_error naming
-// the file when it is not a fleet result or has no step_time table (another recipe's result).
+// Every per-rank metric of a fleet result, one grid each, in the order the app offers them (the
+// recipe's headline metric first):
+//   step_time     step time (the recipe's medians and flags; ranks from step_ranks), kernel time per step
+//   kernel_time   GPU time by kernel name (the kMaxKernelColumns names with the most time over the fleet)
+//   comm_overlap  exposed communication, overlap %, communication time
+//   gpu_idle      idle %, idle time, largest gap, launch rate
+// A rank with rows for several devices counts their sum (percentages from the summed times).
+// Flags other than step_time's are computed with the recipe's rule (flagFleetGrid) and its k and
+// min_rel (the defaults 5 and 0.01 when the run had none). Throws std::runtime_error naming the
+// file when it is not a fleet result or holds no per-rank metric (top_kernels is fleet-wide).
+inline constexpr size_t kMaxKernelColumns = 48;
+std::vector<FleetStepGrid> readFleetGrids(const std::string& path);
+
+// The step_time grid alone (readFleetGrids' first for a step_time result). Throws
+// std::runtime_error naming the file when it is not a fleet result or has no step_time table.
 FleetStepGrid readFleetStepGrid(const std::string& path);
 
 } // namespace ws

@@ -6,7 +6,10 @@ comm_overlap against brute-force single-process sqlite3 computations and that th
 straggler is the one found.
 
     PYTHONPATH=python python3 python/benchmarks/fleet_scale.py [--ranks 512] [--dir DIR] [--json OUT]
-"""
+                                                               [--results DIR]
+
+--results DIR keeps every recipe's result (DIR/fleet-N-RECIPE.wsfleet) for the app's heatmap
+(tests/bench/bench_ui_fleet.cpp opens them)."""
 
 import argparse
 import json
@@ -36,6 +39,7 @@ def main():
     ap.add_argument("--ranks", type=int, default=512)
     ap.add_argument("--dir", help="where to write the sessions (default: a temporary directory, removed)")
     ap.add_argument("--json", help="write the figures here as JSON")
+    ap.add_argument("--results", help="write each recipe's result file into this directory")
     a = ap.parse_args()
     straggler = a.ranks // 3
     tmp = None if a.dir else tempfile.TemporaryDirectory(prefix="ws-fleet-bench-")
@@ -61,6 +65,9 @@ def main():
             wall = time.perf_counter() - t
             assert r.meta["counted"] == a.ranks, r.skipped
             results[name] = r
+            if a.results:
+                os.makedirs(a.results, exist_ok=True)
+                r.write(os.path.join(a.results, f"fleet-{a.ranks}-{name}.wsfleet"))
             out["recipes"][name] = {"wall_s": round(wall, 2), "map_s": r.meta["map_s"],
                                     "rows": {k: len(v) for k, v in r.tables.items()}}
             print(f"{name:<13} {wall:6.2f} s  ({a.ranks / wall:6.1f} sessions/s)  "

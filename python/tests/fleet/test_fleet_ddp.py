@@ -67,6 +67,8 @@ class DdpFixture(unittest.TestCase):
                 self.assertEqual(int(mine.loc[step, "kernel_ns"]), kns)
         self.assertEqual(set(t["rank"]), {0, 1})
         self.assertEqual(set(t["basis"]), {"nvtx"})
+        # The NVTX range's own name (the app's compare window iterates over it): "step N".
+        self.assertEqual(list(t["range"]), [f"step {s}" for s in t["step"]])
         # With two ranks each is exactly one MAD from their median: nobody can be flagged.
         self.assertEqual(int(t["straggler"].sum()), 0)
         self.assertEqual(int(r["step_ranks"]["straggler"].sum()), 0)
@@ -131,6 +133,7 @@ class Iterations(unittest.TestCase):
             self.assertEqual(list(t["start"]), starts)
             self.assertEqual(list(t["step_ns"]), [e - s for s, e in zip(starts, ends)])
             self.assertEqual(list(t["step"]), list(range(len(starts))))
+            self.assertEqual(set(t["range"]), {""})  # no NVTX range to name
 
 
 class Skipped(unittest.TestCase):
@@ -161,6 +164,33 @@ class Skipped(unittest.TestCase):
                 self.assertEqual(sum(1 for _ in f) - 1, len(r["step_time"]))
             with self.assertRaises(warpscope.SessionError):  # a result is not a session
                 warpscope.open(path)
+
+    def test_parquet_beside_the_result_when_pandas_has_an_engine_else_the_reason_in_meta(self):
+        from warpscope.fleet import result as fr
+
+        r = run("gpu_idle")
+        with tempfile.TemporaryDirectory(prefix="ws-fleet-") as d:
+            path, _ = r.write(os.path.join(d, "idle.wsfleet"))
+            parquet = fr.parquet_path(path, "gpu_idle")
+            self.assertEqual(parquet, os.path.join(d, "idle.gpu_idle.parquet"))
+            engine = fr.parquet_engine()
+            if engine is None:  # Debian 12: neither pyarrow nor fastparquet is packaged
+                self.assertEqual(r.parquet_paths, [])
+                self.assertFalse(os.path.exists(parquet))
+                self.assertEqual(fleet.load(path).meta["parquet"], fr.PARQUET_UNAVAILABLE)
+                with self.assertRaises(ValueError) as e:
+                    r.write(os.path.join(d, "strict.wsfleet"), parquet=True)
+                self.assertIn("python3-pyarrow", str(e.exception))
+            else:
+                import pandas as pd
+
+                self.assertEqual(r.parquet_paths, [parquet])
+                self.assertEqual(fleet.load(path).meta["parquet"], engine)
+                back = pd.read_parquet(parquet, engine=engine)
+                self.assertEqual(back.to_dict("list"), r["gpu_idle"].to_dict("list"))
+            r.write(os.path.join(d, "no.wsfleet"), parquet=False)
+            self.assertFalse(os.path.exists(fr.parquet_path(os.path.join(d, "no.wsfleet"), "gpu_idle")))
+            self.assertEqual(fleet.load(os.path.join(d, "no.wsfleet")).meta["parquet"], "not requested")
 
     def test_a_session_without_steps_or_kernels_is_skipped_by_the_recipe(self):
         from warpscope.fleet import synth
@@ -201,6 +231,11 @@ class Cli(unittest.TestCase):
             self.assertEqual(p.returncode, 3, p.stderr)
             p = self.cli(junk, "-r", "gpu_idle", "--scheduler", CLUSTER.scheduler_address, cwd=d)
             self.assertEqual(p.returncode, 2, p.stderr)
+            if fleet.result.parquet_engine() is None:
+                p = self.cli(fs.DDP, "-r", "gpu_idle", "--parquet", "yes", "-q",
+                             "--scheduler", CLUSTER.scheduler_address, cwd=d)
+                self.assertEqual(p.returncode, 1, p.stderr)
+                self.assertIn("no python3-pyarrow, no python3-fastparquet", p.stderr)
             p = self.cli(os.path.join(d, "nothing-*.wscope"), "-r", "gpu_idle", cwd=d)
             self.assertEqual(p.returncode, 1)
             self.assertIn("no sessions found", p.stderr)

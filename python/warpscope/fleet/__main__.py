@@ -16,7 +16,12 @@ def _parser():
         prog="warpscope-fleet",
         description="Run a fleet recipe over many Warpscope sessions on dask.distributed and write one "
                     "result file (SQLite) plus a CSV of its primary table.",
-        epilog="recipes:\n" + "\n".join(f"  {r.name:<13} {r.description}" for r in RECIPES.values()),
+        epilog="recipes:\n" + "\n".join(f"  {r.name:<13} {r.description}" for r in RECIPES.values())
+               + "\n\noutput: RESULT (SQLite, every table) and RESULT's name with .csv (the primary table). With\n"
+                 "a Parquet engine for pandas (pyarrow or fastparquet) importable, also every table as\n"
+                 "STEM.TABLE.parquet (job42.wsfleet: job42.step_time.parquet, ...). Debian 12 packages\n"
+                 "neither (no python3-pyarrow, no python3-fastparquet), so there only the SQLite file and\n"
+                 "the CSV are written (warpscope.fleet.load or pandas.read_sql reads every table).",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("inputs", nargs="+", metavar="DIR|GLOB|FILE",
                    help="sessions: a directory (every *.wscope below it), a glob (quote it), or files")
@@ -28,6 +33,9 @@ def _parser():
     p.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
                    help="a recipe parameter, e.g. -p k=3 (repeatable)")
     p.add_argument("-q", "--quiet", action="store_true", help="no line per file")
+    p.add_argument("--parquet", choices=("auto", "yes", "no"), default="auto",
+                   help="also write each table as Parquet: auto (default) when pyarrow or fastparquet is "
+                        "importable, yes (error without one), no")
     p.add_argument("--strict", action="store_true", help="exit 3 when any session was skipped")
     return p
 
@@ -50,13 +58,19 @@ def main(argv=None):
         print(f"warpscope-fleet: {e}", file=sys.stderr)
         return 1
     output = args.output or f"fleet-{args.recipe}.wsfleet"
-    path, csv_path = result.write(output)
+    try:
+        path, csv_path = result.write(output, parquet={"auto": "auto", "yes": True, "no": False}[args.parquet])
+    except ValueError as e:
+        print(f"warpscope-fleet: --parquet yes: {e}", file=sys.stderr)
+        return 1
     m = result.meta
     print(f"{m['counted']} of {m['sessions']} sessions counted, {m['skipped']} skipped; {m['elapsed_s']:.1f} s on "
           f"{m['scheduler']}", file=sys.stderr)
     for row in result.skipped.itertuples(index=False):
         print(f"  skipped: {row.reason}", file=sys.stderr)
     print(f"result: {os.path.abspath(path)}\ncsv:    {os.path.abspath(csv_path)}")
+    for p in result.parquet_paths:
+        print(f"parquet: {os.path.abspath(p)}")
     if m["counted"] == 0:
         return 2
     if args.strict and m["skipped"]:

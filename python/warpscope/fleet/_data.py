@@ -165,24 +165,26 @@ DEFAULT_STEP_PATTERN = r"(?i)^(?:train[ _-]?)?step[\s_#:=]*(-?\d+)$"
 
 
 def step_ranges(session, pattern=DEFAULT_STEP_PATTERN):
-    """NVTX ranges whose name matches `pattern`: pid, step, start, end. The pattern's first group
-    is the step number; without a group, instances are numbered 0, 1, ... in start order per pid."""
+    """NVTX ranges whose name matches `pattern`: pid, step, start, end, range (the range's name,
+    which the app's compare window uses as the iteration range). The pattern's first group is the
+    step number; without a group, instances are numbered 0, 1, ... in start order per pid."""
     rx = re.compile(pattern)
     if "nvtx_range" not in session._tables:
-        return pd.DataFrame(columns=["pid", "step", "start", "end"])
+        return pd.DataFrame(columns=["pid", "step", "start", "end", "range"])
     names = {i: t for i, t in session._rows("SELECT id, text FROM string WHERE id IN "
                                              "(SELECT DISTINCT name FROM nvtx_range)")}
     hits = {i: rx.match(t or "") for i, t in names.items()}
     hits = {i: m for i, m in hits.items() if m}
     if not hits:
-        return pd.DataFrame(columns=["pid", "step", "start", "end"])
+        return pd.DataFrame(columns=["pid", "step", "start", "end", "range"])
     r = session.sql(f"""SELECT pid, name, start, "end" FROM nvtx_range
                         WHERE "end" > start AND name IN ({','.join(map(str, hits))}) ORDER BY start""")
     if rx.groups:
         r["step"] = [int(hits[n].group(1)) for n in r["name"]]
     else:
         r["step"] = r.groupby("pid").cumcount()
-    return r[["pid", "step", "start", "end"]]
+    r["range"] = [names[n] for n in r["name"]]
+    return r[["pid", "step", "start", "end", "range"]]
 
 
 def iteration_steps(k):
@@ -195,8 +197,8 @@ def iteration_steps(k):
         period = counts.sort_values(["n", "first"], ascending=[False, True]).index[0]
         starts = g.loc[g["name"] == period, "start"].to_numpy()
         ends = np.append(starts[1:], g["end"].max())
-        rows += [{"pid": pid, "step": i, "start": int(s), "end": int(e)} for i, (s, e) in enumerate(zip(starts, ends))]
-    return pd.DataFrame(rows, columns=["pid", "step", "start", "end"])
+        rows += [{"pid": pid, "step": i, "start": int(s), "end": int(e), "range": ""} for i, (s, e) in enumerate(zip(starts, ends))]
+    return pd.DataFrame(rows, columns=["pid", "step", "start", "end", "range"])
 
 
 # ---- intervals: [start, end) integer ns, as commoverlap.cpp ----

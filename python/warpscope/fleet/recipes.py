@@ -57,10 +57,11 @@ class StepTime(Recipe):
             starts, csum = starts[order], np.concatenate(([0], np.cumsum(durs[order])))
             lo = np.searchsorted(starts, g["start"].to_numpy(), side="left")
             hi = np.searchsorted(starts, g["end"].to_numpy(), side="left")
-            for (step, s, e), a, b in zip(g[["step", "start", "end"]].itertuples(index=False), lo, hi):
+            for (step, s, e, name), a, b in zip(g[["step", "start", "end", "range"]].itertuples(index=False), lo, hi):
                 rows.append({"pid": int(pid), "rank": _rank_of(ranks, pid), "device_id": devices.get(pid, -1),
                              "step": int(step), "start": int(s), "step_ns": int(e - s),
-                             "kernels": int(b - a), "kernel_ns": int(csum[b] - csum[a]), "basis": basis})
+                             "kernels": int(b - a), "kernel_ns": int(csum[b] - csum[a]), "basis": basis,
+                             "range": name})
         return pd.DataFrame(rows)
 
     def reduce(self, parts, k=5.0, min_rel=0.01, **_):

@@ -10,9 +10,12 @@
     skipped(path, reason)                              the skipped ones
     <one table per recipe table>                       e.g. step_time, step_ranks
 
-plus, beside it, the primary table as CSV."""
+plus, beside it, the primary table as CSV, and every table as Parquet (RESULT.TABLE.parquet) when
+pandas has a Parquet engine (pyarrow or fastparquet). Debian 12 packages neither, so there the
+result is the SQLite file and the CSV only (PARQUET_UNAVAILABLE says why, in the result's meta too)."""
 
 import datetime
+import importlib
 import json
 import os
 import sqlite3
@@ -22,6 +25,25 @@ import pandas as pd
 APPLICATION_ID = 0x5753464C  # "WSFL"
 FORMAT_VERSION = 1
 _RESERVED = {"meta", "sessions", "skipped"}
+PARQUET_UNAVAILABLE = ("no Parquet engine: pandas writes Parquet through pyarrow or fastparquet, and neither is "
+                       "importable here (Debian 12 packages neither: no python3-pyarrow, no python3-fastparquet); "
+                       "the result is the SQLite file plus the CSV")
+
+
+def parquet_engine():
+    """The Parquet engine pandas would use here ('pyarrow' or 'fastparquet'), or None."""
+    for name in ("pyarrow", "fastparquet"):
+        try:
+            importlib.import_module(name)
+            return name
+        except ImportError:
+            pass
+    return None
+
+
+def parquet_path(path, table):
+    """Where write() puts a table's Parquet file: job42.wsfleet -> job42.step_time.parquet."""
+    return f"{os.path.splitext(os.fspath(path))[0]}.{table}.parquet"
 
 
 class FleetResult:
@@ -30,6 +52,7 @@ class FleetResult:
         self.tables = dict(tables)
         self.sessions = sessions
         self.meta = dict(meta)
+        self.parquet_paths = []
 
     @property
     def primary(self):
@@ -48,10 +71,16 @@ class FleetResult:
         return (f"<warpscope.fleet.FleetResult {self.recipe}: {self.meta.get('counted')} counted, "
                 f"{self.meta.get('skipped')} skipped; tables {', '.join(self.tables)}>")
 
-    def write(self, path, csv_path=None):
+    def write(self, path, csv_path=None, parquet="auto"):
         """Writes the result file (replacing it) and the primary table as CSV (default: the
-        result's name with .csv). Returns (path, csv_path)."""
+        result's name with .csv). Returns (path, csv_path). `parquet`: "auto" also writes every
+        table as Parquet (parquet_path) when pandas has an engine, True insists (ValueError with
+        PARQUET_UNAVAILABLE when it has none), False never; `parquet_paths` lists what was written
+        and meta `parquet` names the engine or why there is none."""
         path = os.fspath(path)
+        engine = parquet_engine() if parquet else None
+        if parquet is True and engine is None:
+            raise ValueError(PARQUET_UNAVAILABLE)
         if csv_path is None:
             csv_path = os.path.splitext(path)[0] + ".csv"
         bad = _RESERVED & set(self.tables)
@@ -65,6 +94,7 @@ class FleetResult:
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             db.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
             meta = dict(self.meta)
+            meta["parquet"] = engine if engine else ("not requested" if not parquet else PARQUET_UNAVAILABLE)
             meta.update(format="warpscope-fleet", format_version=FORMAT_VERSION, recipe=self.recipe,
                         primary_table=next(iter(self.tables), ""), tables=list(self.tables),
                         created=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
@@ -80,6 +110,12 @@ class FleetResult:
             db.close()
         os.replace(tmp, path)
         self.primary.to_csv(csv_path, index=False)
+        self.parquet_paths = []
+        if engine:
+            for name, df in self.tables.items():
+                target = parquet_path(path, name)
+                df.to_parquet(target, engine=engine, index=False)
+                self.parquet_paths.append(target)
         return path, csv_path
 
 
