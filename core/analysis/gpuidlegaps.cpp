@@ -11,13 +11,7 @@ namespace ws {
 
 namespace {
 
-struct Work {
-    TimeNs start = 0;
-    TimeNs end = 0;
-    uint32_t label = 0; // index into the label table
-};
-
-// Labels are resolved once per distinct name, not per event.
+// Kernel labels are resolved once per distinct name, not per event.
 class Labels {
 public:
     explicit Labels(const StringTable& strings)
@@ -29,17 +23,7 @@ public:
         const auto key = std::make_tuple(0, k.shortName, k.demangledName, k.mangledName);
         return intern(key, [&] { return kernelName(k, m_strings, KernelNaming::Base); });
     }
-    uint32_t memcpy(CopyKind kind)
-    {
-        return intern(std::make_tuple(1, static_cast<StringId>(kind), StringId {0}, StringId {0}),
-            [&] { return memcpyOperationName(kind); });
-    }
-    uint32_t memset()
-    {
-        return intern(std::make_tuple(2, StringId {0}, StringId {0}, StringId {0}),
-            [] { return std::string(memsetOperationName()); });
-    }
-    const std::string& text(uint32_t label) const { return m_text[label]; }
+    std::vector<std::string> take() { return std::move(m_text); }
 
 private:
     using Key = std::tuple<int, StringId, StringId, StringId>;
@@ -62,21 +46,42 @@ private:
 GpuIdleAnalysis analyzeGpuIdle(const RecordSource& source, TimeNs minGapNs)
 {
     Labels labels(source.header().strings);
-    std::map<uint32_t, std::vector<Work>> byDevice;
+    std::map<uint32_t, std::vector<GpuWork>> byDevice;
     source.forEachKernel([&](const KernelRecord& k) {
         byDevice[k.deviceId].push_back({k.start, k.end, labels.kernel(k)});
     });
-    source.forEachMemcpy([&](const MemcpyRecord& m) {
-        byDevice[m.deviceId].push_back({m.start, m.end, labels.memcpy(m.copyKind)});
-    });
-    source.forEachMemset([&](const MemsetRecord& m) {
-        byDevice[m.deviceId].push_back({m.start, m.end, labels.memset()});
-    });
+    std::vector<std::string> names = labels.take();
+    addCopiesAndMemsets(source, byDevice, names);
+    return analyzeGpuWork(std::move(byDevice), names, minGapNs);
+}
 
+void addCopiesAndMemsets(
+    const RecordSource& source, std::map<uint32_t, std::vector<GpuWork>>& byDevice, std::vector<std::string>& labels)
+{
+    std::map<CopyKind, uint32_t> copyLabel;
+    source.forEachMemcpy([&](const MemcpyRecord& m) {
+        auto [it, added] = copyLabel.emplace(m.copyKind, static_cast<uint32_t>(labels.size()));
+        if (added)
+            labels.push_back(memcpyOperationName(m.copyKind));
+        byDevice[m.deviceId].push_back({m.start, m.end, it->second});
+    });
+    uint32_t memsetLabel = UINT32_MAX;
+    source.forEachMemset([&](const MemsetRecord& m) {
+        if (memsetLabel == UINT32_MAX) {
+            memsetLabel = static_cast<uint32_t>(labels.size());
+            labels.emplace_back(memsetOperationName());
+        }
+        byDevice[m.deviceId].push_back({m.start, m.end, memsetLabel});
+    });
+}
+
+GpuIdleAnalysis analyzeGpuWork(
+    std::map<uint32_t, std::vector<GpuWork>> byDevice, const std::vector<std::string>& labels, TimeNs minGapNs)
+{
     GpuIdleAnalysis out;
     for (auto& [device, work] : byDevice) {
         std::sort(work.begin(), work.end(),
-            [](const Work& a, const Work& b) { return std::tie(a.start, a.end) < std::tie(b.start, b.end); });
+            [](const GpuWork& a, const GpuWork& b) { return std::tie(a.start, a.end) < std::tie(b.start, b.end); });
         GpuBusySummary s;
         s.deviceId = device;
         s.operations = static_cast<int64_t>(work.size());
@@ -85,13 +90,13 @@ GpuIdleAnalysis analyzeGpuIdle(const RecordSource& source, TimeNs minGapNs)
         TimeNs runEnd = work.front().end;
         uint32_t runEndLabel = work.front().label;
         for (size_t i = 1; i < work.size(); ++i) {
-            const Work& w = work[i];
+            const GpuWork& w = work[i];
             if (w.start > runEnd) {
                 s.busyNs += runEnd - runStart;
                 ++s.gaps;
                 s.largestGapNs = std::max(s.largestGapNs, w.start - runEnd);
                 if (w.start - runEnd >= minGapNs)
-                    out.gaps.push_back({device, runEnd, w.start, labels.text(runEndLabel), labels.text(w.label)});
+                    out.gaps.push_back({device, runEnd, w.start, labels[runEndLabel], labels[w.label]});
                 runStart = w.start;
                 runEnd = w.end;
                 runEndLabel = w.label;

@@ -5,6 +5,7 @@
 #include "core/report/reporttable.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,22 @@ struct GpuIdleAnalysis {
 
 // Devices are told apart by the ordinal the recording process used (device_id).
 GpuIdleAnalysis analyzeGpuIdle(const RecordSource& source, TimeNs minGapNs = 0);
+
+// One kernel, copy or memset on a device, for analyzeGpuWork: `label` indexes its caller's names.
+struct GpuWork {
+    TimeNs start = 0;
+    TimeNs end = 0;
+    uint32_t label = 0;
+};
+// The sweep behind analyzeGpuIdle over work the caller already has in memory (the kernel panels
+// pass their launch table instead of reading every kernel again): per device, in any order;
+// `labels[w.label]` names a gap's neighbours.
+GpuIdleAnalysis analyzeGpuWork(
+    std::map<uint32_t, std::vector<GpuWork>> byDevice, const std::vector<std::string>& labels, TimeNs minGapNs = 0);
+// Appends every memcpy and memset of `source` to `byDevice`, their labels to `labels` (the
+// "[CUDA memcpy ...]" / "[CUDA memset]" names analyzeGpuIdle gives them).
+void addCopiesAndMemsets(
+    const RecordSource& source, std::map<uint32_t, std::vector<GpuWork>>& byDevice, std::vector<std::string>& labels);
 
 // gpu_idle_gaps: Start, Duration, DevId, Before, After; one row per gap of at least
 // minGapNs, in start order.

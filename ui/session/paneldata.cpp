@@ -4,9 +4,15 @@
 #include "core/store/runinference.h"
 
 #include <algorithm>
+#include <future>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "core/analysis/nsysreports.h"
 #include "core/analysis/sessionfilesource.h"
+#include "core/ranking/launchidle.h"
 #include "core/ranking/windowedsource.h"
 #include "core/store/runrecipe.h"
 #include "core/store/sessionerror.h"
@@ -19,7 +25,7 @@
 namespace ws {
 
 std::shared_ptr<PanelData> PanelData::load(
-    const std::shared_ptr<const SessionFile>& file, const CancellationToken& cancel)
+    const std::shared_ptr<const SessionFile>& file, const CancellationToken& cancel, std::optional<TimeNs> origin)
 {
     auto d = std::make_shared<PanelData>();
     d->path = file->path();
@@ -28,18 +34,32 @@ std::shared_ptr<PanelData> PanelData::load(
     const SessionFileSource source(reader);
     d->devices = source.header().devices;
     d->meta = source.header().meta;
-    d->origin = source.timeSpan().begin;
+    // The span is a min/max scan of every table (1.4 s at 10M events): the timeline's loader
+    // already knows it.
+    d->origin = origin ? *origin : source.timeSpan().begin;
     d->runs = reader.readRuns();
     d->links = reader.readKernelLinks();
     // The ranking, the kernel panels and the GPU's busy/idle summary count the traced launches
     // of a multi-run session; a profiled launch shows through the traced one it links to
     // (SessionMetrics).
     const SessionFileSource timing(source, SessionFileSource::Runs::Timing);
+    // The copies and memsets for the busy/idle summary are read on a connection of their own
+    // while this thread reads the kernels (the two reads are the panels' cost on big sessions).
+    using Work = std::map<uint32_t, std::vector<GpuWork>>;
+    auto copies = std::async(std::launch::async, [path = reader.path()] {
+        const SessionReader own(path);
+        const SessionFileSource all(own);
+        const SessionFileSource timed(all, SessionFileSource::Runs::Timing);
+        std::pair<Work, std::vector<std::string>> out;
+        addCopiesAndMemsets(timed, out.first, out.second);
+        return out;
+    });
     d->launches = KernelLaunchTable::build(timing, cancel);
+    auto [work, labels] = copies.get();
     d->metrics = SessionMetrics::read(reader);
     if (cancel.isCancelled())
         throw SessionError(SessionError::Kind::Cancelled, reader.path(), "cancelled");
-    d->idle = analyzeGpuIdle(timing);
+    d->idle = analyzeGpuIdle(d->launches, std::move(work), std::move(labels));
     try {
         // Small next to the session's events (one row per instruction and reason).
         auto tables = std::make_shared<SourceTables>(SourceTables::read(reader));

@@ -51,10 +51,12 @@ public:
     std::shared_ptr<const StringTable> sourceStrings;
     QString sourceError; // why the source counters could not be read
 
-    // Reads everything above through the calling thread's connection to `file`. Throws
+    // Reads everything above through the calling thread's connection to `file` (and the
+    // copies and memsets through a second connection, meanwhile). `origin`, when the caller knows
+    // it (the timeline's snapshot begins there), saves a scan of every table. Throws
     // SessionError naming the file.
-    static std::shared_ptr<PanelData> load(
-        const std::shared_ptr<const SessionFile>& file, const CancellationToken& cancel = {});
+    static std::shared_ptr<PanelData> load(const std::shared_ptr<const SessionFile>& file,
+        const CancellationToken& cancel = {}, std::optional<TimeNs> origin = {});
     // The same from a session in memory (tests, imported sessions not yet saved).
     static std::shared_ptr<PanelData> fromSession(const std::shared_ptr<const SessionData>& data);
 

@@ -265,9 +265,10 @@ void SessionDocument::readPanelsAndBench(bool announce)
     if (announce)
         emit panelDataLoading(file->path());
     m_panels->start(
-        [file](const BackgroundJob::Context& job) -> PanelRead {
+        [file, origin = snapshot->begin()](const BackgroundJob::Context& job) -> PanelRead {
             try {
-                return {PanelData::load(file, job.cancel), {}};
+                // The stats tables show times from the timeline's +0: the snapshot's begin.
+                return {PanelData::load(file, job.cancel, origin), {}};
             } catch (const std::exception& e) {
                 return {nullptr, QString::fromUtf8(e.what())};
             }

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/analysis/gpuidlegaps.h"
+#include "core/ranking/kernellaunchtable.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// analyzeGpuIdle over kernels already in a launch table, so that the kernel panels, which read
+// every launch once for the ranking, do not read them a second time (on the 10M-event synthetic
+// session the second read was 3-4 s of the panels' 10 s). `copies` and `copyLabels` are the
+// copies and memsets as addCopiesAndMemsets() collects them (the panels read them on another
+// thread meanwhile). The same result as analyzeGpuIdle(source) when the table holds the source's
+// kernels: a kernel is labelled by its group's base name.
+GpuIdleAnalysis analyzeGpuIdle(const KernelLaunchTable& launches, std::map<uint32_t, std::vector<GpuWork>> copies,
+    std::vector<std::string> copyLabels, TimeNs minGapNs = 0);
+
+} // namespace ws
