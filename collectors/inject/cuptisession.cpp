@@ -3,6 +3,7 @@
 
 #include "collectors/device/deviceattributes.h"
 
+#include "activitycapture.h"
 #include "pmsampler.h"
 #include "recorder.h"
 
@@ -41,7 +42,8 @@ std::vector<uint8_t>* g_keepRuntime = nullptr; // per cbid: 1 = record
 std::vector<uint8_t>* g_keepDriver = nullptr;
 std::mutex* g_deviceMutex = nullptr;
 std::vector<std::pair<uint32_t, std::string>>* g_deviceUuids = nullptr; // devices seen, for NVML
-uint64_t g_devicesRecorded = 0; // bit per device ordinal < 64, under g_deviceMutex
+uint64_t g_devicesRecorded = 0;       // bit per device ordinal < 64, under g_deviceMutex
+ActivityCapture* g_capture = nullptr; // WS_CUPTI_CAPTURE, see activitycapture.h
 
 void check(CUptiResult r, const char* what)
 {
@@ -363,56 +365,6 @@ void CUPTIAPI bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer,
         std::free(buffer);
 }
 
-const char* overheadName(CUpti_ActivityOverheadKind k)
-{
-    switch (k) {
-    case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
-        return "driver JIT compiler";
-    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH:
-        return "CUPTI buffer flush";
-    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION:
-        return "CUPTI instrumentation";
-    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE:
-        return "CUPTI resource creation";
-    case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
-        return "module loading";
-    case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
-        return "lazy function loading";
-    case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
-        return "command buffer full";
-    case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
-        return "activity buffer request";
-    case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT:
-        return "UVM activity init";
-    default:
-        return "unknown overhead";
-    }
-}
-
-uint32_t cachedName(ConverterCache& cache, RawWriter& w, const char* name)
-{
-    if (!name || !*name)
-        return 0;
-    auto it = cache.names.find(name);
-    if (it == cache.names.end())
-        it = cache.names.emplace(name, w.intern(name)).first;
-    return it->second;
-}
-
-void nameThread(ConverterCache& cache, RawWriter& w, int64_t tid)
-{
-    if (!cache.threadsNamed.emplace(tid, true).second)
-        return;
-    std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/comm");
-    std::string name;
-    if (!std::getline(in, name) || name.empty())
-        return;
-    raw::ThreadNameRecord t {};
-    t.tid = tid;
-    t.name = w.intern(name);
-    w.add(raw::RecordType::ThreadName, t);
-}
-
 } // namespace
 
 bool initialize(Recorder& recorder)
@@ -424,6 +376,7 @@ bool initialize(Recorder& recorder)
     uint32_t version = 0;
     cuptiGetVersion(&version);
     recordEnvironment("cupti_version", std::to_string(version));
+    g_capture = ActivityCapture::fromEnvironment(recorder.config().rawDir, version);
     Dl_info info {};
     if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) && info.dli_fname)
         recordEnvironment("cupti_library", info.dli_fname);
@@ -529,133 +482,20 @@ void flush(bool forced)
 
 void convertBuffer(uint8_t* buffer, size_t validBytes, RawWriter& w, ConverterCache& cache)
 {
-    std::string out;
-    out.reserve(validBytes);
-    uint64_t count = 0;
+    static auto* const live = new LiveActivityNames; // leaked, see Recorder
+    ActivityConverter converter(w, cache, g_capture ? static_cast<ActivityNames&>(*g_capture) : *live);
+    converter.reserve(validBytes);
+    std::vector<std::pair<uint32_t, uint32_t>> records; // (offset, kind), for the capture only
     CUpti_Activity* rec = nullptr;
     while (cuptiActivityGetNextRecord(buffer, validBytes, &rec) == CUPTI_SUCCESS) {
-        switch (rec->kind) {
-        case CUPTI_ACTIVITY_KIND_KERNEL:
-        case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
-            const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(rec);
-            raw::KernelRecord r {};
-            r.start = static_cast<int64_t>(k->start);
-            r.end = static_cast<int64_t>(k->end);
-            r.queued = static_cast<int64_t>(k->queued == CUPTI_TIMESTAMP_UNKNOWN ? 0 : k->queued);
-            r.submitted = static_cast<int64_t>(k->submitted == CUPTI_TIMESTAMP_UNKNOWN ? 0 : k->submitted);
-            r.graphNodeId = k->graphNodeId;
-            r.deviceId = k->deviceId;
-            r.contextId = k->contextId;
-            r.streamId = k->streamId;
-            r.correlationId = k->correlationId;
-            r.name = cachedName(cache, w, k->name);
-            r.graphId = k->graphId;
-            r.grid[0] = k->gridX;
-            r.grid[1] = k->gridY;
-            r.grid[2] = k->gridZ;
-            r.block[0] = k->blockX;
-            r.block[1] = k->blockY;
-            r.block[2] = k->blockZ;
-            r.cluster[0] = static_cast<int32_t>(k->clusterX);
-            r.cluster[1] = static_cast<int32_t>(k->clusterY);
-            r.cluster[2] = static_cast<int32_t>(k->clusterZ);
-            r.registersPerThread = k->registersPerThread;
-            r.staticSmem = k->staticSharedMemory;
-            r.dynamicSmem = k->dynamicSharedMemory;
-            r.localMemPerThread = static_cast<int32_t>(k->localMemoryPerThread);
-            raw::appendFrame(out, raw::RecordType::Kernel, r);
-            ++count;
-            break;
-        }
-        case CUPTI_ACTIVITY_KIND_MEMCPY: {
-            const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(rec);
-            raw::MemcpyRecord r {};
-            r.start = static_cast<int64_t>(m->start);
-            r.end = static_cast<int64_t>(m->end);
-            r.bytes = static_cast<int64_t>(m->bytes);
-            r.deviceId = m->deviceId;
-            r.contextId = m->contextId;
-            r.streamId = m->streamId;
-            r.correlationId = m->correlationId;
-            r.graphId = m->graphId;
-            r.copyKind = m->copyKind;
-            r.srcKind = m->srcKind;
-            r.dstKind = m->dstKind;
-            raw::appendFrame(out, raw::RecordType::Memcpy, r);
-            ++count;
-            break;
-        }
-        case CUPTI_ACTIVITY_KIND_MEMSET: {
-            const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(rec);
-            raw::MemsetRecord r {};
-            r.start = static_cast<int64_t>(m->start);
-            r.end = static_cast<int64_t>(m->end);
-            r.bytes = static_cast<int64_t>(m->bytes);
-            r.deviceId = m->deviceId;
-            r.contextId = m->contextId;
-            r.streamId = m->streamId;
-            r.correlationId = m->correlationId;
-            r.graphId = m->graphId;
-            r.value = m->value;
-            raw::appendFrame(out, raw::RecordType::Memset, r);
-            ++count;
-            break;
-        }
-        case CUPTI_ACTIVITY_KIND_RUNTIME:
-        case CUPTI_ACTIVITY_KIND_DRIVER: {
-            const auto* a = reinterpret_cast<const CUpti_ActivityAPI*>(rec);
-            const bool driver = rec->kind == CUPTI_ACTIVITY_KIND_DRIVER;
-            raw::ApiRecord r {};
-            r.start = static_cast<int64_t>(a->start);
-            r.end = static_cast<int64_t>(a->end);
-            r.tid = a->threadId;
-            r.correlationId = a->correlationId;
-            r.cbid = a->cbid;
-            r.returnValue = static_cast<int32_t>(a->returnValue);
-            r.domain = static_cast<uint8_t>(driver ? raw::ApiDomain::Driver : raw::ApiDomain::Runtime);
-            const uint64_t key = (uint64_t {driver} << 32) | a->cbid;
-            auto it = cache.apiNames.find(key);
-            if (it == cache.apiNames.end()) {
-                const char* name = nullptr;
-                cuptiGetCallbackName(driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API, a->cbid, &name);
-                it = cache.apiNames.emplace(key, w.intern(name ? name : "unknown API")).first;
-            }
-            r.name = it->second;
-            nameThread(cache, w, r.tid);
-            raw::appendFrame(out, raw::RecordType::Api, r);
-            ++count;
-            break;
-        }
-        case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
-            const auto* y = reinterpret_cast<const CUpti_ActivitySynchronization2*>(rec);
-            raw::SyncRecord r {};
-            r.start = static_cast<int64_t>(y->start);
-            r.end = static_cast<int64_t>(y->end);
-            r.correlationId = y->correlationId;
-            r.contextId = y->contextId;
-            r.streamId = y->streamId;
-            r.eventId = y->cudaEventId;
-            r.type = static_cast<uint32_t>(y->type);
-            raw::appendFrame(out, raw::RecordType::Sync, r);
-            ++count;
-            break;
-        }
-        case CUPTI_ACTIVITY_KIND_OVERHEAD: {
-            const auto* o = reinterpret_cast<const CUpti_ActivityOverhead3*>(rec);
-            raw::OverheadRecord r {};
-            r.start = static_cast<int64_t>(o->start);
-            r.end = static_cast<int64_t>(o->end);
-            r.tid = o->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? o->objectId.pt.threadId : 0;
-            r.kind = cachedName(cache, w, overheadName(o->overheadKind));
-            raw::appendFrame(out, raw::RecordType::Overhead, r);
-            ++count;
-            break;
-        }
-        default:
-            break;
-        }
+        converter.add(rec);
+        if (g_capture)
+            records.emplace_back(
+                static_cast<uint32_t>(reinterpret_cast<uint8_t*>(rec) - buffer), static_cast<uint32_t>(rec->kind));
     }
-    w.addPrepared(out, count);
+    converter.finish();
+    if (g_capture)
+        g_capture->addBuffer(buffer, validBytes, records);
 }
 
 void runDeferredQueries(Recorder& recorder)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "activityconverter.h"
+
 #include <cstddef>
 #include <cstdint>
-#include <string>
-#include <unordered_map>
 
 namespace ws::inject {
 
@@ -26,14 +26,8 @@ void disableActivity();
 // cuptiActivityFlushAll: forced at exit, otherwise only buffers whose records are complete.
 void flush(bool forced);
 
-// Per-writer-thread caches so converting a buffer takes no lock per record.
-struct ConverterCache {
-    std::unordered_map<std::string, uint32_t> names;
-    std::unordered_map<uint64_t, uint32_t> apiNames; // (domain << 32 | cbid) -> string id
-    std::unordered_map<int64_t, bool> threadsNamed;
-};
-
-// Converts the records of one completed CUPTI buffer into raw frames on `writer`.
+// Converts the records of one completed CUPTI buffer into raw frames on `writer`
+// (ActivityConverter), and hands the buffer to the capture when WS_CUPTI_CAPTURE is set.
 void convertBuffer(uint8_t* buffer, size_t validBytes, RawWriter& writer, ConverterCache& cache);
 
 // Queries that must not run inside CUDA callbacks: current clocks through NVML, the CUDA

@@ -30,6 +30,8 @@ public:
     bool build(const std::string& chipName, const std::vector<uint8_t>& counterAvailability,
         const std::vector<MetricRequest::Counter>& request, int ccMajor, int ccMinor, std::string& error);
 
+    const std::string& chipName() const { return m_chip; }
+    const std::vector<uint8_t>& counterAvailability() const { return m_availability; }
     const std::vector<ProfiledMetric>& metrics() const { return m_metrics; }
     const std::vector<const char*>& metricNames() const { return m_names; }
     const std::vector<std::string>& rejected() const { return m_rejected; }

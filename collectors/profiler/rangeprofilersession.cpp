@@ -4,9 +4,73 @@
 #include "cuptistatus.h"
 #include "metricconfiguration.h"
 
+#include <cupti.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace ws::profiler {
+
+namespace {
+
+bool writeFile(const std::string& path, const std::vector<uint8_t>& bytes)
+{
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f)
+        return false;
+    const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+    return std::fclose(f) == 0 && ok;
+}
+
+// WS_CUPTI_CAPTURE=DIR (docs/recorder.md): each decoded counter-data image with what evaluating
+// it needs (chip, counter-availability and config images, metric names in evaluation order)
+// and the values this process evaluated from it, into DIR/ws-<pid>.rangeprofiler/decode-<n>/,
+// so tests/cupti evaluates the same image through MetricConfiguration without a GPU.
+void captureDecoded(const MetricConfiguration& config, const std::vector<uint8_t>& counterData, size_t ranges,
+    size_t dropped, bool userReplay)
+{
+    const char* v = std::getenv("WS_CUPTI_CAPTURE");
+    if (!v || !*v || v[0] != '/')
+        return;
+    static int decodes = 0;
+    const std::string base = std::string(v) + "/ws-" + std::to_string(getpid()) + ".rangeprofiler";
+    mkdir(v, 0755);
+    mkdir(base.c_str(), 0755);
+    const std::string dir = base + "/decode-" + std::to_string(decodes++);
+    if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+        return;
+    writeFile(dir + "/counterdata.bin", counterData);
+    writeFile(dir + "/config.bin", config.configImage());
+    writeFile(dir + "/availability.bin", config.counterAvailability());
+    std::FILE* m = std::fopen((dir + "/manifest.tsv").c_str(), "w");
+    if (!m)
+        return;
+    uint32_t version = 0;
+    cuptiGetVersion(&version);
+    std::fprintf(m, "# warpscope range-profiler capture (WS_CUPTI_CAPTURE, docs/recorder.md)\n");
+    std::fprintf(m, "format\t1\nchip\t%s\ncupti_version\t%u\ncupti_api_version\t%d\n", config.chipName().c_str(),
+        version, CUPTI_API_VERSION);
+    std::fprintf(m, "replay\t%s\nranges\t%zu\ndropped\t%zu\npasses\t%zu\n", userReplay ? "user" : "kernel", ranges,
+        dropped, config.passes());
+    for (const char* name : config.metricNames())
+        std::fprintf(m, "metric\t%s\n", name);
+    // The values as this process evaluated them, %.17g so they read back bit-exact.
+    std::vector<double> values;
+    for (size_t r = 0; r < ranges; ++r) {
+        if (!config.evaluate(counterData, r, values))
+            continue;
+        for (size_t i = 0; i < values.size(); ++i)
+            std::fprintf(m, "value\t%zu\t%s\t%.17g\n", r, config.metricNames()[i], values[i]);
+    }
+    std::fclose(m);
+}
+
+} // namespace
 
 RangeProfilerSession::~RangeProfilerSession()
 {
@@ -146,6 +210,7 @@ bool RangeProfilerSession::stopAndDecode(size_t& ranges, size_t& dropped, std::s
         return false;
     }
     ranges = ip.numTotalRanges;
+    captureDecoded(*m_config, m_counterData, ranges, dropped, m_replay == Replay::User);
     return true;
 }
 
