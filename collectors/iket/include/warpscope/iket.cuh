@@ -19,12 +19,16 @@
 //   trace.collect();                              // after it: hands the events to the recorder
 //
 // Every method must be called by the whole warp (or at least by lane 0): lane 0 writes one
-// 32-byte event {globaltimer, clock64, SM, warp, block, kind, name} into the warp's own slots
-// of a per-launch global buffer. No atomics, no shared memory, never out of bounds: a warp
-// that runs out of slots keeps counting, and the decoder reports what was dropped.
-// Define WARPSCOPE_IKET_DISABLE to compile every call out to nothing, or
-// WARPSCOPE_IKET_CLOCK64_ONLY to time events with clock64 alone (cheaper; two more events per
-// warp, anchors with globaltimer at the profiler's start and end, carry the clock).
+// 16-byte event {clock64 low word, %globaltimer low word, name | kind, token} into the warp's
+// own slots of a per-launch global buffer, with one predicated store (no branch); the warp's
+// anchors, when its profiler starts and ends, carry the timers in full and its SM. No atomics,
+// no shared memory, never out of bounds: a warp that runs out of slots keeps counting (its
+// later events land in scratch slots), and the decoder reports what was dropped.
+// Define WARPSCOPE_IKET_DISABLE to compile every call out to nothing,
+// WARPSCOPE_IKET_CLOCK64_ONLY to time events with clock64 alone (placed between the warp's
+// anchors), or WARPSCOPE_IKET_BATCHED to collect 32 events in registers, one per lane, and
+// store them together (every call from the whole converged warp). Recorders are explained
+// below (detail::CompactRecorder and the others); BasicProfiler / BasicLaunch take one.
 //
 // Under `warpscope-cli record`, collect() passes the host copy to libwarpscope-inject.so, which
 // stores it in the session (warp_event rows, decoded and aligned to the session's clock).
