@@ -7,10 +7,14 @@
 #include "core/iket/compactevents.h"
 #include "core/iket/iketlaunch.h"
 #include "core/iket/warpdecoder.h"
+#include "core/ingest/rawingest.h"
+#include "core/raw/rawreader.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 using namespace ws;
 using namespace ws::iket;
@@ -104,6 +108,55 @@ LaunchBuffer launchOf(const std::vector<std::vector<CompactEvent>>& warps)
         l.events.insert(l.events.end(), expanded.begin(), expanded.end());
     }
     return l;
+}
+
+// A raw file with one kernel (and its launch call) and the launch's record, as the injection
+// library writes them.
+std::string rawFileWith(const LaunchBuffer& l, int64_t kernelStart, int64_t kernelEnd)
+{
+    std::string bytes;
+    raw::FileHeader h {};
+    std::copy(std::begin(raw::kMagic), std::end(raw::kMagic), h.magic);
+    h.version = raw::kFormatVersion;
+    h.headerSize = sizeof(h);
+    h.pid = 77;
+    h.parentPid = 1;
+    bytes.assign(reinterpret_cast<const char*>(&h), sizeof(h));
+    uint32_t next = 1;
+    const auto string = [&](std::string_view text) {
+        raw::StringDef d {next, 0};
+        raw::appendFrame(bytes, raw::RecordType::String, d, text);
+        return next++;
+    };
+    raw::ApiRecord a {};
+    a.start = l.armedNs + 10;
+    a.end = a.start + 100;
+    a.tid = l.tid;
+    a.correlationId = 5;
+    a.name = string("cudaLaunchKernel_v7000");
+    raw::appendFrame(bytes, raw::RecordType::Api, a);
+    raw::KernelRecord k {};
+    k.start = kernelStart;
+    k.end = kernelEnd;
+    k.correlationId = 5;
+    k.name = string("_Z4lostv");
+    k.grid[0] = l.grid[0];
+    k.grid[1] = k.grid[2] = 1;
+    k.block[0] = l.block[0];
+    k.block[1] = k.block[2] = 1;
+    raw::appendFrame(bytes, raw::RecordType::Kernel, k);
+    const uint32_t label = string(l.label);
+    std::string list;
+    for (const auto& n : l.names)
+        list += (list.empty() ? "" : ", ") + n;
+    const uint32_t names = string(list);
+    const std::string payload = encodeLaunchPayload(l, label, names);
+    raw::FrameHeader f {};
+    f.size = static_cast<uint32_t>(payload.size());
+    f.type = static_cast<uint16_t>(raw::kIketLaunchType);
+    bytes.append(reinterpret_cast<const char*>(&f), sizeof(f));
+    bytes.append(payload);
+    return bytes;
 }
 
 } // namespace
@@ -226,6 +279,54 @@ private Q_SLOTS:
             QVERIFY2(std::fabs(begin - t.begin) <= kTick, qPrintable(QString::number(begin - t.begin)));
         }
         QCOMPARE(n, 5);
+    }
+
+    // Warps that ran out of slots are named with their kernel and how many events each lost,
+    // in meta iket_dropped_warps and in ingest's warning; the others' events all arrive.
+    void droppedWarpsNamed()
+    {
+        constexpr uint32_t kSlots = 8;
+        std::vector<std::vector<CompactEvent>> warps;
+        std::vector<uint32_t> attempted;
+        for (int w = 0; w < 4; ++w) {
+            Device d;
+            d.gt0 = uint64_t {1} << 40;
+            d.clock0 = 5000;
+            std::vector<Truth> truth;
+            // Warps 1 and 3: 12 ranges (anchor, role, 24 calls, mark, anchor: 28 events) in 8 slots.
+            std::vector<CompactEvent> all = warpEvents(d, std::vector<double>(w % 2 ? 12 : 2, 100.0), 50, truth);
+            attempted.push_back(static_cast<uint32_t>(all.size()));
+            all.resize(std::min<size_t>(all.size(), kSlots));
+            warps.push_back(all);
+        }
+        LaunchBuffer l = launchOf(warps);
+        l.eventsPerWarp = kSlots;
+        l.counts = attempted;
+        l.label = "lost";
+        l.tid = 9;
+        l.armedNs = 1000;
+        const int64_t start = static_cast<int64_t>(uint64_t {1} << 40);
+        RawIngest ingest;
+        ingest.addFile(raw::RawFile::fromBytes(rawFileWith(l, start, start + 100000), "lost.raw"));
+        const SessionData s = ingest.finish();
+        QCOMPARE(s.meta.at("iket_dropped_events"), std::to_string(2 * (28 - kSlots)));
+        const std::string kernel = "lost (kernel #" + std::to_string(s.kernels.at(0).id) + ")";
+        QCOMPARE(s.meta.at("iket_dropped_warps"),
+            kernel + ": block 1 warp 0 (" + std::to_string(28 - kSlots) + ")\n" + kernel + ": block 3 warp 0 ("
+                + std::to_string(28 - kSlots) + ")");
+        const auto& w = ingest.warnings();
+        QVERIFY(std::any_of(w.begin(), w.end(), [&](const std::string& x) {
+            return x.find("in-kernel trace " + kernel
+                       + ": 40 events dropped by 2 warp(s) that ran out of slots: "
+                         "block 1 warp 0 (20), block 3 warp 0 (20)")
+                != std::string::npos;
+        }));
+        // Warps 0 and 2 kept both their ranges and their mark.
+        std::map<int, int> perBlock;
+        for (const WarpEvent& e : s.warpEvents)
+            ++perBlock[e.block];
+        QCOMPARE(perBlock[0], 3);
+        QCOMPARE(perBlock[2], 3);
     }
 };
 
