@@ -252,7 +252,7 @@ void timeAll(std::vector<Variant>& vs, int reps)
 
 const char* const kRecorderNames[] = {"wide_gt (v1, old default)", "wide_clock64 (v1 CLOCK64_ONLY)",
     "compact_gt_immediate", "compact_clock64_immediate", "compact_gt_deferred", "compact_clock64_deferred",
-    "batched_gt", "batched_clock64"};
+    "batched_gt_immediate", "batched_clock64_immediate", "batched_gt_deferred", "batched_clock64_deferred"};
 
 template <class T> struct Tag {
     using type = T;
@@ -267,8 +267,10 @@ template <class F> void forEachRecorder(F&& f)
     f(Tag<CompactRecorder<false, false>> {}, 3);
     f(Tag<CompactRecorder<true, true>> {}, 4);
     f(Tag<CompactRecorder<false, true>> {}, 5);
-    f(Tag<BatchedRecorder<true>> {}, 6);
-    f(Tag<BatchedRecorder<false>> {}, 7);
+    f(Tag<BatchedRecorder<true, false>> {}, 6);
+    f(Tag<BatchedRecorder<false, false>> {}, 7);
+    f(Tag<BatchedRecorder<true, true>> {}, 8);
+    f(Tag<BatchedRecorder<false, true>> {}, 9);
 }
 
 int sms()

@@ -55,7 +55,7 @@ for line in open(sys.argv[2]):
 kernels = [k for k in db.execute("select id, demangled_name, start, end from kernel order by start")
            if "spinKernel" in s.get(k[1], "")]
 print("kernels:", len(kernels), " meta:", {k: v for k, v in meta.items() if k.startswith("iket")})
-ok = len(kernels) == 8
+ok = len(kernels) == 10
 for i, (kid, name, kstart, kend) in enumerate(kernels):
     rows = db.execute("select name, t_begin, t_end from warp_event where kernel_id=? and kind=0", (kid,)).fetchall()
     for spin in ("spin_short", "spin_mid", "spin_long"):

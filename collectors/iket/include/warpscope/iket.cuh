@@ -98,7 +98,7 @@ struct Token {
 //       anchors, when its profiler starts and ends, carry both timers in full. Deferred stores
 //       an event at the next call (or at the end), so the warp does not wait for the timer
 //       reads it just issued.
-//   BatchedRecorder<Gt>   version 2 as well, but events collect in registers, one per lane,
+//   BatchedRecorder<Gt, Deferred>   version 2 as well, but events collect in registers, one per lane,
 //       and the whole warp stores 32 of them at once (512 contiguous bytes). Needs every call
 //       from the whole, converged warp.
 //   WideRecorder<Gt>      version 1 (32-byte events, two stores by lane 0 behind a branch,
@@ -235,7 +235,7 @@ private:
     uint4 m_pending {};
 };
 
-template <bool Gt> class BatchedRecorder {
+template <bool Gt, bool Deferred> class BatchedRecorder {
 public:
     static constexpr bool kCompact = true;
     static constexpr bool kWholeWarp = true;
@@ -255,6 +255,8 @@ public:
     __device__ void end()
     {
         anchor(0);
+        if constexpr (Deferred)
+            place(m_next - 1, m_pending);
         const uint32_t base = m_next & ~31u;
         storeIf(m_valid && m_lane < (m_next & 31u), m_slots + min(base, m_scratch) + m_lane, m_held.x, m_held.y,
             m_held.z, m_held.w);
@@ -277,16 +279,25 @@ private:
         hold(make_uint4(clk, static_cast<uint32_t>(gt), sm | kAnchorNameKind | WS_IKET_EVENT_GLOBALTIMER,
             static_cast<uint32_t>(gt >> 32)));
     }
-    // Event i lives in lane i % 32 until the 32nd arrives; then the warp stores all of them.
+    // Deferred: an event is placed at the next call, when its timer reads have long arrived.
     __device__ __forceinline__ void hold(const uint4& e)
     {
-        if (m_lane == (m_next & 31u))
-            m_held = e;
-        ++m_next;
-        if ((m_next & 31u) == 0) {
-            const uint32_t base = m_next - 32u;
-            storeIf(m_valid, m_slots + min(base, m_scratch) + m_lane, m_held.x, m_held.y, m_held.z, m_held.w);
+        if constexpr (Deferred) {
+            if (m_next > 0)
+                place(m_next - 1, m_pending);
+            m_pending = e;
+        } else {
+            place(m_next, e);
         }
+        ++m_next;
+    }
+    // Event i lives in lane i % 32 until the batch's last arrives; then the warp stores all 32.
+    __device__ __forceinline__ void place(uint32_t index, const uint4& e)
+    {
+        if (m_lane == (index & 31u))
+            m_held = e;
+        if ((index & 31u) == 31u)
+            storeIf(m_valid, m_slots + min(index & ~31u, m_scratch) + m_lane, m_held.x, m_held.y, m_held.z, m_held.w);
     }
 
     WsIketCompactEvent* m_slots = nullptr;
@@ -296,6 +307,7 @@ private:
     uint32_t m_lane = 0;
     uint32_t m_valid = 0;
     uint4 m_held {};
+    uint4 m_pending {};
 };
 
 template <bool Gt> class WideRecorder {
@@ -607,7 +619,7 @@ inline namespace on_clock64 {
 using DefaultRecorder = detail::CompactRecorder<false, true>;
 #elif defined(WARPSCOPE_IKET_BATCHED)
 inline namespace on_batched {
-using DefaultRecorder = detail::BatchedRecorder<true>;
+using DefaultRecorder = detail::BatchedRecorder<true, true>;
 #else
 inline namespace on {
 using DefaultRecorder = detail::CompactRecorder<true, true>;
