@@ -5,6 +5,7 @@
 // IketLaunchPart records as it needs; ingest decodes it into warp_event rows.
 #include "recorder.h"
 
+#include "core/iket/compactevents.h"
 #include "core/iket/iketsplit.h"
 #include "core/raw/iketformat.h"
 #include "warpscope/iket_abi.h"
@@ -16,6 +17,9 @@
 #include <vector>
 
 namespace {
+
+static_assert(sizeof(ws::iket::CompactEvent) == sizeof(WsIketCompactEvent));
+static_assert(ws::iket::kGlobaltimerFlag == WS_IKET_EVENT_GLOBALTIMER);
 
 int submit(const WsIketSubmission* s)
 {
@@ -33,8 +37,13 @@ int submit(const WsIketSubmission* s)
     const uint64_t warps = uint64_t {h.blocks} * h.warpsPerBlock;
     const uint64_t countsEnd = sizeof(WsIketBufferHeader) + warps * sizeof(uint32_t);
     const uint64_t eventsOffset = (countsEnd + 15u) & ~uint64_t {15u};
-    if (h.magic != WS_IKET_MAGIC || h.headerBytes != sizeof(WsIketBufferHeader)
-        || eventsOffset + warps * h.eventsPerWarp * sizeof(WsIketEvent) > s->bytes) {
+    // Version 2 buffers hold 16-byte events, slotsPerWarp per warp (scratch slots past eventsPerWarp).
+    const bool compact = h.magic == WS_IKET_MAGIC_V2;
+    const uint64_t slots = compact ? h.slotsPerWarp : h.eventsPerWarp;
+    const uint64_t eventBytes = compact ? sizeof(WsIketCompactEvent) : sizeof(WsIketEvent);
+    if ((h.magic != WS_IKET_MAGIC && !compact) || h.headerBytes != sizeof(WsIketBufferHeader)
+        || (compact && (h.eventBytes != sizeof(WsIketCompactEvent) || slots < h.eventsPerWarp))
+        || eventsOffset + warps * slots * eventBytes > s->bytes) {
         r->message(
             raw::MessageLevel::Warning, "warpscope_iket_submit: a buffer that does not match its header was ignored");
         return -3;
@@ -56,6 +65,17 @@ int submit(const WsIketSubmission* s)
     rec.totalWarps = static_cast<uint32_t>(warps);
     rec.outOfRangeWarps = h.outOfRangeWarps;
     const char* events = bytes + eventsOffset;
+    // A compact buffer becomes the 32-byte events the raw record holds (one decoder for all).
+    std::vector<raw::IketEvent> expanded;
+    if (compact) {
+        std::vector<uint32_t> stored(warps);
+        for (uint64_t w = 0; w < warps; ++w)
+            stored[w] = std::min<uint32_t>(attempted[w], h.eventsPerWarp);
+        expanded.resize(warps * h.eventsPerWarp);
+        iket::expandCompact(reinterpret_cast<const iket::CompactEvent*>(events), slots, stored.data(),
+            static_cast<uint32_t>(warps), h.warpsPerBlock, expanded.data(), h.eventsPerWarp);
+        events = reinterpret_cast<const char*>(expanded.data());
+    }
     if (iket::singleFrameBytes(rec, attempted.data()) > raw::kMaxFramePayload) {
         // Too large for one frame: as many frames as it takes, every event kept (ingest joins them).
         static std::atomic<uint64_t> serial {0};

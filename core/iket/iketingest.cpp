@@ -65,12 +65,15 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
     int unmatched = 0;
     int aligned = 0;
     int interpolated = 0;
+    uint32_t warpsOnGlobaltimer = 0;
+    double nsPerCycle = 0;
     int64_t worstShift = 0;
     uint64_t moved = 0;
     uint64_t outside = 0;
     std::string shifts;
     uint64_t step = 0;
     std::string unbalancedText;
+    std::string droppedText;
     size_t unbalancedWarps = 0;
     for (const auto& launch : m_launches) {
         const KernelRecord* kernel = findKernel(session, launch);
@@ -86,6 +89,9 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
         outOfRange += launch.outOfRangeWarps;
         aligned += d.clock.kernelAligned ? 1 : 0;
         interpolated += d.clock.clockInterpolated ? 1 : 0;
+        warpsOnGlobaltimer += d.clock.warpsOnGlobaltimer;
+        if (d.clock.nsPerCycle > 0)
+            nsPerCycle = d.clock.nsPerCycle;
         moved += d.clock.eventsMovedIntoKernel;
         outside += d.clock.eventsOutsideKernel;
         if (d.clock.kernelAligned)
@@ -109,9 +115,26 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
                 + std::to_string(d.events.size()) + " events lie outside the kernel even after alignment (they span "
                 + std::to_string(d.clock.rawSpanNs) + " ns, the kernel " + std::to_string(kernel->end - kernel->start)
                 + " ns: the GPU timer and CUPTI disagree)");
-        if (d.dropped > 0)
-            warnings.push_back("in-kernel trace " + who + ": " + std::to_string(d.dropped)
-                + " events dropped (warps ran out of slots; raise eventsPerWarp)");
+        if (d.dropped > 0) {
+            // Which warps: every one in the session's meta, the first few in the warning.
+            std::string list;
+            int listed = 0;
+            int short_ = 0;
+            for (uint32_t w = 0; w < launch.totalWarps(); ++w) {
+                if (launch.counts[w] <= launch.eventsPerWarp)
+                    continue;
+                ++short_;
+                const std::string one = "block " + std::to_string(w / launch.warpsPerBlock) + " warp "
+                    + std::to_string(w % launch.warpsPerBlock) + " ("
+                    + std::to_string(launch.counts[w] - launch.eventsPerWarp) + ")";
+                droppedText += (droppedText.empty() ? "" : "\n") + who + ": " + one;
+                if (listed++ < 8)
+                    list += (list.empty() ? "" : ", ") + one;
+            }
+            warnings.push_back("in-kernel trace " + who + ": " + std::to_string(d.dropped) + " events dropped by "
+                + std::to_string(short_) + " warp(s) that ran out of slots: " + list + (short_ > 8 ? ", ..." : "")
+                + " (raise eventsPerWarp)");
+        }
     }
     if (unmatched > 0)
         warnings.push_back("in-kernel trace: " + std::to_string(unmatched) + " of " + std::to_string(m_launches.size())
@@ -119,6 +142,8 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
     session.meta["iket_launches"] = std::to_string(m_launches.size());
     session.meta["iket_events"] = std::to_string(events);
     session.meta["iket_dropped_events"] = std::to_string(dropped + truncated);
+    if (!droppedText.empty())
+        session.meta["iket_dropped_warps"] = droppedText;
     session.meta["iket_out_of_range_warps"] = std::to_string(outOfRange);
     session.meta["iket_unbalanced_warps"] = std::to_string(unbalancedWarps);
     if (!unbalancedText.empty())
@@ -132,7 +157,10 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
         + " launches aligned to their kernel's CUPTI interval (largest correction " + std::to_string(worstShift)
         + " ns; " + std::to_string(moved) + " of " + std::to_string(events) + " events moved into their kernel, "
         + std::to_string(outside) + " still outside); globaltimer step " + std::to_string(step) + " ns"
-        + (interpolated ? "; clock64 interpolation in " + std::to_string(interpolated) + " launches" : "");
+        + (interpolated ? "; clock64 interpolation in " + std::to_string(interpolated) + " launches" : "")
+        + (nsPerCycle > 0 ? "; compact events: SM clock " + std::to_string(nsPerCycle) + " ns per cycle, "
+                    + std::to_string(warpsOnGlobaltimer) + " warps kept on globaltimer (their clock64 strayed)"
+                          : "");
 }
 
 } // namespace ws::iket

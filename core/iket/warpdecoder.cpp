@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/iket/warpdecoder.h"
 
+#include "core/iket/compactevents.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -89,12 +91,99 @@ bool anchoredTimes(const LaunchBuffer& launch, std::vector<TimeNs>& t)
     return true;
 }
 
-std::vector<TimeNs> deviceTimes(const LaunchBuffer& launch, uint64_t step, bool& interpolated)
+// Events from the compact (version 2) buffer: each warp's clock64 is exact within the warp;
+// %globaltimer was read at its anchors and, unless clock64-only, at every event. Durations come
+// from clock64 (sub-ns resolution, where globaltimer ticks in 32 ns steps), placement from
+// globaltimer: one clock rate for the launch (the SMs share their clock), measured over every
+// warp's span (sum of globaltimer spans over sum of clock spans), and per warp the offset that
+// puts its clock on its globaltimer readings (median residual plus half a tick: the timer
+// truncates). A warp whose readings stray from that line by more than kStrayNs (the SM clock
+// changed speed during the kernel) keeps globaltimer for its events that have it.
+void compactTimes(const LaunchBuffer& launch, uint64_t step, std::vector<TimeNs>& t, ClockMapping& clock)
 {
+    // Per warp: its rate over its span. The launch's rate is the median over the warps that span
+    // at least half the longest (long spans resolve the rate finely; the median ignores a warp
+    // whose SM changed its clock).
+    std::vector<std::pair<double, double>> rates; // (globaltimer span, ns per cycle)
+    double longest = 0;
+    for (uint32_t w = 0; w < launch.totalWarps(); ++w) {
+        const uint64_t first = launch.firstEvent[w];
+        const raw::IketEvent* a = nullptr;
+        const raw::IketEvent* b = nullptr;
+        for (uint64_t i = first; i < first + launch.stored(w); ++i) {
+            if (launch.events[i].globaltimer == 0)
+                continue;
+            (a ? b : a) = &launch.events[i];
+        }
+        if (a && b && b->clock > a->clock && b->globaltimer > a->globaltimer) {
+            const auto span = static_cast<double>(b->globaltimer - a->globaltimer);
+            rates.emplace_back(span, span / static_cast<double>(b->clock - a->clock));
+            longest = std::max(longest, span);
+        }
+    }
+    std::vector<double> candidates;
+    for (const auto& [span, rate] : rates)
+        if (span >= longest / 2)
+            candidates.push_back(rate);
+    std::sort(candidates.begin(), candidates.end());
+    // Without two readings in any warp the rate is unknown: 2 GHz, the order of every Hopper's clock.
+    const double nsPerCycle = candidates.empty() ? 0.5 : candidates[candidates.size() / 2];
+    clock.nsPerCycle = nsPerCycle;
+    const TimeNs half = static_cast<TimeNs>(step / 2);
+    std::vector<double> residual;
+    for (uint32_t w = 0; w < launch.totalWarps(); ++w) {
+        const uint64_t first = launch.firstEvent[w];
+        const uint64_t n = launch.stored(w);
+        residual.clear();
+        for (uint64_t i = first; i < first + n; ++i) {
+            const raw::IketEvent& e = launch.events[i];
+            if (e.globaltimer != 0)
+                residual.push_back(
+                    static_cast<double>(static_cast<int64_t>(e.globaltimer - launch.events[first].globaltimer))
+                    - nsPerCycle * static_cast<double>(static_cast<int64_t>(e.clock - launch.events[first].clock)));
+        }
+        if (residual.empty())
+            continue; // no reading at all: nothing places this warp (t keeps 0)
+        std::vector<double> sorted = residual;
+        std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
+        const double offset = sorted[sorted.size() / 2];
+        double stray = 0;
+        for (const double r : residual)
+            stray = std::max(stray, std::fabs(r - offset));
+        const bool keepGlobaltimer = stray > kStrayNs && residual.size() > 2;
+        clock.warpsOnGlobaltimer += keepGlobaltimer ? 1 : 0;
+        // Offsets from the warp's first reading in double, the reading itself in integer ns (a
+        // double holds ~1e18 ns only to 128 ns).
+        const auto base = static_cast<TimeNs>(launch.events[first].globaltimer);
+        for (uint64_t i = first; i < first + n; ++i) {
+            const raw::IketEvent& e = launch.events[i];
+            if (keepGlobaltimer && e.globaltimer != 0) {
+                t[i] = static_cast<TimeNs>(e.globaltimer) + half;
+                continue;
+            }
+            const auto cycles = static_cast<double>(static_cast<int64_t>(e.clock - launch.events[first].clock));
+            t[i] = base + static_cast<TimeNs>(std::llround(offset + nsPerCycle * cycles)) + half;
+        }
+    }
+}
+
+bool fromCompact(const LaunchBuffer& launch)
+{
+    return !launch.events.empty() && launch.events.front().reserved == kFromCompact;
+}
+
+std::vector<TimeNs> deviceTimes(const LaunchBuffer& launch, uint64_t step, ClockMapping& clock)
+{
+    bool& interpolated = clock.clockInterpolated;
     std::vector<TimeNs> t(launch.events.size());
     for (size_t i = 0; i < t.size(); ++i)
         t[i] = static_cast<TimeNs>(launch.events[i].globaltimer);
     interpolated = false;
+    if (fromCompact(launch)) {
+        compactTimes(launch, step, t, clock);
+        interpolated = true;
+        return t;
+    }
     if (anchoredTimes(launch, t)) {
         interpolated = true;
         return t;
@@ -221,7 +310,7 @@ DecodedLaunch decodeLaunch(const LaunchBuffer& launch, const KernelRecord* kerne
     out.stored = launch.events.size();
     out.dropped = launch.dropped();
     out.clock.globaltimerStepNs = globaltimerStep(launch);
-    std::vector<TimeNs> t = deviceTimes(launch, out.clock.globaltimerStepNs, out.clock.clockInterpolated);
+    std::vector<TimeNs> t = deviceTimes(launch, out.clock.globaltimerStepNs, out.clock);
 
     // Onto the session clock: the anchor, then the kernel's own interval.
     out.clock.anchorShiftNs = -launch.realtimeMinusMonotonicNs;

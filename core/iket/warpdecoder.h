@@ -48,7 +48,15 @@ struct ClockMapping {
     // Also true for WARPSCOPE_IKET_CLOCK64_ONLY buffers: events timed by clock64 between each
     // warp's globaltimer anchors.
     bool clockInterpolated = false;
+    // Compact (version 2) buffers: the launch's SM clock rate against globaltimer, and the warps
+    // whose globaltimer readings strayed from their clock64 line (kept on globaltimer).
+    double nsPerCycle = 0;
+    uint32_t warpsOnGlobaltimer = 0;
 };
+
+// How far (ns) a compact warp's globaltimer readings may stray from its clock64 line before
+// the warp keeps globaltimer: a few 32 ns ticks.
+inline constexpr double kStrayNs = 200;
 
 inline constexpr uint64_t kCoarseGlobaltimerNs = 256;
 

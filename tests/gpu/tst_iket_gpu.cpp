@@ -31,15 +31,18 @@ class TestIketGpu : public QObject {
     QTemporaryDir m_dir;
 
     // Records `command` into `s`; a failed record or a host-only recording fails the test.
-    void record(SessionData& s, const QString& name, const QStringList& command)
+    // `stderrText`, when given, receives what record printed (its warnings).
+    void record(SessionData& s, const QString& name, const QStringList& command, QString* stderrText = nullptr)
     {
         const QString out = m_dir.filePath(name);
         QProcess p;
         p.setProcessChannelMode(QProcess::ForwardedOutputChannel);
         p.start(QStringLiteral(WS_CLI_PATH),
             QStringList {QStringLiteral("record"), QStringLiteral("-o"), out, QStringLiteral("--")} + command);
-        const bool finished = p.waitForFinished(120000);
+        const bool finished = p.waitForFinished(300000);
         const QString err = QString::fromUtf8(p.readAllStandardError());
+        if (stderrText)
+            *stderrText = err;
         QVERIFY2(finished && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
             qPrintable(QStringLiteral("record failed: ") + err));
         s = SessionReader(out.toStdString()).readAll();
@@ -158,6 +161,96 @@ private Q_SLOTS:
         QCOMPARE((count[{"consumer", "compute"}]), 2 * tiles);
         QCOMPARE((count[{"consumer", "release"}]), 2 * tiles);
         QVERIFY2(maxAsyncDepth >= 1, "stage_busy spans of different stages overlap");
+    }
+
+    // Issue 23: a launch whose events take over 64 MB reaches the session whole: every warp's
+    // ranges, as many as the kernel wrote (ranges + 3 * (warp of grid % 11)), in the order it
+    // wrote them (a, b, c, a, ...), and nothing reported lost.
+    void launchOver64MB()
+    {
+        if (!QFileInfo::exists(example("ws-example-iket-large")))
+            QSKIP("ws-example-iket-large was not built");
+        const unsigned blocks = 132;
+        const unsigned warps = 8;
+        const unsigned base = 2100;
+        SessionData s;
+        record(s, QStringLiteral("large.wscope"),
+            {example("ws-example-iket-large"), QStringLiteral("big"), QString::number(blocks), QString::number(warps),
+                QString::number(base)});
+        if (QTest::currentTestFailed())
+            return;
+        if (const QString why = notHopper(s); !why.isEmpty())
+            QSKIP(qPrintable(why));
+        QCOMPARE(s.processes[0].exitCode, 0); // the program checked collect()'s counts itself
+        QCOMPARE(s.meta.at("iket_launches"), std::string("1"));
+        QCOMPARE(s.meta.at("iket_dropped_events"), std::string("0"));
+        QCOMPARE(s.meta.at("iket_unbalanced_warps"), std::string("0"));
+        QVERIFY(!s.meta.count("iket_lost_events") || s.meta.at("iket_lost_events") == "0");
+        QVERIFY(!s.meta.count("iket_incomplete_launches") || s.meta.at("iket_incomplete_launches") == "0");
+        // 16 bytes per event on the device: over 64 MB.
+        uint64_t events = 0;
+        for (unsigned g = 0; g < blocks * warps; ++g)
+            events += 2ull * (base + 3 * (g % 11)) + 4; // role, ranges, mark, two anchors
+        QVERIFY2(events * 16 > 64ull * 1024 * 1024, "the launch's events exceed 64 MB");
+        std::map<std::pair<int, int>, std::vector<std::pair<TimeNs, std::string>>> ranges;
+        for (const auto& e : s.warpEvents)
+            if (e.kind == WarpEventKind::Range)
+                ranges[{e.block, e.warp}].push_back({e.begin, s.str(e.name)});
+        QCOMPARE(ranges.size(), size_t(blocks * warps));
+        int wrongCount = 0;
+        int outOfOrder = 0;
+        for (auto& [key, list] : ranges) {
+            const unsigned g = static_cast<unsigned>(key.first) * warps + static_cast<unsigned>(key.second);
+            if (list.size() != base + 3 * (g % 11)) {
+                ++wrongCount;
+                continue;
+            }
+            std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            for (size_t i = 0; i < list.size(); ++i)
+                if (list[i].second != std::string(1, "abc"[i % 3])) {
+                    ++outOfOrder;
+                    break;
+                }
+        }
+        QCOMPARE(wrongCount, 0);
+        QCOMPARE(outOfOrder, 0);
+        checkInsideKernels(s);
+    }
+
+    // Two warps run out of slots: the loss is reported with the kernel and the warps, in the
+    // session's meta and in record's warnings.
+    void lostEventsReported()
+    {
+        if (!QFileInfo::exists(example("ws-example-iket-large")))
+            QSKIP("ws-example-iket-large was not built");
+        SessionData s;
+        QString err;
+        record(s, QStringLiteral("lost.wscope"), {example("ws-example-iket-large"), QStringLiteral("lost")}, &err);
+        if (QTest::currentTestFailed())
+            return;
+        if (const QString why = notHopper(s); !why.isEmpty())
+            QSKIP(qPrintable(why));
+        QCOMPARE(s.processes[0].exitCode, 0);
+        // 64 slots per warp; 200 marks + 2 anchors in two warps: 138 lost by each.
+        QCOMPARE(s.meta.at("iket_dropped_events"), std::string("276"));
+        QVERIFY(s.meta.count("iket_dropped_warps"));
+        const QString warpsText = QString::fromStdString(s.meta.at("iket_dropped_warps"));
+        QVERIFY2(warpsText.contains(QLatin1String("block 2 warp 1 (138)")), qPrintable(warpsText));
+        QVERIFY2(warpsText.contains(QLatin1String("block 3 warp 3 (138)")), qPrintable(warpsText));
+        QVERIFY2(warpsText.contains(QLatin1String("kernel #")), qPrintable(warpsText));
+        QCOMPARE(warpsText.count(QLatin1Char('\n')), 1);
+        QVERIFY2(err.contains(QLatin1String("276 events dropped")) && err.contains(QLatin1String("block 2 warp 1")),
+            qPrintable(err));
+        // The other warps' events all arrived: 10 marks each.
+        std::map<std::pair<int, int>, int> marks;
+        for (const auto& e : s.warpEvents)
+            if (e.kind == WarpEventKind::Mark)
+                ++marks[{e.block, e.warp}];
+        QCOMPARE(marks.size(), size_t(16));
+        for (const auto& [key, n] : marks) {
+            const bool short_ = (key.first == 2 && key.second == 1) || (key.first == 3 && key.second == 3);
+            QCOMPARE(n, short_ ? 64 - 1 : 10); // the start anchor and 63 marks fit; the end anchor is lost
+        }
     }
 };
 

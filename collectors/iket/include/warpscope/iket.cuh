@@ -19,12 +19,16 @@
 //   trace.collect();                              // after it: hands the events to the recorder
 //
 // Every method must be called by the whole warp (or at least by lane 0): lane 0 writes one
-// 32-byte event {globaltimer, clock64, SM, warp, block, kind, name} into the warp's own slots
-// of a per-launch global buffer. No atomics, no shared memory, never out of bounds: a warp
-// that runs out of slots keeps counting, and the decoder reports what was dropped.
-// Define WARPSCOPE_IKET_DISABLE to compile every call out to nothing, or
-// WARPSCOPE_IKET_CLOCK64_ONLY to time events with clock64 alone (cheaper; two more events per
-// warp, anchors with globaltimer at the profiler's start and end, carry the clock).
+// 16-byte event {clock64 low word, %globaltimer low word, name | kind, token} into the warp's
+// own slots of a per-launch global buffer, with one predicated store (no branch); the warp's
+// anchors, when its profiler starts and ends, carry the timers in full and its SM. No atomics,
+// no shared memory, never out of bounds: a warp that runs out of slots keeps counting (its
+// later events land in scratch slots), and the decoder reports what was dropped.
+// Define WARPSCOPE_IKET_DISABLE to compile every call out to nothing,
+// WARPSCOPE_IKET_CLOCK64_ONLY to time events with clock64 alone (placed between the warp's
+// anchors), or WARPSCOPE_IKET_BATCHED to collect 32 events in registers, one per lane, and
+// store them together (every call from the whole converged warp). Recorders are explained
+// below (detail::CompactRecorder and the others); BasicProfiler / BasicLaunch take one.
 //
 // Under `warpscope-cli record`, collect() passes the host copy to libwarpscope-inject.so, which
 // stores it in the session (warp_event rows, decoded and aligned to the session's clock).
@@ -58,7 +62,8 @@
 
 namespace ws::iket {
 
-static_assert(sizeof(WsIketEvent) == 32, "one event is 32 bytes (two 16-byte stores)");
+static_assert(sizeof(WsIketEvent) == 32, "a version 1 event is 32 bytes (two 16-byte stores)");
+static_assert(sizeof(WsIketCompactEvent) == 16, "a version 2 event is 16 bytes (one vector store)");
 static_assert(sizeof(WsIketBufferHeader) == 64, "the header is 64 bytes");
 
 template <typename E> constexpr const char* nameList(E e)
@@ -70,9 +75,10 @@ template <typename E> constexpr const char* nameList(E e)
 struct DeviceBuffer {
     WsIketBufferHeader* header = nullptr;
     uint32_t* counts = nullptr;
-    WsIketEvent* events = nullptr;
+    void* events = nullptr; // WsIketEvent or WsIketCompactEvent slots, slotsPerWarp per warp
     uint32_t totalWarps = 0;
     uint32_t eventsPerWarp = 0;
+    uint32_t slotsPerWarp = 0;
 };
 
 // range_start's result, handed back to range_end: the start event's index in its warp.
@@ -80,123 +86,279 @@ struct Token {
     uint32_t index = 0;
 };
 
-// The enabled and compiled-out variants live in different inline namespaces, so one program
-// may mix translation units built with and without WARPSCOPE_IKET_DISABLE (the overhead
-// benchmark does) without two definitions of one class.
-#if defined(WARPSCOPE_IKET_DISABLE)
-inline namespace off {
-#elif defined(WARPSCOPE_IKET_CLOCK64_ONLY)
-inline namespace on_clock64 {
-#else
-inline namespace on {
-#endif
+// How events are written. Every recorder is independent of the configuration macros (so any
+// translation unit may use any of them), records each event at its call's place in the warp's
+// instruction stream ("memory" clobbers on the timer reads keep the compiler from moving the
+// phase's loads and stores across them), and never writes outside the buffer.
+//
+//   CompactRecorder<Gt, Deferred>   the default (version 2 buffers): one 16-byte event per call,
+//       stored by lane 0 with a predicated, evict-first vector store (st.global.cs): no branch
+//       splits the warp, and a warp out of slots writes into its scratch slots instead of
+//       testing. Times are the low words of clock64 (and of %globaltimer with Gt); the warp's
+//       anchors, when its profiler starts and ends, carry both timers in full. Deferred stores
+//       an event at the next call (or at the end), so the warp does not wait for the timer
+//       reads it just issued.
+//   BatchedRecorder<Gt, Deferred>   version 2 as well, but events collect in registers, one per lane,
+//       and the whole warp stores 32 of them at once (512 contiguous bytes). Needs every call
+//       from the whole, converged warp.
+//   WideRecorder<Gt>      version 1 (32-byte events, two stores by lane 0 behind a branch,
+//       capacity tested per event): what earlier releases wrote; kept for the cost benchmark.
 
-#if defined(WARPSCOPE_IKET_DISABLE)
+namespace detail {
 
-class Profiler {
-public:
-    __device__ explicit Profiler(const DeviceBuffer&) { }
-    template <typename E> __device__ void role(E) { }
-    template <typename E> __device__ void range_push(E) { }
-    __device__ void range_pop() { }
-    template <typename E> __device__ Token range_start(E) { return {}; }
-    __device__ void range_end(Token) { }
-    template <typename E> __device__ void mark(E) { }
+__device__ __forceinline__ uint64_t clock64Now()
+{
+    uint64_t c;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
+    return c;
+}
+__device__ __forceinline__ uint32_t globaltimerLoNow()
+{
+    uint32_t g;
+    asm volatile("mov.u32 %0, %%globaltimer_lo;" : "=r"(g)::"memory");
+    return g;
+}
+__device__ __forceinline__ uint64_t globaltimerNow()
+{
+    uint64_t g;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g)::"memory");
+    return g;
+}
+__device__ __forceinline__ uint32_t smId()
+{
+    uint32_t sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    return sm;
+}
+// One 16-byte store, by the lanes where `on` is nonzero, without a branch; evict-first (.cs):
+// the buffer is only read back by the host.
+__device__ __forceinline__ void storeIf(uint32_t on, void* dst, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    asm volatile(
+        "{\n .reg .pred p;\n setp.ne.u32 p, %0, 0;\n @p st.global.cs.v4.u32 [%1], {%2, %3, %4, %5};\n}" ::"r"(on),
+        "l"(dst), "r"(a), "r"(b), "r"(c), "r"(d));
+}
+
+// Where a warp's slots are; shared by the recorders.
+struct WarpSlot {
+    uint64_t index = 0; // block * warpsPerBlock + warp
+    uint32_t lane = 0;
+    uint32_t warp = 0;
+    uint32_t block = 0;
+    bool valid = false;
+
+    __device__ static WarpSlot of(const DeviceBuffer& buffer)
+    {
+        WarpSlot s;
+        const unsigned threadLinear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+        s.lane = threadLinear & 31u;
+        s.warp = threadLinear >> 5;
+        s.block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+        const unsigned warpsPerBlock = (blockDim.x * blockDim.y * blockDim.z + 31u) / 32u;
+        s.index = static_cast<unsigned long long>(s.block) * warpsPerBlock + s.warp;
+        s.valid = buffer.events && s.index < buffer.totalWarps;
+        if (!s.valid && buffer.header && s.lane == 0)
+            atomicAdd(&buffer.header->outOfRangeWarps, 1ull);
+        return s;
+    }
 };
 
-#else
+constexpr uint32_t kAnchorNameKind = static_cast<uint32_t>(WsIketAnchor) << 16;
 
-class Profiler {
+template <bool Gt, bool Deferred> class CompactRecorder {
 public:
-    __device__ explicit Profiler(const DeviceBuffer& buffer)
+    static constexpr bool kCompact = true;
+    static constexpr bool kWholeWarp = false;
+
+    __device__ void begin(const DeviceBuffer& buffer)
     {
-        const unsigned threadLinear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-        m_lane0 = (threadLinear & 31u) == 0;
-        m_warp = threadLinear >> 5;
-        m_block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-        const unsigned warpsPerBlock = (blockDim.x * blockDim.y * blockDim.z + 31u) / 32u;
-        const unsigned long long slot = static_cast<unsigned long long>(m_block) * warpsPerBlock + m_warp;
-        if (buffer.events && slot < buffer.totalWarps) {
-            m_slots = buffer.events + slot * buffer.eventsPerWarp;
-            m_count = buffer.counts + slot;
-            m_capacity = buffer.eventsPerWarp;
-        } else if (buffer.header && m_lane0) {
-            atomicAdd(&buffer.header->outOfRangeWarps, 1ull);
+        const WarpSlot s = WarpSlot::of(buffer);
+        m_on = s.lane == 0 && s.valid;
+        if (s.valid) {
+            m_slots = static_cast<WsIketCompactEvent*>(buffer.events) + s.index * buffer.slotsPerWarp;
+            m_count = buffer.counts + s.index;
+            m_scratch = buffer.eventsPerWarp;
         }
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(m_sm));
-#if defined(WARPSCOPE_IKET_CLOCK64_ONLY)
-        record(WsIketAnchor, 0, m_next, true);
-#endif
+        anchor(smId());
     }
-    __device__ ~Profiler()
+    __device__ void end()
     {
-#if defined(WARPSCOPE_IKET_CLOCK64_ONLY)
-        record(WsIketAnchor, 0, m_next, true);
-#endif
+        anchor(0);
+        if constexpr (Deferred)
+            put(m_next - 1, m_pending);
+        if (m_on)
+            *m_count = m_next;
+    }
+    __device__ __forceinline__ void record(uint32_t kind, uint32_t name, uint32_t token)
+    {
+        const uint32_t clk = static_cast<uint32_t>(clock64Now());
+        const uint32_t gt = Gt ? globaltimerLoNow() : 0u;
+        const uint4 e = make_uint4(clk, gt, name | (kind << 16) | (Gt ? WS_IKET_EVENT_GLOBALTIMER : 0u), token);
+        if constexpr (Deferred) {
+            put(m_next - 1, m_pending);
+            m_pending = e;
+        } else {
+            put(m_next, e);
+        }
+        ++m_next;
+    }
+    __device__ __forceinline__ uint32_t next() const { return m_next; }
+
+private:
+    // Both timers in full: the decoder's reference for the low words of the warp's events.
+    __device__ __forceinline__ void anchor(uint32_t sm)
+    {
+        const uint64_t gt = globaltimerNow();
+        const uint32_t clk = static_cast<uint32_t>(clock64Now());
+        const uint4 e = make_uint4(clk, static_cast<uint32_t>(gt), sm | kAnchorNameKind | WS_IKET_EVENT_GLOBALTIMER,
+            static_cast<uint32_t>(gt >> 32));
+        if constexpr (Deferred) {
+            if (m_next > 0)
+                put(m_next - 1, m_pending);
+            m_pending = e;
+        } else {
+            put(m_next, e);
+        }
+        ++m_next;
+    }
+    __device__ __forceinline__ void put(uint32_t index, const uint4& e)
+    {
+        // Past its slots a warp writes its scratch slot: no capacity branch on the hot path.
+        storeIf(m_on, m_slots + min(index, m_scratch), e.x, e.y, e.z, e.w);
+    }
+
+    WsIketCompactEvent* m_slots = nullptr;
+    uint32_t* m_count = nullptr;
+    uint32_t m_scratch = 0;
+    uint32_t m_next = 0;
+    uint32_t m_on = 0;
+    uint4 m_pending {};
+};
+
+template <bool Gt, bool Deferred> class BatchedRecorder {
+public:
+    static constexpr bool kCompact = true;
+    static constexpr bool kWholeWarp = true;
+
+    __device__ void begin(const DeviceBuffer& buffer)
+    {
+        const WarpSlot s = WarpSlot::of(buffer);
+        m_lane = s.lane;
+        m_valid = s.valid;
+        if (s.valid) {
+            m_slots = static_cast<WsIketCompactEvent*>(buffer.events) + s.index * buffer.slotsPerWarp;
+            m_count = buffer.counts + s.index;
+            m_scratch = buffer.eventsPerWarp; // a multiple of 32 (BasicLaunch rounds it up)
+        }
+        anchor(smId());
+    }
+    __device__ void end()
+    {
+        anchor(0);
+        if constexpr (Deferred)
+            place(m_next - 1, m_pending);
+        const uint32_t base = m_next & ~31u;
+        storeIf(m_valid && m_lane < (m_next & 31u), m_slots + min(base, m_scratch) + m_lane, m_held.x, m_held.y,
+            m_held.z, m_held.w);
+        if (m_valid && m_lane == 0)
+            *m_count = m_next;
+    }
+    __device__ __forceinline__ void record(uint32_t kind, uint32_t name, uint32_t token)
+    {
+        const uint32_t clk = static_cast<uint32_t>(clock64Now());
+        const uint32_t gt = Gt ? globaltimerLoNow() : 0u;
+        hold(make_uint4(clk, gt, name | (kind << 16) | (Gt ? WS_IKET_EVENT_GLOBALTIMER : 0u), token));
+    }
+    __device__ __forceinline__ uint32_t next() const { return m_next; }
+
+private:
+    __device__ __forceinline__ void anchor(uint32_t sm)
+    {
+        const uint64_t gt = globaltimerNow();
+        const uint32_t clk = static_cast<uint32_t>(clock64Now());
+        hold(make_uint4(clk, static_cast<uint32_t>(gt), sm | kAnchorNameKind | WS_IKET_EVENT_GLOBALTIMER,
+            static_cast<uint32_t>(gt >> 32)));
+    }
+    // Deferred: an event is placed at the next call, when its timer reads have long arrived.
+    __device__ __forceinline__ void hold(const uint4& e)
+    {
+        if constexpr (Deferred) {
+            if (m_next > 0)
+                place(m_next - 1, m_pending);
+            m_pending = e;
+        } else {
+            place(m_next, e);
+        }
+        ++m_next;
+    }
+    // Event i lives in lane i % 32 until the batch's last arrives; then the warp stores all 32.
+    __device__ __forceinline__ void place(uint32_t index, const uint4& e)
+    {
+        if (m_lane == (index & 31u))
+            m_held = e;
+        if ((index & 31u) == 31u)
+            storeIf(m_valid, m_slots + min(index & ~31u, m_scratch) + m_lane, m_held.x, m_held.y, m_held.z, m_held.w);
+    }
+
+    WsIketCompactEvent* m_slots = nullptr;
+    uint32_t* m_count = nullptr;
+    uint32_t m_scratch = 0;
+    uint32_t m_next = 0;
+    uint32_t m_lane = 0;
+    uint32_t m_valid = 0;
+    uint4 m_held {};
+    uint4 m_pending {};
+};
+
+template <bool Gt> class WideRecorder {
+public:
+    static constexpr bool kCompact = false;
+    static constexpr bool kWholeWarp = false;
+
+    __device__ void begin(const DeviceBuffer& buffer)
+    {
+        const WarpSlot s = WarpSlot::of(buffer);
+        m_lane0 = s.lane == 0;
+        m_block = s.block;
+        m_warp = s.warp;
+        if (s.valid) {
+            m_slots = static_cast<WsIketEvent*>(buffer.events) + s.index * buffer.slotsPerWarp;
+            m_count = buffer.counts + s.index;
+            m_capacity = buffer.eventsPerWarp;
+        }
+        m_sm = smId();
+        if (!Gt)
+            write(WsIketAnchor, 0, m_next, true);
+    }
+    __device__ void end()
+    {
+        if (!Gt)
+            write(WsIketAnchor, 0, m_next, true);
         if (m_lane0 && m_count)
             *m_count = m_next;
     }
-    Profiler(const Profiler&) = delete;
-    Profiler& operator=(const Profiler&) = delete;
-
-    template <typename E> __device__ void role(E name)
+    __device__ __forceinline__ void record(uint32_t kind, uint32_t name, uint32_t token)
     {
-        record(WsIketRole, static_cast<uint16_t>(name), m_next);
+        write(kind, name, token, Gt);
     }
-    template <typename E> __device__ void range_push(E name)
-    {
-        record(WsIketPush, static_cast<uint16_t>(name), m_next);
-    }
-    __device__ void range_pop()
-    {
-        record(WsIketPop, 0, m_next);
-    }
-    template <typename E> __device__ Token range_start(E name)
-    {
-        const Token t {m_next};
-        record(WsIketStart, static_cast<uint16_t>(name), m_next);
-        return t;
-    }
-    __device__ void range_end(Token t)
-    {
-        record(WsIketEnd, 0, t.index);
-    }
-    template <typename E> __device__ void mark(E name)
-    {
-        record(WsIketMark, static_cast<uint16_t>(name), m_next);
-    }
+    __device__ __forceinline__ uint32_t next() const { return m_next; }
 
 private:
-#if defined(WARPSCOPE_IKET_CLOCK64_ONLY)
-    // Events carry clock64 only (reading %globaltimer is the slow part of an event); two
-    // anchors per warp with both let the decoder put them on the globaltimer clock.
-    static constexpr bool kGlobaltimerPerEvent = false;
-#else
-    static constexpr bool kGlobaltimerPerEvent = true;
-#endif
-
-    __device__ __forceinline__ void record(
-        uint8_t kind, uint16_t name, uint32_t token, bool globaltimer = kGlobaltimerPerEvent)
+    __device__ __forceinline__ void write(uint32_t kind, uint32_t name, uint32_t token, bool globaltimer)
     {
         if (!m_lane0)
             return;
-        // The "memory" clobbers keep the compiler from moving the phase's loads and stores
-        // across the timestamp.
         uint64_t gt = 0;
-        uint64_t clk;
         if (globaltimer)
-            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt)::"memory");
-        asm volatile("mov.u64 %0, %%clock64;" : "=l"(clk)::"memory");
+            gt = globaltimerNow();
+        const uint64_t clk = clock64Now();
         if (m_next < m_capacity) {
-            const uint32_t w2 = m_block;
-            const uint32_t w3 = static_cast<uint32_t>(m_sm & 0xffffu) | (static_cast<uint32_t>(m_warp & 0xffffu) << 16);
-            const uint32_t w4 = static_cast<uint32_t>(name) | (static_cast<uint32_t>(kind) << 16);
+            const uint32_t w3 = (m_sm & 0xffffu) | ((m_warp & 0xffffu) << 16);
             auto* dst = reinterpret_cast<uint4*>(m_slots + m_next);
-            // Two 16-byte stores that bypass L1 (.cg): the buffer is only read back by the host.
             __stcg(dst,
                 make_uint4(static_cast<uint32_t>(gt), static_cast<uint32_t>(gt >> 32), static_cast<uint32_t>(clk),
                     static_cast<uint32_t>(clk >> 32)));
-            __stcg(dst + 1, make_uint4(w2, w3, w4, token));
+            __stcg(dst + 1, make_uint4(m_block, w3, name | (kind << 16), token));
         }
         ++m_next;
     }
@@ -211,7 +373,50 @@ private:
     bool m_lane0 = false;
 };
 
-#endif // WARPSCOPE_IKET_DISABLE
+// Records nothing: WARPSCOPE_IKET_DISABLE.
+struct NullRecorder {
+    static constexpr bool kCompact = true;
+    static constexpr bool kWholeWarp = false;
+    __device__ void begin(const DeviceBuffer&) { }
+    __device__ void end() { }
+    __device__ void record(uint32_t, uint32_t, uint32_t) { }
+    __device__ uint32_t next() const { return 0; }
+};
+
+} // namespace detail
+
+// The calls a kernel makes, over one recorder (see above); ws::iket::Profiler is the default.
+template <class Recorder> class BasicProfiler {
+public:
+    __device__ explicit BasicProfiler(const DeviceBuffer& buffer) { m_rec.begin(buffer); }
+    __device__ ~BasicProfiler() { m_rec.end(); }
+    BasicProfiler(const BasicProfiler&) = delete;
+    BasicProfiler& operator=(const BasicProfiler&) = delete;
+
+    template <typename E> __device__ __forceinline__ void role(E name)
+    {
+        m_rec.record(WsIketRole, static_cast<uint16_t>(name), m_rec.next());
+    }
+    template <typename E> __device__ __forceinline__ void range_push(E name)
+    {
+        m_rec.record(WsIketPush, static_cast<uint16_t>(name), m_rec.next());
+    }
+    __device__ __forceinline__ void range_pop() { m_rec.record(WsIketPop, 0, m_rec.next()); }
+    template <typename E> __device__ __forceinline__ Token range_start(E name)
+    {
+        const Token t {m_rec.next()};
+        m_rec.record(WsIketStart, static_cast<uint16_t>(name), t.index);
+        return t;
+    }
+    __device__ __forceinline__ void range_end(Token t) { m_rec.record(WsIketEnd, 0, t.index); }
+    template <typename E> __device__ __forceinline__ void mark(E name)
+    {
+        m_rec.record(WsIketMark, static_cast<uint16_t>(name), m_rec.next());
+    }
+
+private:
+    Recorder m_rec;
+};
 
 // What collect() found in the buffer.
 struct Collected {
@@ -225,68 +430,79 @@ struct Collected {
 
 // Host side of one instrumented launch: owns the device buffer and its name table, registers
 // with the recorder and hands the events over once the kernel has finished. Reusable: arm(),
-// launch, collect(), again.
-class Launch {
+// launch, collect(), again. Its Recorder must be the kernel's (ws::iket::Launch goes with
+// ws::iket::Profiler).
+template <class Recorder> class BasicLaunch {
+    static constexpr bool kEnabled = !std::is_same_v<Recorder, detail::NullRecorder>;
+    static constexpr bool kCompact = Recorder::kCompact;
+
 public:
     template <typename E>
-    Launch(const char* label, dim3 grid, dim3 block, uint32_t eventsPerWarp, E names)
-        : Launch(label, grid, block, eventsPerWarp, nameList(names))
+    BasicLaunch(const char* label, dim3 grid, dim3 block, uint32_t eventsPerWarp, E names)
+        : BasicLaunch(label, grid, block, eventsPerWarp, nameList(names))
     {
     }
-    Launch(const char* label, dim3 grid, dim3 block, uint32_t eventsPerWarp, const char* names)
+    BasicLaunch(const char* label, dim3 grid, dim3 block, uint32_t eventsPerWarp, const char* names)
         : m_label(label ? label : "")
         , m_names(names ? names : "")
         , m_grid(grid)
         , m_block(block)
     {
-#if !defined(WARPSCOPE_IKET_DISABLE)
-        const uint64_t blocks = uint64_t {grid.x} * grid.y * grid.z;
-        const uint32_t warpsPerBlock = (block.x * block.y * block.z + 31u) / 32u;
-        const uint64_t warps = blocks * warpsPerBlock;
-        m_bytes = sizeof(WsIketBufferHeader) + warps * sizeof(uint32_t);
-        m_bytes = (m_bytes + 15u) & ~uint64_t {15u}; // events 16-byte aligned for vector stores
-        const uint64_t eventsOffset = m_bytes;
-        m_bytes += warps * eventsPerWarp * sizeof(WsIketEvent);
-        void* p = nullptr;
-        if (cudaMalloc(&p, m_bytes) != cudaSuccess) {
-            m_bytes = 0;
-            return;
+        if constexpr (kEnabled) {
+            const uint64_t blocks = uint64_t {grid.x} * grid.y * grid.z;
+            const uint32_t warpsPerBlock = (block.x * block.y * block.z + 31u) / 32u;
+            const uint64_t warps = blocks * warpsPerBlock;
+            uint32_t slots = eventsPerWarp;
+            if constexpr (kCompact) {
+                // Two more for the warp's anchors, whole batches of 32, and one batch of scratch
+                // slots that a warp past its capacity writes into instead of testing.
+                eventsPerWarp = (eventsPerWarp + 2u + 31u) & ~31u;
+                slots = eventsPerWarp + 32u;
+            }
+            const uint64_t eventBytes = kCompact ? sizeof(WsIketCompactEvent) : sizeof(WsIketEvent);
+            m_bytes = sizeof(WsIketBufferHeader) + warps * sizeof(uint32_t);
+            m_bytes = (m_bytes + 15u) & ~uint64_t {15u}; // events 16-byte aligned for vector stores
+            const uint64_t eventsOffset = m_bytes;
+            m_bytes += warps * slots * eventBytes;
+            void* p = nullptr;
+            if (cudaMalloc(&p, m_bytes) != cudaSuccess) {
+                m_bytes = 0;
+                return;
+            }
+            auto* base = static_cast<unsigned char*>(p);
+            m_device.header = reinterpret_cast<WsIketBufferHeader*>(base);
+            m_device.counts = reinterpret_cast<uint32_t*>(base + sizeof(WsIketBufferHeader));
+            m_device.events = base + eventsOffset;
+            m_device.totalWarps = static_cast<uint32_t>(warps);
+            m_device.eventsPerWarp = eventsPerWarp;
+            m_device.slotsPerWarp = slots;
+            m_headerTemplate.magic = kCompact ? WS_IKET_MAGIC_V2 : WS_IKET_MAGIC;
+            m_headerTemplate.version = kCompact ? WS_IKET_BUFFER_VERSION_COMPACT : 1u;
+            m_headerTemplate.warpsPerBlock = warpsPerBlock;
+            m_headerTemplate.eventsPerWarp = eventsPerWarp;
+            m_headerTemplate.blocks = static_cast<uint32_t>(blocks);
+            m_headerTemplate.headerBytes = sizeof(WsIketBufferHeader);
+            if constexpr (kCompact) {
+                m_headerTemplate.slotsPerWarp = slots;
+                m_headerTemplate.eventBytes = sizeof(WsIketCompactEvent);
+            }
+            reset(nullptr);
+            cudaDeviceSynchronize();
         }
-        auto* base = static_cast<unsigned char*>(p);
-        m_device.header = reinterpret_cast<WsIketBufferHeader*>(base);
-        m_device.counts = reinterpret_cast<uint32_t*>(base + sizeof(WsIketBufferHeader));
-        m_device.events = reinterpret_cast<WsIketEvent*>(base + eventsOffset);
-        m_device.totalWarps = static_cast<uint32_t>(warps);
-        m_device.eventsPerWarp = eventsPerWarp;
-        m_headerTemplate.magic = WS_IKET_MAGIC;
-        m_headerTemplate.version = WS_IKET_ABI_VERSION;
-        m_headerTemplate.warpsPerBlock = warpsPerBlock;
-        m_headerTemplate.eventsPerWarp = eventsPerWarp;
-        m_headerTemplate.blocks = static_cast<uint32_t>(blocks);
-        m_headerTemplate.headerBytes = sizeof(WsIketBufferHeader);
-        reset(nullptr);
-        cudaDeviceSynchronize();
-#endif
     }
-    ~Launch()
+    ~BasicLaunch()
     {
         if (m_armed)
             collect();
         if (m_device.header)
             cudaFree(m_device.header);
     }
-    Launch(const Launch&) = delete;
-    Launch& operator=(const Launch&) = delete;
+    BasicLaunch(const BasicLaunch&) = delete;
+    BasicLaunch& operator=(const BasicLaunch&) = delete;
 
     // Pass to the kernel.
-    const DeviceBuffer& buffer() const
-    {
-        return m_device;
-    }
-    size_t bytes() const
-    {
-        return m_bytes;
-    }
+    const DeviceBuffer& buffer() const { return m_device; }
+    size_t bytes() const { return m_bytes; }
 
     // Right before the launch: clears the counts and notes the time and thread, by which the
     // recorder finds the launch (the next kernel launch call of this thread).
@@ -392,5 +608,23 @@ private:
     bool m_armed = false;
 };
 
-} // namespace on / off
+// The default recorder, by configuration. Each configuration lives in its own inline namespace,
+// so one program may mix translation units built with different settings (the overhead
+// benchmark does); the buffer layout of the enabled ones is the same (version 2).
+#if defined(WARPSCOPE_IKET_DISABLE)
+inline namespace off {
+using DefaultRecorder = detail::NullRecorder;
+#elif defined(WARPSCOPE_IKET_CLOCK64_ONLY)
+inline namespace on_clock64 {
+using DefaultRecorder = detail::CompactRecorder<false, true>;
+#elif defined(WARPSCOPE_IKET_BATCHED)
+inline namespace on_batched {
+using DefaultRecorder = detail::BatchedRecorder<true, true>;
+#else
+inline namespace on {
+using DefaultRecorder = detail::CompactRecorder<true, true>;
+#endif
+using Profiler = BasicProfiler<DefaultRecorder>;
+using Launch = BasicLaunch<DefaultRecorder>;
+} // namespace on / on_clock64 / on_batched / off
 } // namespace ws::iket

@@ -9,15 +9,24 @@
  * Buffer layout in device memory (and in the host copy handed to the recorder):
  *   WsIketBufferHeader                                   64 bytes
  *   uint32_t count[totalWarps]                           events each warp attempted
- *   WsIketEvent events[totalWarps * eventsPerWarp]       warp w's slots start at w * eventsPerWarp
+ *   (padding to 16 bytes)
+ *   events[totalWarps * slotsPerWarp]                    warp w's slots start at w * slotsPerWarp
+ * Two event layouts, told apart by the header's magic:
+ *   WS_IKET_MAGIC     (version 1): WsIketEvent, 32 bytes, slotsPerWarp = eventsPerWarp.
+ *   WS_IKET_MAGIC_V2  (version 2): WsIketCompactEvent, 16 bytes; slotsPerWarp >= eventsPerWarp,
+ *                     the slots past eventsPerWarp are scratch a full warp writes into instead of
+ *                     branching (never read). Each warp's first event is an anchor.
  * A warp stores at most eventsPerWarp events; count - eventsPerWarp (when positive) were dropped.
  * Warps beyond totalWarps (a grid larger than registered) store nothing and are counted in
  * header.outOfRangeWarps. Nothing is ever written outside the buffer. */
 
 #include <stdint.h>
 
-#define WS_IKET_MAGIC 0x54454b49u /* "IKET" little-endian */
+#define WS_IKET_MAGIC 0x54454b49u    /* "IKET" little-endian */
+#define WS_IKET_MAGIC_V2 0x3254454bu /* "KET2": compact 16-byte events (an older recorder rejects it) */
+/* The submission's version (WsIketSubmission); the buffer's own layout is told by its magic. */
 #define WS_IKET_ABI_VERSION 1u
+#define WS_IKET_BUFFER_VERSION_COMPACT 2u
 
 enum WsIketKind {
     WsIketPush = 0,  /* range_push(name) */
@@ -41,15 +50,34 @@ typedef struct WsIketEvent {
     uint32_t token; /* WsIketStart: own index; WsIketEnd: the start's index; else own index */
 } WsIketEvent;
 
+/* Version 2 event, 16 bytes, one vector store. Block and warp are the slot's; the SM, the
+ * globaltimer's high word and the clock's full value live in the warp's anchors:
+ *   clockLo      low 32 bits of clock64 (the decoder unwraps them in the warp's order)
+ *   globaltimerLo low 32 bits of %globaltimer when nameKind has WS_IKET_EVENT_GLOBALTIMER
+ *                (always in anchors); else 0 (events timed by clock64 alone)
+ *   nameKind     name (bits 0-15; an anchor's: the SM) | kind (16-23) | flags (24-31):
+ *                WS_IKET_EVENT_GLOBALTIMER when globaltimerLo was read for this event
+ *   token        as WsIketEvent.token; an anchor's: the high 32 bits of %globaltimer */
+typedef struct WsIketCompactEvent {
+    uint32_t clockLo;
+    uint32_t globaltimerLo;
+    uint32_t nameKind;
+    uint32_t token;
+} WsIketCompactEvent;
+
+#define WS_IKET_EVENT_GLOBALTIMER 0x01000000u /* nameKind flag: globaltimerLo is valid */
+
 typedef struct WsIketBufferHeader {
-    uint32_t magic;   /* WS_IKET_MAGIC */
-    uint32_t version; /* WS_IKET_ABI_VERSION */
+    uint32_t magic;   /* WS_IKET_MAGIC or WS_IKET_MAGIC_V2 */
+    uint32_t version; /* 1 or WS_IKET_BUFFER_VERSION_COMPACT */
     uint32_t warpsPerBlock;
     uint32_t eventsPerWarp;
     uint32_t blocks;
     uint32_t headerBytes;               /* sizeof(WsIketBufferHeader) */
     unsigned long long outOfRangeWarps; /* warps that found no slot (grid larger than registered) */
-    unsigned long long reserved[4];
+    uint32_t slotsPerWarp;              /* version 2 (0 in version 1: eventsPerWarp) */
+    uint32_t eventBytes;                /* version 2: sizeof(WsIketCompactEvent) */
+    unsigned long long reserved[3];
 } WsIketBufferHeader;
 
 /* One finished launch, handed to the recorder after the kernel completed. */

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: MIT
+// Where an in-kernel event's time goes, and what each way of recording it costs (issue 23).
+// Every candidate layout / store path of warpscope/iket.cuh is timed in one run:
+//
+//   ws-iket-cost parts [reps]
+//       a loop of steps (4 dependent FMAs each) in one warp per SM, with one part of an event
+//       per step: a timer read, a store, the lane-0 branch, the address clamp, ... and then
+//       whole mark() calls of every recorder. CSV: ns per step over the empty loop.
+//   ws-iket-cost rate [reps] [collect]
+//       132 CTAs x 4 warps (and x 16), each warp doing ~1 us of FMAs per event: marks, or
+//       range_push / range_pop alternating, for every recorder and without one (the same kernel
+//       with the calls compiled out). CSV: kernel time, slowdown, ns per event. With `collect`,
+//       the default recorder's first launch of each shape is handed to the recorder (run it
+//       under `warpscope-cli record` for the "with the recorder" figures).
+//   ws-iket-cost accuracy
+//       spins of known length (200, 2,000, 20,000 cycles of clock64) inside ranges, recorded by
+//       every recorder (one kernel each, collected), with the SM clock against %globaltimer
+//       measured before and after: prints the expected duration of each spin, for
+//       scripts/device/jobs/iket-cost.sh to compare with the recorded ranges.
+// Variants are interleaved and each timing is the median of `reps` CUDA-event timings.
+#include <warpscope/iket.cuh>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+WS_IKET_NAMES(CostName, tick, phase, spinner, spin_short, spin_mid, spin_long);
+
+namespace {
+
+using namespace ws::iket;
+using detail::BatchedRecorder;
+using detail::CompactRecorder;
+using detail::NullRecorder;
+using detail::WideRecorder;
+
+// ---------------------------------------------------------------------------------------------
+// parts
+
+constexpr int kPartSlots = 1024; // per warp, plus 32 scratch
+
+template <int P> __global__ void partLoop(int steps, float* sink, uint4* buffer)
+{
+    const uint32_t lane = threadIdx.x & 31u;
+    const uint32_t on = lane == 0;
+    uint4* mine = buffer + size_t {kPartSlots + 32} * (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32);
+    float x = static_cast<float>(threadIdx.x);
+    uint32_t acc = 0;
+    uint4 held {};
+    for (int i = 0; i < steps; ++i) {
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+            x = fmaf(x, 1.0001f, 0.5f);
+        const uint32_t idx = static_cast<uint32_t>(i) & (kPartSlots - 1);
+        if constexpr (P == 1)
+            acc += static_cast<uint32_t>(detail::clock64Now());
+        if constexpr (P == 2) {
+            uint32_t c;
+            asm volatile("mov.u32 %0, %%clock;" : "=r"(c)::"memory");
+            acc += c;
+        }
+        if constexpr (P == 3)
+            acc += detail::globaltimerLoNow();
+        if constexpr (P == 4)
+            acc += static_cast<uint32_t>(detail::globaltimerNow());
+        if constexpr (P == 5) {
+            // The lane-0 branch alone: a private region the other lanes skip.
+            if (lane == 0) {
+                asm volatile("add.u32 %0, %0, %1;" : "+r"(acc) : "r"(idx) : "memory");
+                asm volatile("xor.b32 %0, %0, %1;" : "+r"(acc) : "r"(i) : "memory");
+            }
+        }
+        if constexpr (P == 6)
+            detail::storeIf(on, mine + idx, idx, acc, 1u, 2u);
+        if constexpr (P == 7) {
+            if (lane == 0)
+                __stcs(mine + idx, make_uint4(idx, acc, 1u, 2u));
+        }
+        if constexpr (P == 8) {
+            if (lane == 0) {
+                __stcg(mine + 2 * (idx / 2), make_uint4(idx, acc, 1u, 2u));
+                __stcg(mine + 2 * (idx / 2) + 1, make_uint4(idx, 3u, 4u, 5u));
+            }
+        }
+        if constexpr (P == 9)
+            detail::storeIf(
+                on, mine + min(static_cast<uint32_t>(i), static_cast<uint32_t>(kPartSlots)), idx, acc, 1u, 2u);
+        if constexpr (P == 10) {
+            if (lane == 0 && i < kPartSlots)
+                __stcs(mine + i, make_uint4(idx, acc, 1u, 2u));
+        }
+        if constexpr (P == 11) {
+            const uint32_t clk = static_cast<uint32_t>(detail::clock64Now());
+            const uint32_t gt = detail::globaltimerLoNow();
+            detail::storeIf(on, mine + idx, clk, gt, 1u, idx);
+        }
+        if constexpr (P == 12) {
+            if (lane == (idx & 31u))
+                held = make_uint4(idx, acc, 1u, 2u);
+            if ((idx & 31u) == 31u)
+                detail::storeIf(1u, mine + (idx & ~31u) + lane, held.x, held.y, held.z, held.w);
+        }
+    }
+    if (x == 12345.0f || acc == 0x12345678u || held.x == 0x12345678u)
+        sink[0] = x + static_cast<float>(acc);
+}
+
+template <class Rec> __global__ void markLoop(int steps, float* sink, DeviceBuffer trace)
+{
+    BasicProfiler<Rec> prof(trace);
+    float x = static_cast<float>(threadIdx.x);
+    for (int i = 0; i < steps; ++i) {
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+            x = fmaf(x, 1.0001f, 0.5f);
+        prof.mark(CostName::tick);
+    }
+    if (x == 12345.0f)
+        sink[0] = x;
+}
+
+// ---------------------------------------------------------------------------------------------
+// rate: ~1 us of work per event
+
+template <class Rec, bool Range> __global__ void rateKernel(int steps, int work, float* sink, DeviceBuffer trace)
+{
+    BasicProfiler<Rec> prof(trace);
+    float x = static_cast<float>(threadIdx.x);
+    for (int i = 0; i < steps; ++i) {
+        if constexpr (Range) {
+            if (i & 1)
+                prof.range_pop();
+            else
+                prof.range_push(CostName::phase);
+        } else {
+            prof.mark(CostName::tick);
+        }
+        for (int j = 0; j < work; ++j)
+            x = fmaf(x, 1.0001f, 0.5f);
+    }
+    if (x == 12345.0f)
+        sink[0] = x;
+}
+
+// ---------------------------------------------------------------------------------------------
+// accuracy: spins of known length
+
+__device__ __forceinline__ uint64_t spin(uint64_t cycles)
+{
+    const uint64_t c0 = detail::clock64Now();
+    uint64_t c1;
+    do {
+        c1 = detail::clock64Now();
+    } while (c1 - c0 < cycles);
+    return c1 - c0;
+}
+
+template <class Rec>
+__global__ void spinKernel(int reps, unsigned long long* actual, unsigned long long* gtSpan, DeviceBuffer trace)
+{
+    BasicProfiler<Rec> prof(trace);
+    prof.role(CostName::spinner);
+    const uint64_t g0 = detail::globaltimerNow();
+    const uint64_t c0 = detail::clock64Now();
+    uint64_t sum[3] = {0, 0, 0};
+    for (int r = 0; r < reps; ++r) {
+        prof.range_push(CostName::spin_short);
+        sum[0] += spin(200);
+        prof.range_pop();
+        prof.range_push(CostName::spin_mid);
+        sum[1] += spin(2000);
+        prof.range_pop();
+        prof.range_push(CostName::spin_long);
+        sum[2] += spin(20000);
+        prof.range_pop();
+        prof.mark(CostName::tick);
+    }
+    const uint64_t c1 = detail::clock64Now();
+    const uint64_t g1 = detail::globaltimerNow();
+    if ((threadIdx.x & 31u) == 0) {
+        for (int k = 0; k < 3; ++k)
+            atomicAdd(actual + k, static_cast<unsigned long long>(sum[k]));
+        atomicAdd(actual + 3, 1ull);
+        atomicAdd(gtSpan, static_cast<unsigned long long>(g1 - g0));
+        atomicAdd(gtSpan + 1, static_cast<unsigned long long>(c1 - c0));
+    }
+}
+
+// One thread: %globaltimer and clock64 across a ~20 ms spin: the SM clock's rate.
+__global__ void clockRate(unsigned long long* out)
+{
+    const uint64_t g0 = detail::globaltimerNow();
+    const uint64_t c0 = detail::clock64Now();
+    spin(40000000);
+    const uint64_t c1 = detail::clock64Now();
+    const uint64_t g1 = detail::globaltimerNow();
+    out[0] = g1 - g0;
+    out[1] = c1 - c0;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+struct Timer {
+    cudaEvent_t a;
+    cudaEvent_t b;
+    Timer()
+    {
+        cudaEventCreate(&a);
+        cudaEventCreate(&b);
+    }
+    template <class F> float time(F&& launch)
+    {
+        cudaEventRecord(a);
+        launch();
+        cudaEventRecord(b);
+        cudaEventSynchronize(b);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, a, b);
+        return ms * 1000.0f;
+    }
+};
+
+double median(std::vector<float> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+struct Variant {
+    std::string name;
+    std::function<void()> launch;
+    std::vector<float> us;
+};
+
+// Times every variant `reps` times, interleaved; returns medians in the variants.
+void timeAll(std::vector<Variant>& vs, int reps)
+{
+    Timer t;
+    for (auto& v : vs)
+        v.launch(); // warm-up
+    cudaDeviceSynchronize();
+    for (int r = 0; r < reps; ++r)
+        for (auto& v : vs)
+            v.us.push_back(t.time(v.launch));
+}
+
+const char* const kRecorderNames[] = {"wide_gt (v1, old default)", "wide_clock64 (v1 CLOCK64_ONLY)",
+    "compact_gt_immediate", "compact_clock64_immediate", "compact_gt_deferred", "compact_clock64_deferred",
+    "batched_gt_immediate", "batched_clock64_immediate", "batched_gt_deferred", "batched_clock64_deferred"};
+
+template <class T> struct Tag {
+    using type = T;
+};
+
+// Calls f(Tag<Recorder>, index) for every recorder.
+template <class F> void forEachRecorder(F&& f)
+{
+    f(Tag<WideRecorder<true>> {}, 0);
+    f(Tag<WideRecorder<false>> {}, 1);
+    f(Tag<CompactRecorder<true, false>> {}, 2);
+    f(Tag<CompactRecorder<false, false>> {}, 3);
+    f(Tag<CompactRecorder<true, true>> {}, 4);
+    f(Tag<CompactRecorder<false, true>> {}, 5);
+    f(Tag<BatchedRecorder<true, false>> {}, 6);
+    f(Tag<BatchedRecorder<false, false>> {}, 7);
+    f(Tag<BatchedRecorder<true, true>> {}, 8);
+    f(Tag<BatchedRecorder<false, true>> {}, 9);
+}
+
+int sms()
+{
+    int n = 0;
+    cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, 0);
+    return n;
+}
+
+int parts(int reps)
+{
+    const int grid = sms();
+    constexpr int kSteps = 16384;
+    float* sink = nullptr;
+    uint4* buffer = nullptr;
+    cudaMalloc(&sink, sizeof(float));
+    cudaMalloc(&buffer, size_t {kPartSlots + 32} * grid * sizeof(uint4));
+    std::vector<Variant> vs;
+    const auto part = [&](auto p, const char* name) {
+        constexpr int P = decltype(p)::value;
+        vs.push_back({name, [=] { partLoop<P><<<grid, 32>>>(kSteps, sink, buffer); }, {}});
+    };
+    part(std::integral_constant<int, 0> {}, "empty loop");
+    part(std::integral_constant<int, 1> {}, "clock64 read");
+    part(std::integral_constant<int, 2> {}, "%clock (32-bit) read");
+    part(std::integral_constant<int, 3> {}, "%globaltimer_lo read");
+    part(std::integral_constant<int, 4> {}, "%globaltimer (64-bit) read");
+    part(std::integral_constant<int, 5> {}, "lane-0 branch (two ALU ops inside)");
+    part(std::integral_constant<int, 6> {}, "16-byte store, lane 0 predicated, .cs");
+    part(std::integral_constant<int, 7> {}, "16-byte store, lane-0 branch, .cs");
+    part(std::integral_constant<int, 8> {}, "two 16-byte stores, lane-0 branch, .cg (v1)");
+    part(std::integral_constant<int, 9> {}, "16-byte store, predicated, clamped address");
+    part(std::integral_constant<int, 10> {}, "16-byte store, lane-0 + bounds branch");
+    part(std::integral_constant<int, 11> {}, "clock64 + globaltimer_lo + predicated 16-byte store");
+    part(std::integral_constant<int, 12> {}, "register batch: select into lane, 32-lane store every 32");
+    std::vector<std::unique_ptr<void, void (*)(void*)>> keep;
+    forEachRecorder([&](auto tag, int i) {
+        using Rec = typename decltype(tag)::type;
+        auto* l = new BasicLaunch<Rec>("parts", dim3(grid), dim3(32), kSteps, CostName {});
+        keep.emplace_back(l, [](void* p) { delete static_cast<BasicLaunch<Rec>*>(p); });
+        const DeviceBuffer b = l->buffer();
+        vs.push_back(
+            {std::string("mark(): ") + kRecorderNames[i], [=] { markLoop<Rec><<<grid, 32>>>(kSteps, sink, b); }, {}});
+    });
+    timeAll(vs, reps);
+    const double base = median(vs[0].us);
+    std::printf("part,median_us,min_us,max_us,ns_per_step_over_empty\n");
+    for (const auto& v : vs) {
+        const double m = median(v.us);
+        std::printf("\"%s\",%.2f,%.2f,%.2f,%.2f\n", v.name.c_str(), m, *std::min_element(v.us.begin(), v.us.end()),
+            *std::max_element(v.us.begin(), v.us.end()), (m - base) * 1000.0 / kSteps);
+    }
+    std::printf("# %d steps of 4 dependent FMAs, one warp on each of %d SMs, median of %d\n", kSteps, grid, reps);
+    return cudaGetLastError() == cudaSuccess ? 0 : 1;
+}
+
+int rate(int reps, bool collect)
+{
+    const int grid = sms();
+    constexpr int kSteps = 1000;
+    constexpr int kWork = 490; // dependent FMAs between events: ~1 us with 4 warps per SM
+    float* sink = nullptr;
+    cudaMalloc(&sink, sizeof(float));
+    std::printf("warps_per_sm,kind,variant,median_us,min_us,max_us,events_per_warp,us_per_event_uninstrumented,"
+                "slowdown_pct,ns_per_event\n");
+    int rc = 0;
+    for (const int warps : {4, 16}) {
+        const dim3 block(32 * warps);
+        for (const bool range : {false, true}) {
+            std::vector<Variant> vs;
+            std::vector<std::unique_ptr<void, void (*)(void*)>> keep;
+            const auto add = [&](auto tag, const std::string& name, bool submit) {
+                using Rec = typename decltype(tag)::type;
+                auto* l = new BasicLaunch<Rec>("rate", dim3(grid), block, kSteps, CostName {});
+                keep.emplace_back(l, [](void* p) { delete static_cast<BasicLaunch<Rec>*>(p); });
+                const DeviceBuffer b = l->buffer();
+                if (submit) {
+                    // One launch of this shape handed to the recorder (run under warpscope-cli record).
+                    l->arm();
+                    if (range)
+                        rateKernel<Rec, true><<<grid, block>>>(kSteps, kWork, sink, b);
+                    else
+                        rateKernel<Rec, false><<<grid, block>>>(kSteps, kWork, sink, b);
+                    const Collected c = l->collect();
+                    std::fprintf(stderr, "collected %s (%d warps/SM, %s): %llu events, %llu dropped, recorder %d\n",
+                        name.c_str(), warps, range ? "range" : "mark", static_cast<unsigned long long>(c.events),
+                        static_cast<unsigned long long>(c.dropped), c.recorder);
+                }
+                vs.push_back({name,
+                    [=] {
+                        if (range)
+                            rateKernel<Rec, true><<<grid, block>>>(kSteps, kWork, sink, b);
+                        else
+                            rateKernel<Rec, false><<<grid, block>>>(kSteps, kWork, sink, b);
+                    },
+                    {}});
+            };
+            add(Tag<NullRecorder> {}, "uninstrumented", false);
+            forEachRecorder([&](auto tag, int i) {
+                using Rec = typename decltype(tag)::type;
+                add(tag, kRecorderNames[i], collect && warps == 4 && std::is_same_v<Rec, DefaultRecorder>);
+            });
+            timeAll(vs, reps);
+            const double base = median(vs[0].us);
+            for (const auto& v : vs) {
+                const double m = median(v.us);
+                std::printf("%d,%s,\"%s\",%.2f,%.2f,%.2f,%d,%.3f,%.2f,%.2f\n", warps, range ? "range" : "mark",
+                    v.name.c_str(), m, *std::min_element(v.us.begin(), v.us.end()),
+                    *std::max_element(v.us.begin(), v.us.end()), kSteps, base / kSteps, 100.0 * (m - base) / base,
+                    (m - base) * 1000.0 / kSteps);
+            }
+            if (cudaGetLastError() != cudaSuccess)
+                rc = 1;
+        }
+    }
+    std::printf(
+        "# %d events per warp, %d dependent FMAs after each, %d CTAs, median of %d\n", kSteps, kWork, grid, reps);
+    return rc;
+}
+
+double measuredNsPerCycle(unsigned long long* d)
+{
+    clockRate<<<1, 1>>>(d);
+    unsigned long long h[2] = {0, 0};
+    cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
+    return h[1] ? static_cast<double>(h[0]) / static_cast<double>(h[1]) : 0.0;
+}
+
+int accuracy()
+{
+    const int grid = sms();
+    constexpr int kReps = 20;
+    constexpr int kWarps = 4;
+    unsigned long long* d = nullptr;
+    cudaMalloc(&d, 8 * sizeof(unsigned long long));
+    const double before = measuredNsPerCycle(d);
+    std::printf("accuracy: SM clock %.6f ns per cycle (%.4f GHz) against %%globaltimer over a 20 ms spin\n", before,
+        before > 0 ? 1.0 / before : 0.0);
+    int rc = 0;
+    forEachRecorder([&](auto tag, int i) {
+        using Rec = typename decltype(tag)::type;
+        BasicLaunch<Rec> l("accuracy", dim3(grid), dim3(32 * kWarps), 7 * kReps + 8, CostName {});
+        cudaMemset(d + 2, 0, 6 * sizeof(unsigned long long));
+        l.arm();
+        spinKernel<Rec><<<grid, 32 * kWarps>>>(kReps, d + 2, d + 6, l.buffer());
+        const Collected c = l.collect();
+        unsigned long long h[6];
+        cudaMemcpy(h, d + 2, sizeof(h), cudaMemcpyDeviceToHost);
+        const double warps = static_cast<double>(h[3]);
+        const double rateInKernel = h[5] ? static_cast<double>(h[4]) / static_cast<double>(h[5]) : 0.0;
+        std::printf("accuracy: recorder %d %s: %llu events, %llu dropped, recorder %d; SM clock in the kernel %.6f "
+                    "ns per cycle\n",
+            i, kRecorderNames[i], static_cast<unsigned long long>(c.events), static_cast<unsigned long long>(c.dropped),
+            c.recorder, rateInKernel);
+        const char* names[3] = {"spin_short", "spin_mid", "spin_long"};
+        const int requested[3] = {200, 2000, 20000};
+        for (int k = 0; k < 3; ++k) {
+            const double cycles = static_cast<double>(h[k]) / (warps * kReps);
+            // "expect": the spin's own clock64 span at the kernel's measured clock rate.
+            std::printf("expect recorder=%d kernel_tag=%s name=%s requested_cycles=%d mean_cycles=%.1f ns=%.2f\n", i,
+                kRecorderNames[i], names[k], requested[k], cycles, cycles * rateInKernel);
+        }
+        if (!c.ok || c.dropped)
+            rc = 1;
+    });
+    const double after = measuredNsPerCycle(d);
+    std::printf("accuracy: SM clock %.6f ns per cycle after the kernels\n", after);
+    return rc;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const char* mode = argc > 1 ? argv[1] : "parts";
+    const int reps = argc > 2 ? std::max(1, std::atoi(argv[2])) : 15;
+    cudaDeviceProp prop {};
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+        std::fprintf(stderr, "no CUDA device\n");
+        return 2;
+    }
+    std::printf("# device %s, %d SMs, default recorder: %s\n", prop.name, prop.multiProcessorCount,
+        std::is_same_v<DefaultRecorder, CompactRecorder<true, true>> ? "compact_gt_deferred" : "other");
+    int rc = 2;
+    if (std::strcmp(mode, "parts") == 0)
+        rc = parts(reps);
+    else if (std::strcmp(mode, "rate") == 0)
+        rc = rate(reps, argc > 3 && std::strcmp(argv[3], "collect") == 0);
+    else if (std::strcmp(mode, "accuracy") == 0)
+        rc = accuracy();
+    else
+        std::fprintf(stderr, "usage: ws-iket-cost parts|rate|accuracy [reps] [collect]\n");
+    if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+        std::fprintf(stderr, "CUDA error: %s\n", cudaGetErrorString(e));
+        rc = 1;
+    }
+    return rc;
+}
