@@ -18,6 +18,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -279,11 +280,14 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
     result.target = target.wait();
     root.exitCode = result.target.exitCode;
     root.exitSignal = result.target.exitSignal;
+    const int64_t exitedNs = clockNs(CLOCK_MONOTONIC);
 
     RawIngest ingest;
     const size_t files = ingest.addDirectory(rawDir.string());
     ingest.addLaunchedProcess(root);
+    const int64_t readNs = clockNs(CLOCK_MONOTONIC);
     SessionData data = ingest.finish();
+    const int64_t ingestedNs = clockNs(CLOCK_MONOTONIC);
     result.warnings = ingest.warnings();
 
     utsname un {};
@@ -340,8 +344,24 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
     } catch (const SessionError& e) {
         throw std::runtime_error(std::string(e.what()) + " (raw records kept in " + rawDir.string() + ")");
     }
+    const int64_t writtenNs = clockNs(CLOCK_MONOTONIC);
     if (!o.keepRaw)
         fs::remove_all(rawDir, ec);
+    {
+        // What the user waits for after the program exits, per phase (issue 20 item 4b).
+        const double events = static_cast<double>(data.kernels.size() + data.memcpys.size() + data.memsets.size()
+            + data.apiCalls.size() + data.syncs.size() + data.nvtxRanges.size() + data.nvtxMarks.size());
+        const auto phase = [events](const char* name, int64_t ns) {
+            char buf[128];
+            std::snprintf(buf, sizeof buf, "%s %.3f s (%.2fM events/s)", name, static_cast<double>(ns) / 1e9,
+                ns > 0 ? events / (static_cast<double>(ns) / 1e9) / 1e6 : 0.0);
+            return std::string(buf);
+        };
+        result.postRunSeconds = static_cast<double>(writtenNs - exitedNs) / 1e9;
+        say("after exit: " + phase("read", readNs - exitedNs) + ", " + phase("ingest", ingestedNs - readNs) + ", "
+            + phase("write", writtenNs - ingestedNs) + "; " + phase("total", writtenNs - exitedNs) + ", "
+            + std::to_string(static_cast<int64_t>(events)) + " events");
+    }
 
     result.sessionPath = output.string();
     result.kernels = data.kernels.size();

@@ -47,6 +47,7 @@ struct Builder {
     int64_t incompleteGpuRecords = 0;
     int64_t unknownFrames = 0;
     TimeNs lastTs = 0;
+    std::string streamMap;      // "pid P ctx C: cupti->program ...", for meta stream_id_map
     iket::LaunchCollector iket; // in-kernel trace records, decoded in finish()
 
     void seen(TimeNs t) { lastTs = std::max(lastTs, t); }
@@ -77,6 +78,7 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
     std::unordered_map<uint32_t, StringId> strings;
     int64_t cuptiClockShift = 0; // subtracted from CUPTI times to reach CLOCK_MONOTONIC
     std::unordered_map<uint64_t, int64_t> threadMap;
+    std::unordered_map<uint64_t, uint32_t> streamIds; // (context << 32 | CUPTI stream) -> program's id
     for (const auto& f : file.frames()) {
         if (f.type == RecordType::String) {
             const auto def = raw::readPayload<raw::StringDef>(f.payload);
@@ -87,8 +89,22 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
         } else if (f.type == RecordType::ThreadMap) {
             const auto m = raw::readPayload<raw::ThreadMapRecord>(f.payload);
             threadMap[m.cuptiThreadId] = m.tid;
+        } else if (f.type == RecordType::StreamMap) {
+            const auto m = raw::readPayload<raw::StreamMapRecord>(f.payload);
+            b.streamMap += (b.streamMap.empty() ? "" : ", ") + std::string("pid ") + std::to_string(pid) + " ctx "
+                + std::to_string(m.contextId) + ": " + std::to_string(m.cuptiStreamId) + "->"
+                + std::to_string(m.programStreamId);
+            if (m.programStreamId < 0xFFFFFFFFull) // ids beyond 32 bits keep CUPTI's
+                streamIds[(uint64_t {m.contextId} << 32) | m.cuptiStreamId] = static_cast<uint32_t>(m.programStreamId);
         }
     }
+    // The stream ids the program itself sees (cudaStreamGetId), where the recorder saw the stream made.
+    const auto programStream = [&streamIds](uint32_t contextId, uint32_t cuptiStreamId) {
+        if (streamIds.empty())
+            return cuptiStreamId;
+        const auto it = streamIds.find((uint64_t {contextId} << 32) | cuptiStreamId);
+        return it == streamIds.end() ? cuptiStreamId : it->second;
+    };
     const auto gpuTime = [cuptiClockShift](int64_t t) { return t > 0 ? t - cuptiClockShift : t; };
     const auto osTid = [&threadMap](int64_t cuptiTid) {
         const auto it = threadMap.find(static_cast<uint64_t>(cuptiTid));
@@ -139,6 +155,7 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
         case RecordType::String:
         case RecordType::ClockDomain:
         case RecordType::ThreadMap:
+        case RecordType::StreamMap:
             break;
         case RecordType::Process: {
             const auto r = raw::readPayload<raw::ProcessRecord>(f.payload);
@@ -219,7 +236,7 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             k.pid = pid;
             k.deviceId = r.deviceId;
             k.contextId = r.contextId;
-            k.streamId = r.streamId;
+            k.streamId = programStream(r.contextId, r.streamId);
             k.correlationId = r.correlationId;
             k.start = gpuTime(r.start);
             k.end = gpuTime(r.end);
@@ -255,7 +272,7 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             m.pid = pid;
             m.deviceId = r.deviceId;
             m.contextId = r.contextId;
-            m.streamId = r.streamId;
+            m.streamId = programStream(r.contextId, r.streamId);
             m.correlationId = r.correlationId;
             m.start = gpuTime(r.start);
             m.end = gpuTime(r.end);
@@ -278,7 +295,7 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             m.pid = pid;
             m.deviceId = r.deviceId;
             m.contextId = r.contextId;
-            m.streamId = r.streamId;
+            m.streamId = programStream(r.contextId, r.streamId);
             m.correlationId = r.correlationId;
             m.start = gpuTime(r.start);
             m.end = gpuTime(r.end);
@@ -311,7 +328,7 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             SyncRecord y;
             y.pid = pid;
             y.contextId = r.contextId;
-            y.streamId = r.streamId;
+            y.streamId = r.streamId == 0xFFFFFFFFu ? r.streamId : programStream(r.contextId, r.streamId);
             y.correlationId = r.correlationId;
             y.start = gpuTime(r.start);
             y.end = std::max(gpuTime(r.end), y.start);
@@ -714,6 +731,8 @@ SessionData RawIngest::finish()
     s.meta["nvtx_unmatched_ends"] = std::to_string(unmatchedPops);
     s.meta["nvtx_unclosed_ranges"] = std::to_string(unclosed);
     s.meta["kernels_joined_to_api"] = std::to_string(kernelsJoined);
+    if (!b.streamMap.empty())
+        s.meta["stream_id_map"] = b.streamMap;
     if (!b.messages.empty()) {
         std::string all;
         for (const auto& m : b.messages)
