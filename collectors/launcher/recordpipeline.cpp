@@ -17,15 +17,19 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <thread>
 #include <unistd.h>
 
 namespace ws {
@@ -73,6 +77,9 @@ std::string variableName(std::string_view entry)
 }
 
 constexpr const char* kInjectionLibrary = "libwarpscope-inject.so";
+// How often the launcher reads the raw files while the program runs (the recorder's writer
+// thread appends about every 0.1 s, and CUPTI's buffers reach it at least every 0.5 s).
+constexpr int kFollowPeriodMs = 100;
 
 // The shortest text that reads back as exactly `value`.
 std::string exactNumber(double value)
@@ -277,16 +284,39 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
         throw;
     }
     root.pid = target.pid();
-    result.target = target.wait();
+    // The raw files are append-only: read and convert them while the program runs, so that
+    // after its exit only the last records and the session write remain (issue 20 item 4b).
+    RawIngest ingest;
+    ingest.follow(rawDir.string());
+    {
+        std::mutex m;
+        std::condition_variable cv;
+        bool exited = false;
+        std::thread follower([&] {
+            std::unique_lock lock(m);
+            while (!cv.wait_for(lock, std::chrono::milliseconds(kFollowPeriodMs), [&] { return exited; })) {
+                lock.unlock();
+                ingest.poll();
+                lock.lock();
+            }
+        });
+        result.target = target.wait();
+        {
+            std::lock_guard lock(m);
+            exited = true;
+        }
+        cv.notify_one();
+        follower.join();
+    }
     root.exitCode = result.target.exitCode;
     root.exitSignal = result.target.exitSignal;
     const int64_t exitedNs = clockNs(CLOCK_MONOTONIC);
 
-    RawIngest ingest;
-    const size_t files = ingest.addDirectory(rawDir.string());
     ingest.addLaunchedProcess(root);
+    ingest.poll();
     const int64_t readNs = clockNs(CLOCK_MONOTONIC);
     SessionData data = ingest.finish();
+    const size_t files = std::stoull(data.meta["raw_files"]);
     const int64_t ingestedNs = clockNs(CLOCK_MONOTONIC);
     result.warnings = ingest.warnings();
 
