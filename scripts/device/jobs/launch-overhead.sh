@@ -31,8 +31,8 @@ nproc; uname -r
 ls -la "$CLI" "$INJECT" "$BARE" "$BIN/bench_launch_overhead" "$BIN/ws-example-launch-bound" "$BIN/ws-example-stream-ids" 2>&1
 
 step "1. launch overhead, one alternating run"
-timeout 80 "$BIN/bench_launch_overhead" --program "$BIN/ws-example-launch-bound" --cli "$CLI" --bare "$BARE" \
-  --inject "$INJECT" --out "$T" --launches ${WS_LO_LAUNCHES:-30000} --reps ${WS_LO_REPS:-5} --timeout 20 \
+timeout 90 "$BIN/bench_launch_overhead" --program "$BIN/ws-example-launch-bound" --cli "$CLI" --bare "$BARE" \
+  --inject "$INJECT" --out "$T" --launches ${WS_LO_LAUNCHES:-30000} --reps ${WS_LO_REPS:-4} --timeout 20 \
   --mode plain:plain --mode bare:bare --mode record:record --mode inject:inject \
   --mode bare+monotonic:bare:WS_BARE=monotonic --mode bare+systemtid:bare:WS_BARE=systemtid \
   --mode bare+subscribe:bare:WS_BARE=subscribe,streams --mode bare+kinds:bare:WS_BARE=kinds \
