@@ -11,6 +11,7 @@
 #include "core/store/sessionerror.h"
 #include "core/util/shellwords.h"
 #include "launcher/gpuprobe.h"
+#include "launcher/livesessionwriter.h"
 #include "launcher/sessionoutput.h"
 #include "launcher/targetlauncher.h"
 
@@ -24,6 +25,7 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
@@ -80,6 +82,11 @@ constexpr const char* kInjectionLibrary = "libwarpscope-inject.so";
 // How often the launcher reads the raw files while the program runs (the recorder's writer
 // thread appends about every 0.1 s, and CUPTI's buffers reach it at least every 0.5 s).
 constexpr int kFollowPeriodMs = 100;
+// Rows that started this long ago are written while the program runs. A record reaches the raw
+// file within about 0.7 s of its end (CUPTI's buffers are flushed every 0.5 s, the writer thread
+// and this loop pass every 0.1 s), so only a call or kernel longer than about 0.3 s can arrive
+// behind rows already written; the session is then written after the exit instead, as before.
+constexpr int64_t kSettleLagNs = 1'000'000'000;
 
 // The shortest text that reads back as exactly `value`.
 std::string exactNumber(double value)
@@ -288,6 +295,11 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
     // after its exit only the last records and the session write remain (issue 20 item 4b).
     RawIngest ingest;
     ingest.follow(rawDir.string());
+    // A new session takes the big tables' settled rows while the program runs (--append merges
+    // into an existing session after the exit, as before).
+    std::unique_ptr<LiveSessionWriter> live;
+    if (!out.appending())
+        live = std::make_unique<LiveSessionWriter>(out.path());
     {
         std::mutex m;
         std::condition_variable cv;
@@ -297,6 +309,8 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
             while (!cv.wait_for(lock, std::chrono::milliseconds(kFollowPeriodMs), [&] { return exited; })) {
                 lock.unlock();
                 ingest.poll();
+                if (live)
+                    live->take(ingest, clockNs(CLOCK_MONOTONIC) - kSettleLagNs);
                 lock.lock();
             }
         });
@@ -367,10 +381,17 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
     data.runs = {describeRun("trace", target, root.anchorRealtimeNs, realtimeNowNs(), runOptions)};
 
     try {
-        const AppendResult written = out.write(data);
-        result.runId = written.runId;
-        result.sessionRuns = written.runs;
-        result.warnings.insert(result.warnings.end(), written.warnings.begin(), written.warnings.end());
+        if (live && live->complete(ingest, data)) {
+            result.runId = data.runs.empty() ? 1 : data.runs.front().id;
+            result.sessionRuns = std::max<size_t>(1, data.runs.size());
+            result.rowsWrittenEarly = live->rowsWrittenEarly();
+        } else {
+            live.reset();
+            const AppendResult written = out.write(data);
+            result.runId = written.runId;
+            result.sessionRuns = written.runs;
+            result.warnings.insert(result.warnings.end(), written.warnings.begin(), written.warnings.end());
+        }
     } catch (const SessionError& e) {
         throw std::runtime_error(std::string(e.what()) + " (raw records kept in " + rawDir.string() + ")");
     }
@@ -390,7 +411,8 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
         result.postRunSeconds = static_cast<double>(writtenNs - exitedNs) / 1e9;
         say("after exit: " + phase("read", readNs - exitedNs) + ", " + phase("ingest", ingestedNs - readNs) + ", "
             + phase("write", writtenNs - ingestedNs) + "; " + phase("total", writtenNs - exitedNs) + ", "
-            + std::to_string(static_cast<int64_t>(events)) + " events");
+            + std::to_string(static_cast<int64_t>(events)) + " events, " + std::to_string(result.rowsWrittenEarly)
+            + " rows written while the program ran");
     }
 
     result.sessionPath = output.string();

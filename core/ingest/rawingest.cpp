@@ -58,6 +58,21 @@ struct Builder {
     int64_t incompleteGpuRecords = 0;
     int64_t unknownFrames = 0;
     TimeNs lastTs = 0;
+    std::unordered_map<StringId, std::pair<StringId, StringId>> kernelNames; // mangled -> demangled, short
+
+    // Demangled and short names, computed once per distinct name.
+    void nameKernel(KernelRecord& k)
+    {
+        auto it = kernelNames.find(k.mangledName);
+        if (it == kernelNames.end()) {
+            const std::string demangled = demangle(s.str(k.mangledName));
+            const StringId d = s.strings.intern(demangled);
+            const StringId sh = s.strings.intern(shortName(demangled));
+            it = kernelNames.emplace(k.mangledName, std::make_pair(d, sh)).first;
+        }
+        k.demangledName = it->second.first;
+        k.shortName = it->second.second;
+    }
     std::string streamMap;      // "pid P ctx C: cupti->program ...", for meta stream_id_map
     iket::LaunchCollector iket; // in-kernel trace records, decoded in finish()
 
@@ -609,11 +624,18 @@ void pairNvtx(Builder& b, int64_t& unmatchedPops, int64_t& unclosed)
     }
 }
 
+template <typename T> bool startsBefore(const T& a, const T& b)
+{
+    return std::tie(a.start, a.pid, a.correlationId) < std::tie(b.start, b.pid, b.correlationId);
+}
+
 template <typename T> void sortByStart(std::vector<T>& v)
 {
-    std::stable_sort(v.begin(), v.end(), [](const T& a, const T& b) {
-        return std::tie(a.start, a.pid, a.correlationId) < std::tie(b.start, b.pid, b.correlationId);
-    });
+    const auto before = [](const T& a, const T& b) { return startsBefore(a, b); };
+    // Records mostly arrive in order (one launching thread, one stream): checking costs one
+    // pass, a stable sort of sorted input still merges log n times.
+    if (!std::is_sorted(v.begin(), v.end(), before))
+        std::stable_sort(v.begin(), v.end(), before);
     for (size_t i = 0; i < v.size(); ++i)
         v[i].id = static_cast<int64_t>(i) + 1;
 }
@@ -650,9 +672,72 @@ size_t RawIngest::addDirectory(const std::string& dir)
     return added;
 }
 
+// Rows of one big table handed out before the end (settle()), and how to check them at finish.
+template <typename T> struct Settling {
+    size_t seen = 0;     // arrivals (in the builder's vector) looked at
+    std::vector<T> held; // looked at, not handed out: may still have earlier rows before them
+    size_t handed = 0;
+    uint64_t hash = 1469598103934665603ull;
+    std::optional<T> last;
+
+    static void mix(uint64_t& h, uint64_t v) { h = (h ^ v) * 1099511628211ull; }
+    // What identifies a row and its place: its sort key and the fields conversion derived.
+    static void mixRow(uint64_t& h, const T& r)
+    {
+        mix(h, static_cast<uint64_t>(r.start));
+        mix(h, static_cast<uint64_t>(r.end));
+        mix(h, static_cast<uint64_t>(r.pid));
+        mix(h, r.correlationId);
+        if constexpr (requires { r.streamId; })
+            mix(h, r.streamId);
+        if constexpr (requires { r.tid; })
+            mix(h, static_cast<uint64_t>(r.tid));
+        if constexpr (requires { r.shortName; })
+            mix(h, r.shortName);
+    }
+    // Moves new arrivals in, hands out those starting before `horizon`, sorted, with their ids.
+    // False when a new arrival sorts before a row already handed out.
+    bool take(const std::vector<T>& arrivals, TimeNs horizon, std::vector<T>& out)
+    {
+        held.insert(held.end(), arrivals.begin() + static_cast<std::ptrdiff_t>(seen), arrivals.end());
+        seen = arrivals.size();
+        const auto before = [](const T& a, const T& b) { return startsBefore(a, b); };
+        if (!std::is_sorted(held.begin(), held.end(), before))
+            std::stable_sort(held.begin(), held.end(), before);
+        if (!held.empty() && last && startsBefore(held.front(), *last))
+            return false;
+        const auto end = std::find_if(held.begin(), held.end(), [horizon](const T& r) { return r.start >= horizon; });
+        for (auto it = held.begin(); it != end; ++it) {
+            it->id = static_cast<int64_t>(++handed);
+            mixRow(hash, *it);
+            out.push_back(*it);
+        }
+        if (end != held.begin())
+            last = *(end - 1);
+        held.erase(held.begin(), end);
+        return true;
+    }
+    // At finish, over the sorted rows: the rows handed out are exactly the first ones.
+    bool holds(const std::vector<T>& sorted) const
+    {
+        if (handed > sorted.size())
+            return false;
+        uint64_t h = 1469598103934665603ull;
+        for (size_t i = 0; i < handed; ++i)
+            mixRow(h, sorted[i]);
+        return h == hash;
+    }
+};
+
 struct RawIngest::Following {
     std::string dir;
     Builder b;
+    Settling<KernelRecord> kernels;
+    Settling<MemcpyRecord> memcpys;
+    Settling<MemsetRecord> memsets;
+    Settling<ApiCallRecord> apiCalls;
+    bool settledAny = false;
+    bool disordered = false; // a row arrived that sorts before one handed out
     struct File {
         std::unique_ptr<RawTail> tail;
         std::optional<FileState> state;
@@ -719,6 +804,28 @@ void RawIngest::poll()
     }
 }
 
+RawIngest::Settled RawIngest::settle(TimeNs horizon)
+{
+    Settled out;
+    if (!m_following || m_following->broken || m_following->disordered)
+        return out;
+    Following& fl = *m_following;
+    // Kernels need their final names before they are handed out.
+    for (size_t i = fl.kernels.seen; i < fl.b.s.kernels.size(); ++i)
+        fl.b.nameKernel(fl.b.s.kernels[i]);
+    const bool ordered = fl.kernels.take(fl.b.s.kernels, horizon, out.kernels)
+        && fl.memcpys.take(fl.b.s.memcpys, horizon, out.memcpys)
+        && fl.memsets.take(fl.b.s.memsets, horizon, out.memsets)
+        && fl.apiCalls.take(fl.b.s.apiCalls, horizon, out.apiCalls);
+    if (!ordered) {
+        fl.disordered = true;
+        return {};
+    }
+    fl.settledAny = fl.settledAny || !out.kernels.empty() || !out.memcpys.empty() || !out.memsets.empty()
+        || !out.apiCalls.empty();
+    return out;
+}
+
 void RawIngest::addLaunchedProcess(const LaunchedProcess& p)
 {
     m_launched[p.pid] = p;
@@ -728,6 +835,8 @@ SessionData RawIngest::finish()
 {
     NvtxTimingIngest nvtxTimings;
     Builder b;
+    std::unique_ptr<Following> settling; // rows settle() handed out, checked once sorted
+    m_settledRowsHold = !m_following || !m_following->settledAny;
     if (m_following) {
         poll(); // what the processes wrote last
         if (m_following->broken) {
@@ -737,7 +846,8 @@ SessionData RawIngest::finish()
             addDirectory(dir);
         } else {
             b = std::move(m_following->b);
-            for (auto& [path, f] : m_following->files) {
+            settling = std::move(m_following);
+            for (auto& [path, f] : settling->files) {
                 if (!f.state)
                     continue; // not even a header: RawFile::load would have refused it too
                 b.filePids.push_back(f.state->pid);
@@ -745,10 +855,10 @@ SessionData RawIngest::finish()
                 b.truncatedFiles += f.tail->pendingBytes() > 0 ? 1 : 0;
                 truncationWarning(path, f.tail->pendingBytes(), m_warnings);
             }
-            m_warnings.insert(m_warnings.end(), m_following->warnings.begin(), m_following->warnings.end());
+            m_warnings.insert(m_warnings.end(), settling->warnings.begin(), settling->warnings.end());
             // Files with PM samples, NVTX timings or in-kernel traces: those passes read the whole file.
             std::vector<std::pair<FileState*, std::string>> side;
-            for (auto& [path, f] : m_following->files)
+            for (auto& [path, f] : settling->files)
                 if (f.state && f.state->sideFrames)
                     side.emplace_back(&*f.state, path);
             std::stable_sort(
@@ -815,19 +925,9 @@ SessionData RawIngest::finish()
         p.exitSignal = launched.exitSignal;
     }
 
-    // Kernel names: demangled and short forms, computed once per distinct name.
-    std::unordered_map<StringId, std::pair<StringId, StringId>> names;
-    for (auto& k : s.kernels) {
-        auto it = names.find(k.mangledName);
-        if (it == names.end()) {
-            const std::string demangled = demangle(s.str(k.mangledName));
-            const StringId d = s.strings.intern(demangled);
-            const StringId sh = s.strings.intern(shortName(demangled));
-            it = names.emplace(k.mangledName, std::make_pair(d, sh)).first;
-        }
-        k.demangledName = it->second.first;
-        k.shortName = it->second.second;
-    }
+    // Kernel names: demangled and short forms.
+    for (auto& k : s.kernels)
+        b.nameKernel(k);
 
     nvtxTimings.appendTo(s, m_warnings);
 
@@ -836,6 +936,10 @@ SessionData RawIngest::finish()
     sortByStart(s.memsets);
     sortByStart(s.apiCalls);
     sortByStart(s.syncs);
+    if (settling && settling->settledAny)
+        m_settledRowsHold = !settling->disordered && settling->kernels.holds(s.kernels)
+            && settling->memcpys.holds(s.memcpys) && settling->memsets.holds(s.memsets)
+            && settling->apiCalls.holds(s.apiCalls);
     std::stable_sort(s.overheads.begin(), s.overheads.end(),
         [](const OverheadRecord& x, const OverheadRecord& y) { return x.start < y.start; });
     for (size_t i = 0; i < s.overheads.size(); ++i)

@@ -54,6 +54,22 @@ public:
     void follow(const std::string& dir);
     void poll();
 
+    // While following: the rows of the big tables (kernels, copies, memsets, API calls) that
+    // start before `horizon` and so, unless a record arrives late, can no longer change, with
+    // their final ids, each table sorted and continuing the previous call's rows. A writer may
+    // store them before the program ends; after finish(), settledRowsHold() says whether they are
+    // the session's first rows of each table (false when a row arrived that sorts before them:
+    // write the session from finish()'s data instead).
+    struct Settled {
+        std::vector<KernelRecord> kernels;
+        std::vector<MemcpyRecord> memcpys;
+        std::vector<MemsetRecord> memsets;
+        std::vector<ApiCallRecord> apiCalls;
+        bool empty() const { return kernels.empty() && memcpys.empty() && memsets.empty() && apiCalls.empty(); }
+    };
+    Settled settle(TimeNs horizon);
+    bool settledRowsHold() const { return m_settledRowsHold; }
+
     // Builds the session from everything added. Call once.
     SessionData finish();
 
@@ -63,6 +79,7 @@ public:
 private:
     struct Following;
     std::unique_ptr<Following> m_following;
+    bool m_settledRowsHold = true;
     std::vector<raw::RawFile> m_files;
     std::map<int64_t, LaunchedProcess> m_launched;
     std::vector<std::string> m_warnings;
