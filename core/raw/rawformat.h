@@ -302,7 +302,7 @@ struct EndRecord {
     uint64_t frames;         // frames written before this one
 };
 
-// Appends one frame to `out` (any container with insert(end, first, last) of char).
+// Appends one frame to `out` (a std::string or std::vector<char>).
 template <typename Buffer, typename Payload>
 void appendFrame(Buffer& out, RecordType type, const Payload& payload, std::string_view trailing = {})
 {
@@ -310,11 +310,14 @@ void appendFrame(Buffer& out, RecordType type, const Payload& payload, std::stri
     FrameHeader h {};
     h.size = static_cast<uint32_t>(sizeof(Payload) + trailing.size());
     h.type = static_cast<uint16_t>(type);
-    const auto* hb = reinterpret_cast<const char*>(&h);
-    const auto* pb = reinterpret_cast<const char*>(&payload);
-    out.insert(out.end(), hb, hb + sizeof(h));
-    out.insert(out.end(), pb, pb + sizeof(Payload));
-    out.insert(out.end(), trailing.begin(), trailing.end());
+    // One resize and three copies: the recorder's writer thread appends two frames per launch.
+    const size_t at = out.size();
+    out.resize(at + sizeof(h) + sizeof(Payload) + trailing.size());
+    auto* dst = reinterpret_cast<char*>(&out[at]);
+    std::memcpy(dst, &h, sizeof(h));
+    std::memcpy(dst + sizeof(h), &payload, sizeof(Payload));
+    if (!trailing.empty())
+        std::memcpy(dst + sizeof(h) + sizeof(Payload), trailing.data(), trailing.size());
 }
 
 // Copies a payload into a struct, zero-filling what an older writer did not write.

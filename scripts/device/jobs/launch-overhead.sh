@@ -54,6 +54,9 @@ else
   echo "FAIL overhead: no RESULT line"
 fi
 
+step "the recorder's own per-launch work, called directly (timestamp callback, raw writer)"
+timeout 20 "$BIN/bench_recorder_hotpath" 1000000 5 | tee "$O/hotpath.txt"
+
 step "perf of the recorder's library in-process (if perf exists here)"
 if command -v perf >/dev/null 2>&1; then
   mkdir -p "$T/perf.raw"
