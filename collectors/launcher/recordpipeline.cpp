@@ -298,6 +298,7 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
     // A new session takes the big tables' settled rows while the program runs (--append merges
     // into an existing session after the exit, as before).
     std::unique_ptr<LiveSessionWriter> live;
+    int64_t exitedNs = 0;
     if (!out.appending())
         live = std::make_unique<LiveSessionWriter>(out.path());
     {
@@ -315,6 +316,7 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
             }
         });
         result.target = target.wait();
+        exitedNs = clockNs(CLOCK_MONOTONIC); // the user's wait starts here
         {
             std::lock_guard lock(m);
             exited = true;
@@ -324,7 +326,6 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
     }
     root.exitCode = result.target.exitCode;
     root.exitSignal = result.target.exitSignal;
-    const int64_t exitedNs = clockNs(CLOCK_MONOTONIC);
 
     ingest.addLaunchedProcess(root);
     ingest.poll();
