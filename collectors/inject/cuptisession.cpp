@@ -78,34 +78,28 @@ int64_t realtimeMinusMonotonicNs()
     return offset;
 }
 
-// The API calls a timeline needs: launches, copies, memsets, allocations, synchronisation and
-// graph launches. Everything else (attribute queries, cuGetProcAddress, event records and
-// queries...) is dropped inside CUPTI, before a record is written. PyTorch makes about 8 API
-// calls per kernel; recording them all cost more than the whole of torch.profiler.
+// The API calls recorded without --all-api: the smallest set that still correlates every GPU
+// record with the call that issued it (launches, copies, memsets, graph launches), the calls
+// whose waits CUPTI's synchronisation records correlate with, and the event record/wait calls
+// that make dependencies between streams visible. Everything else (allocations, attribute
+// queries, cuGetProcAddress, capture and instantiation...) is dropped inside CUPTI, before a
+// record is written. PyTorch makes about 8 API calls per kernel; recording them all cost more
+// than the whole of torch.profiler.
 bool keepRuntime(std::string_view name)
 {
     static constexpr std::string_view keep[] = {
         "cudaLaunch",
+        "__cudaLaunch",
         "cudaMemcpy",
         "cudaMemset",
-        "cudaMalloc",
-        "cudaFree",
-        "cudaHostAlloc",
-        "cudaHostRegister",
-        "cudaHostUnregister",
-        "cudaMemPrefetch",
+        "cudaGraphLaunch",
+        "cudaGraphUpload",
         "cudaDeviceSynchronize",
         "cudaThreadSynchronize",
         "cudaStreamSynchronize",
         "cudaEventSynchronize",
         "cudaStreamWaitEvent",
-        "cudaGraphLaunch",
-        "cudaGraphUpload",
-        "cudaGraphInstantiate",
-        "cudaStreamBeginCapture",
-        "cudaStreamEndCapture",
-        "cudaProfilerStart",
-        "cudaProfilerStop",
+        "cudaEventRecord",
     };
     for (const auto k : keep)
         if (name.starts_with(k))
@@ -119,27 +113,13 @@ bool keepDriver(std::string_view name)
         "cuLaunch",
         "cuMemcpy",
         "cuMemset",
-        "cuMemAlloc",
-        "cuMemFree",
-        "cuMemHostAlloc",
-        "cuMemHostRegister",
-        "cuMemHostUnregister",
-        "cuMemCreate",
-        "cuMemMap",
-        "cuMemUnmap",
-        "cuMemRelease",
-        "cuMemPrefetch",
+        "cuGraphLaunch",
+        "cuGraphUpload",
         "cuCtxSynchronize",
         "cuStreamSynchronize",
         "cuEventSynchronize",
         "cuStreamWaitEvent",
-        "cuGraphLaunch",
-        "cuGraphUpload",
-        "cuGraphInstantiate",
-        "cuStreamBeginCapture",
-        "cuStreamEndCapture",
-        "cuProfilerStart",
-        "cuProfilerStop",
+        "cuEventRecord",
     };
     for (const auto k : keep)
         if (name.starts_with(k))
@@ -224,6 +204,10 @@ struct DriverApi {
     CUresult (*getUuid)(CUuuid*, CUdevice) = nullptr;
     CUresult (*totalMem)(size_t*, CUdevice) = nullptr;
     CUresult (*driverVersion)(int*) = nullptr;
+    CUresult (*streamGetId)(CUstream, unsigned long long*) = nullptr;
+    CUresult (*ctxGetCurrent)(CUcontext*) = nullptr;
+    CUresult (*ctxPush)(CUcontext) = nullptr;
+    CUresult (*ctxPop)(CUcontext*) = nullptr;
 };
 
 template <typename Fn> void resolve(void* lib, const char* name, Fn& fn)
@@ -244,6 +228,10 @@ const DriverApi& driverApi()
         resolve(lib, "cuDeviceGetUuid_v2", a->getUuid);
         resolve(lib, "cuDeviceTotalMem_v2", a->totalMem);
         resolve(lib, "cuDriverGetVersion", a->driverVersion);
+        resolve(lib, "cuStreamGetId", a->streamGetId);
+        resolve(lib, "cuCtxGetCurrent", a->ctxGetCurrent);
+        resolve(lib, "cuCtxPushCurrent_v2", a->ctxPush);
+        resolve(lib, "cuCtxPopCurrent_v2", a->ctxPop);
         return a;
     }();
     return *api;
@@ -315,6 +303,35 @@ void recordDevice(CUcontext ctx)
     g_recorder->requestDeferredQueries();
 }
 
+// The program's id of `stream` (cuStreamGetId) beside CUPTI's, so that the session shows the
+// ids the program prints. `stream` null: the legacy default stream, which needs `ctx` current.
+void mapStream(CUcontext ctx, CUstream stream)
+{
+    const DriverApi& cu = driverApi();
+    uint32_t cuptiId = 0, contextId = 0;
+    if (!cu.streamGetId || cuptiGetStreamIdEx(ctx, stream, 0, &cuptiId) != CUPTI_SUCCESS
+        || cuptiGetContextId(ctx, &contextId) != CUPTI_SUCCESS)
+        return;
+    unsigned long long programId = 0;
+    CUresult r = CUDA_ERROR_INVALID_CONTEXT;
+    if (stream) {
+        r = cu.streamGetId(stream, &programId);
+    } else if (cu.ctxGetCurrent && cu.ctxPush && cu.ctxPop) {
+        CUcontext current = nullptr;
+        cu.ctxGetCurrent(&current);
+        const bool push = current != ctx && cu.ctxPush(ctx) == CUDA_SUCCESS;
+        r = cu.streamGetId(CU_STREAM_LEGACY, &programId);
+        if (push) {
+            CUcontext popped = nullptr;
+            cu.ctxPop(&popped);
+        }
+    }
+    if (r != CUDA_SUCCESS)
+        return;
+    const raw::StreamMapRecord m {contextId, cuptiId, static_cast<uint64_t>(programId)};
+    g_recorder->writer().add(raw::RecordType::StreamMap, m);
+}
+
 void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data)
 {
     if (!g_recorder || g_recorder->closed())
@@ -323,9 +340,13 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
         g_recorder->mapCurrentThread();
         const CUcontext ctx = static_cast<const CUpti_ResourceData*>(data)->context;
         recordDevice(ctx);
+        mapStream(ctx, nullptr);
         uint32_t ordinal = 0;
         if (cuptiGetDeviceId(ctx, &ordinal) == CUPTI_SUCCESS)
             pm::contextCreated(*g_recorder, ctx, ordinal);
+    } else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_STREAM_CREATED) {
+        const auto* r = static_cast<const CUpti_ResourceData*>(data);
+        mapStream(r->context, r->resourceHandle.stream);
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         const auto* cb = static_cast<const CUpti_CallbackData*>(data);
         if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart && cb->callbackSite == CUPTI_API_EXIT)
@@ -387,10 +408,13 @@ bool initialize(Recorder& recorder)
         check(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM), "cuptiSetThreadIdType");
     recorder.mapCurrentThread();
 
-    CUptiResult r = cuptiSubscribe(&g_subscriber, &onCallback, nullptr);
+    CUptiResult r = recorder.config().subscribe ? cuptiSubscribe(&g_subscriber, &onCallback, nullptr)
+                                                : CUPTI_ERROR_NOT_INITIALIZED;
     if (r == CUPTI_SUCCESS) {
         check(cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED),
             "cuptiEnableCallback(CONTEXT_CREATED)");
+        check(cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_STREAM_CREATED),
+            "cuptiEnableCallback(STREAM_CREATED)");
         if (recorder.config().capture == CaptureMode::CudaProfilerApi) {
             check(cuptiEnableCallback(
                       1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart),
@@ -399,7 +423,7 @@ bool initialize(Recorder& recorder)
                       1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop),
                 "cuptiEnableCallback(cuProfilerStop)");
         }
-    } else {
+    } else if (recorder.config().subscribe) {
         // Another CUPTI client (a profiler inside the program) holds the only subscriber slot:
         // activity tracing still works, device properties and profiler-API ranges do not.
         check(r, "cuptiSubscribe");
@@ -433,7 +457,9 @@ bool initialize(Recorder& recorder)
         return false;
     }
     g_keepRuntime = buildKeepList(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE, &keepRuntime);
-    g_keepDriver = buildKeepList(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE, &keepDriver);
+    g_keepDriver = buildKeepList(
+        CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE,
+        recorder.config().driverApis ? &keepDriver : +[](std::string_view) { return false; });
     if (!recorder.config().allApi && &cuptiActivityEnableAllSyncRecords)
         cuptiActivityEnableAllSyncRecords(0);
     recorder.setCuptiReady();
@@ -449,8 +475,10 @@ void enableActivity()
 {
     const auto& cfg = g_recorder->config();
     check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "cuptiActivityEnable(CONCURRENT_KERNEL)");
-    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable(MEMCPY)");
-    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), "cuptiActivityEnable(MEMSET)");
+    if (cfg.memcpyRecords)
+        check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable(MEMCPY)");
+    if (cfg.memsetRecords)
+        check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), "cuptiActivityEnable(MEMSET)");
     if (cfg.syncRecords)
         check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION), "cuptiActivityEnable(SYNCHRONIZATION)");
     if (cfg.overheadRecords)

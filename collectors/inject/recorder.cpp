@@ -71,6 +71,11 @@ RecorderConfig RecorderConfig::fromEnvironment()
     const std::string off = "," + knob(raw::kEnvKindsOff, "") + ",";
     c.syncRecords = off.find(",sync,") == std::string::npos;
     c.overheadRecords = off.find(",overhead,") == std::string::npos;
+    c.memcpyRecords = off.find(",memcpy,") == std::string::npos;
+    c.memsetRecords = off.find(",memset,") == std::string::npos;
+    c.driverApis = off.find(",driver,") == std::string::npos;
+    c.subscribe = off.find(",subscriber,") == std::string::npos;
+    c.flushPeriodMs = std::atoi(knob(raw::kEnvFlushMs, "500").c_str());
     c.prefaultBuffers = std::atoi(knob(raw::kEnvPrefault, "4").c_str());
     if (const char* b = std::getenv(raw::kEnvBufferBytes)) {
         const long long v = std::atoll(b);
@@ -304,7 +309,7 @@ void Recorder::writerLoop()
         }
         // At least once a second everything recorded so far reaches the file, so a target that
         // is killed loses at most the last second.
-        if (now - lastFlush >= 500'000'000 && cuptiReady()) {
+        if (m_config.flushPeriodMs > 0 && now - lastFlush >= m_config.flushPeriodMs * 1'000'000LL && cuptiReady()) {
             lastFlush = now;
             cupti::flush(false);
         }

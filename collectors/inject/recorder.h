@@ -32,6 +32,11 @@ struct RecorderConfig {
     bool selectApis = true;          // enable only the kept API cbids; else enable all, then disable the rest
     bool syncRecords = true;
     bool overheadRecords = true;
+    bool memcpyRecords = true;
+    bool memsetRecords = true;
+    bool driverApis = true;          // driver API calls (programs that launch through cuLaunchKernel)
+    bool subscribe = true;           // callback subscriber: devices, stream ids, profiler-API ranges
+    int flushPeriodMs = 500;         // writer thread's cuptiActivityFlushAll(0); 0 = only at exit
     int prefaultBuffers = 4;         // activity buffers allocated and touched ahead by the writer thread
     std::vector<std::string> errors; // unparseable settings, reported in the raw file
 

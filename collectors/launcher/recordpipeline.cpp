@@ -11,20 +11,27 @@
 #include "core/store/sessionerror.h"
 #include "core/util/shellwords.h"
 #include "launcher/gpuprobe.h"
+#include "launcher/livesessionwriter.h"
 #include "launcher/sessionoutput.h"
 #include "launcher/targetlauncher.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <thread>
 #include <unistd.h>
 
 namespace ws {
@@ -72,6 +79,14 @@ std::string variableName(std::string_view entry)
 }
 
 constexpr const char* kInjectionLibrary = "libwarpscope-inject.so";
+// How often the launcher reads the raw files while the program runs (the recorder's writer
+// thread appends about every 0.1 s, and CUPTI's buffers reach it at least every 0.5 s).
+constexpr int kFollowPeriodMs = 100;
+// Rows that started this long ago are written while the program runs. A record reaches the raw
+// file within about 0.7 s of its end (CUPTI's buffers are flushed every 0.5 s, the writer thread
+// and this loop pass every 0.1 s), so only a call or kernel longer than about 0.3 s can arrive
+// behind rows already written; the session is then written after the exit instead, as before.
+constexpr int64_t kSettleLagNs = 1'000'000'000;
 
 // The shortest text that reads back as exactly `value`.
 std::string exactNumber(double value)
@@ -276,14 +291,48 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
         throw;
     }
     root.pid = target.pid();
-    result.target = target.wait();
+    // The raw files are append-only: read and convert them while the program runs, so that
+    // after its exit only the last records and the session write remain (issue 20 item 4b).
+    RawIngest ingest;
+    ingest.follow(rawDir.string());
+    // A new session takes the big tables' settled rows while the program runs (--append merges
+    // into an existing session after the exit, as before).
+    std::unique_ptr<LiveSessionWriter> live;
+    int64_t exitedNs = 0;
+    if (!out.appending())
+        live = std::make_unique<LiveSessionWriter>(out.path());
+    {
+        std::mutex m;
+        std::condition_variable cv;
+        bool exited = false;
+        std::thread follower([&] {
+            std::unique_lock lock(m);
+            while (!cv.wait_for(lock, std::chrono::milliseconds(kFollowPeriodMs), [&] { return exited; })) {
+                lock.unlock();
+                ingest.poll();
+                if (live)
+                    live->take(ingest, clockNs(CLOCK_MONOTONIC) - kSettleLagNs);
+                lock.lock();
+            }
+        });
+        result.target = target.wait();
+        exitedNs = clockNs(CLOCK_MONOTONIC); // the user's wait starts here
+        {
+            std::lock_guard lock(m);
+            exited = true;
+        }
+        cv.notify_one();
+        follower.join();
+    }
     root.exitCode = result.target.exitCode;
     root.exitSignal = result.target.exitSignal;
 
-    RawIngest ingest;
-    const size_t files = ingest.addDirectory(rawDir.string());
     ingest.addLaunchedProcess(root);
+    ingest.poll();
+    const int64_t readNs = clockNs(CLOCK_MONOTONIC);
     SessionData data = ingest.finish();
+    const size_t files = std::stoull(data.meta["raw_files"]);
+    const int64_t ingestedNs = clockNs(CLOCK_MONOTONIC);
     result.warnings = ingest.warnings();
 
     utsname un {};
@@ -333,15 +382,39 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
     data.runs = {describeRun("trace", target, root.anchorRealtimeNs, realtimeNowNs(), runOptions)};
 
     try {
-        const AppendResult written = out.write(data);
-        result.runId = written.runId;
-        result.sessionRuns = written.runs;
-        result.warnings.insert(result.warnings.end(), written.warnings.begin(), written.warnings.end());
+        if (live && live->complete(ingest, data)) {
+            result.runId = data.runs.empty() ? 1 : data.runs.front().id;
+            result.sessionRuns = std::max<size_t>(1, data.runs.size());
+            result.rowsWrittenEarly = live->rowsWrittenEarly();
+        } else {
+            live.reset();
+            const AppendResult written = out.write(data);
+            result.runId = written.runId;
+            result.sessionRuns = written.runs;
+            result.warnings.insert(result.warnings.end(), written.warnings.begin(), written.warnings.end());
+        }
     } catch (const SessionError& e) {
         throw std::runtime_error(std::string(e.what()) + " (raw records kept in " + rawDir.string() + ")");
     }
+    const int64_t writtenNs = clockNs(CLOCK_MONOTONIC);
     if (!o.keepRaw)
         fs::remove_all(rawDir, ec);
+    {
+        // What the user waits for after the program exits, per phase (issue 20 item 4b).
+        const double events = static_cast<double>(data.kernels.size() + data.memcpys.size() + data.memsets.size()
+            + data.apiCalls.size() + data.syncs.size() + data.nvtxRanges.size() + data.nvtxMarks.size());
+        const auto phase = [events](const char* name, int64_t ns) {
+            char buf[128];
+            std::snprintf(buf, sizeof buf, "%s %.3f s (%.2fM events/s)", name, static_cast<double>(ns) / 1e9,
+                ns > 0 ? events / (static_cast<double>(ns) / 1e9) / 1e6 : 0.0);
+            return std::string(buf);
+        };
+        result.postRunSeconds = static_cast<double>(writtenNs - exitedNs) / 1e9;
+        say("after exit: " + phase("read", readNs - exitedNs) + ", " + phase("ingest", ingestedNs - readNs) + ", "
+            + phase("write", writtenNs - ingestedNs) + "; " + phase("total", writtenNs - exitedNs) + ", "
+            + std::to_string(static_cast<int64_t>(events)) + " events, " + std::to_string(result.rowsWrittenEarly)
+            + " rows written while the program ran");
+    }
 
     result.sessionPath = output.string();
     result.kernels = data.kernels.size();

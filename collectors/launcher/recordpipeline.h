@@ -38,6 +38,8 @@ struct RecordResult {
     size_t nvtxTimedInstances = 0;
     size_t processes = 0;
     uint64_t droppedRecords = 0;
+    double postRunSeconds = 0;   // from the program's exit to the session written
+    size_t rowsWrittenEarly = 0; // event rows stored while the program ran (LiveSessionWriter)
 };
 
 // One `warpscope-cli record`: validates the options, starts the program with the injection

@@ -5,6 +5,7 @@
 #include "core/ingest/devicepeaks.h"
 #include "core/ingest/gpumetricsingest.h"
 #include "core/ingest/nvtxtimingingest.h"
+#include "core/ingest/rawtail.h"
 #include "core/model/commranks.h"
 #include "core/model/launchindex.h"
 #include "core/util/demangle.h"
@@ -12,6 +13,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -42,11 +45,35 @@ struct Builder {
     std::map<std::pair<int64_t, uint32_t>, DeviceInfo> devices;
     std::set<int64_t> pidsWithEnd;
     std::map<int64_t, size_t> processIndex;
-    std::vector<std::string> messages;
+    std::vector<std::pair<int64_t, std::string>> messages; // per process, in arrival order
+    struct Environment {
+        int64_t pid;
+        std::string key, value;
+    };
+    std::vector<Environment> environment;
+    std::vector<int64_t> filePids; // one per raw file
+    size_t truncatedFiles = 0;
+    int64_t rawBytes = 0;
     uint64_t dropped = 0;
     int64_t incompleteGpuRecords = 0;
     int64_t unknownFrames = 0;
     TimeNs lastTs = 0;
+    std::unordered_map<StringId, std::pair<StringId, StringId>> kernelNames; // mangled -> demangled, short
+
+    // Demangled and short names, computed once per distinct name.
+    void nameKernel(KernelRecord& k)
+    {
+        auto it = kernelNames.find(k.mangledName);
+        if (it == kernelNames.end()) {
+            const std::string demangled = demangle(s.str(k.mangledName));
+            const StringId d = s.strings.intern(demangled);
+            const StringId sh = s.strings.intern(shortName(demangled));
+            it = kernelNames.emplace(k.mangledName, std::make_pair(d, sh)).first;
+        }
+        k.demangledName = it->second.first;
+        k.shortName = it->second.second;
+    }
+    std::string streamMap;      // "pid P ctx C: cupti->program ...", for meta stream_id_map
     iket::LaunchCollector iket; // in-kernel trace records, decoded in finish()
 
     void seen(TimeNs t) { lastTs = std::max(lastTs, t); }
@@ -66,79 +93,128 @@ std::string basename(const std::string& path)
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& warnings)
-{
-    using raw::RecordType;
-    const int64_t pid = file.header().pid;
-    auto& s = b.s;
-
-    // Pass 1: this file's string ids -> session string ids; the clock CUPTI used; CUPTI thread
-    // ids -> OS thread ids.
+// One raw file's own tables, kept while its frames arrive: string ids, the clock CUPTI used,
+// CUPTI thread and stream ids -> the OS's and the program's, NVTX domain names.
+struct FileState {
+    std::string path;
+    raw::FileHeader header {};
+    int64_t pid = 0;
+    size_t procIdx = 0;
     std::unordered_map<uint32_t, StringId> strings;
     int64_t cuptiClockShift = 0; // subtracted from CUPTI times to reach CLOCK_MONOTONIC
     std::unordered_map<uint64_t, int64_t> threadMap;
-    for (const auto& f : file.frames()) {
-        if (f.type == RecordType::String) {
-            const auto def = raw::readPayload<raw::StringDef>(f.payload);
-            strings[def.id] = s.strings.intern(text(raw::trailingBytes<raw::StringDef>(f.payload)));
-        } else if (f.type == RecordType::ClockDomain) {
-            const auto c = raw::readPayload<raw::ClockDomainRecord>(f.payload);
-            cuptiClockShift = c.realtime ? c.realtimeMinusMonotonicNs : 0;
-        } else if (f.type == RecordType::ThreadMap) {
-            const auto m = raw::readPayload<raw::ThreadMapRecord>(f.payload);
-            threadMap[m.cuptiThreadId] = m.tid;
-        }
-    }
-    const auto gpuTime = [cuptiClockShift](int64_t t) { return t > 0 ? t - cuptiClockShift : t; };
-    const auto osTid = [&threadMap](int64_t cuptiTid) {
-        const auto it = threadMap.find(static_cast<uint64_t>(cuptiTid));
-        return it == threadMap.end() ? cuptiTid : it->second;
-    };
-    const auto str = [&](uint32_t id) -> StringId {
-        if (id == 0)
-            return 0;
-        const auto it = strings.find(id);
-        return it == strings.end() ? 0 : it->second;
-    };
+    std::unordered_map<uint64_t, uint32_t> streamIds; // (context << 32 | CUPTI stream) -> program's id
+    std::unordered_map<uint64_t, StringId> domains;   // NVTX domain handle -> name
+    // Following a file as it grows, records are converted with the tables as they stand. The
+    // recorder writes a table entry before any record that uses it; should a file ever break
+    // that (an entry after a record, a string used before its definition), `stale` sends the
+    // whole recording through the whole-file path at finish, which reads the tables first.
+    bool following = false;
+    bool converted = false;
+    bool stale = false;
+    bool sideFrames = false; // PM sampling, NVTX timing, in-kernel trace: read from the whole file at finish
+};
 
-    auto [procIt, newProcess] = b.processIndex.try_emplace(pid, s.processes.size());
+bool isTableFrame(raw::RecordType t)
+{
+    using raw::RecordType;
+    return t == RecordType::String || t == RecordType::ClockDomain || t == RecordType::ThreadMap
+        || t == RecordType::StreamMap;
+}
+
+FileState openFile(
+    const std::string& path, const raw::FileHeader& header, Builder& b, std::vector<std::string>& warnings)
+{
+    FileState st;
+    st.path = path;
+    st.header = header;
+    st.pid = header.pid;
+    auto& s = b.s;
+    auto [procIt, newProcess] = b.processIndex.try_emplace(st.pid, s.processes.size());
     if (newProcess) {
         ProcessInfo p;
-        p.pid = pid;
-        p.parentPid = file.header().parentPid;
-        p.anchorRealtimeNs = file.header().anchorRealtimeNs;
-        p.anchorMonotonicNs = file.header().anchorMonotonicNs;
-        p.name = "pid " + std::to_string(pid);
+        p.pid = st.pid;
+        p.parentPid = header.parentPid;
+        p.anchorRealtimeNs = header.anchorRealtimeNs;
+        p.anchorMonotonicNs = header.anchorMonotonicNs;
+        p.name = "pid " + std::to_string(st.pid);
         s.processes.push_back(p);
     } else {
-        warnings.push_back(file.path() + ": a second raw file for pid " + std::to_string(pid)
+        warnings.push_back(path + ": a second raw file for pid " + std::to_string(st.pid)
             + " (pid reused?); its records are merged into the first");
     }
-    const size_t procIdx = procIt->second;
+    st.procIdx = procIt->second;
+    return st;
+}
 
-    std::unordered_map<uint64_t, StringId> domains; // NVTX domain handle -> name
+void tableFrame(FileState& st, Builder& b, const raw::RawFrame& f)
+{
+    using raw::RecordType;
+    if (st.converted && f.type != RecordType::String)
+        st.stale = true;
+    if (f.type == RecordType::String) {
+        const auto def = raw::readPayload<raw::StringDef>(f.payload);
+        st.strings[def.id] = b.s.strings.intern(text(raw::trailingBytes<raw::StringDef>(f.payload)));
+    } else if (f.type == RecordType::ClockDomain) {
+        const auto c = raw::readPayload<raw::ClockDomainRecord>(f.payload);
+        st.cuptiClockShift = c.realtime ? c.realtimeMinusMonotonicNs : 0;
+    } else if (f.type == RecordType::ThreadMap) {
+        const auto m = raw::readPayload<raw::ThreadMapRecord>(f.payload);
+        st.threadMap[m.cuptiThreadId] = m.tid;
+    } else if (f.type == RecordType::StreamMap) {
+        const auto m = raw::readPayload<raw::StreamMapRecord>(f.payload);
+        b.streamMap += (b.streamMap.empty() ? "" : ", ") + std::string("pid ") + std::to_string(st.pid) + " ctx "
+            + std::to_string(m.contextId) + ": " + std::to_string(m.cuptiStreamId) + "->"
+            + std::to_string(m.programStreamId);
+        if (m.programStreamId < 0xFFFFFFFFull) // ids beyond 32 bits keep CUPTI's
+            st.streamIds[(uint64_t {m.contextId} << 32) | m.cuptiStreamId] = static_cast<uint32_t>(m.programStreamId);
+    }
+}
+
+// Converts one record frame (not a table frame, not an in-kernel trace frame).
+void recordFrame(FileState& st, Builder& b, const raw::RawFrame& f)
+{
+    using raw::RecordType;
+    const int64_t pid = st.pid;
+    auto& s = b.s;
+    // The stream ids the program itself sees (cudaStreamGetId), where the recorder saw the stream made.
+    const auto programStream = [&st](uint32_t contextId, uint32_t cuptiStreamId) {
+        if (st.streamIds.empty())
+            return cuptiStreamId;
+        const auto it = st.streamIds.find((uint64_t {contextId} << 32) | cuptiStreamId);
+        return it == st.streamIds.end() ? cuptiStreamId : it->second;
+    };
+    const int64_t cuptiClockShift = st.cuptiClockShift;
+    const auto gpuTime = [cuptiClockShift](int64_t t) { return t > 0 ? t - cuptiClockShift : t; };
+    const auto osTid = [&st](int64_t cuptiTid) {
+        const auto it = st.threadMap.find(static_cast<uint64_t>(cuptiTid));
+        return it == st.threadMap.end() ? cuptiTid : it->second;
+    };
+    const auto str = [&st](uint32_t id) -> StringId {
+        if (id == 0)
+            return 0;
+        const auto it = st.strings.find(id);
+        if (it != st.strings.end())
+            return it->second;
+        st.stale = st.stale || st.following;
+        return 0;
+    };
+    const size_t procIdx = st.procIdx;
+    auto& domains = st.domains;
     const auto domainName = [&](uint64_t handle) -> StringId {
         if (handle == 0)
             return 0;
         const auto it = domains.find(handle);
         return it == domains.end() ? s.strings.intern("domain " + std::to_string(handle)) : it->second;
     };
-
-    for (const auto& f : file.frames()) {
-        if (f.type == raw::kIketLaunchType) { // record type of its own header (raw/iketformat.h)
-            const auto r = raw::readPayload<raw::IketLaunchRecord>(f.payload);
-            b.iket.add(file, f.payload, s.str(str(r.label)), s.str(str(r.names)), warnings);
-            continue;
-        }
-        if (f.type == raw::kIketLaunchPartType) {
-            const auto r = raw::readPayload<raw::IketLaunchPartRecord>(f.payload);
-            b.iket.addPart(file, f.payload, s.str(str(r.launch.label)), s.str(str(r.launch.names)), warnings);
-            continue;
-        }
+    if (f.type != RecordType::Process && f.type != RecordType::Environment && f.type != RecordType::Message)
+        st.converted = true;
+    {
         switch (f.type) {
         case RecordType::String:
         case RecordType::ClockDomain:
         case RecordType::ThreadMap:
+        case RecordType::StreamMap:
             break;
         case RecordType::Process: {
             const auto r = raw::readPayload<raw::ProcessRecord>(f.payload);
@@ -161,9 +237,7 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
                 s.meta[rankMetaKey(key, pid)] = value;
                 break;
             }
-            auto [it, inserted] = s.environment.try_emplace(key, value);
-            if (!inserted && it->second != value)
-                s.environment[key + " [pid " + std::to_string(pid) + "]"] = value;
+            b.environment.push_back({pid, key, value}); // applied in process order at finish
             break;
         }
         case RecordType::Device: {
@@ -219,7 +293,7 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             k.pid = pid;
             k.deviceId = r.deviceId;
             k.contextId = r.contextId;
-            k.streamId = r.streamId;
+            k.streamId = programStream(r.contextId, r.streamId);
             k.correlationId = r.correlationId;
             k.start = gpuTime(r.start);
             k.end = gpuTime(r.end);
@@ -255,7 +329,7 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             m.pid = pid;
             m.deviceId = r.deviceId;
             m.contextId = r.contextId;
-            m.streamId = r.streamId;
+            m.streamId = programStream(r.contextId, r.streamId);
             m.correlationId = r.correlationId;
             m.start = gpuTime(r.start);
             m.end = gpuTime(r.end);
@@ -278,7 +352,7 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             m.pid = pid;
             m.deviceId = r.deviceId;
             m.contextId = r.contextId;
-            m.streamId = r.streamId;
+            m.streamId = programStream(r.contextId, r.streamId);
             m.correlationId = r.correlationId;
             m.start = gpuTime(r.start);
             m.end = gpuTime(r.end);
@@ -311,7 +385,7 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             SyncRecord y;
             y.pid = pid;
             y.contextId = r.contextId;
-            y.streamId = r.streamId;
+            y.streamId = r.streamId == 0xFFFFFFFFu ? r.streamId : programStream(r.contextId, r.streamId);
             y.correlationId = r.correlationId;
             y.start = gpuTime(r.start);
             y.end = std::max(gpuTime(r.end), y.start);
@@ -379,8 +453,9 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             const char* level = r.level == static_cast<uint32_t>(raw::MessageLevel::Error) ? "error"
                 : r.level == static_cast<uint32_t>(raw::MessageLevel::Warning)             ? "warning"
                                                                                            : "info";
-            b.messages.push_back("pid " + std::to_string(pid) + " " + level + ": "
-                + std::string(text(raw::trailingBytes<raw::MessageRecord>(f.payload))));
+            b.messages.emplace_back(pid,
+                "pid " + std::to_string(pid) + " " + level + ": "
+                    + std::string(text(raw::trailingBytes<raw::MessageRecord>(f.payload))));
             break;
         }
         case RecordType::End: {
@@ -399,9 +474,51 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             break;
         }
     }
-    if (file.truncatedBytes() > 0)
-        warnings.push_back(file.path() + ": last record cut off (" + std::to_string(file.truncatedBytes())
+}
+
+bool isIketFrame(raw::RecordType t)
+{
+    return t == raw::kIketLaunchType || t == raw::kIketLaunchPartType;
+}
+
+// In-kernel trace frames, from the whole file (the collector keeps the file for its warnings).
+void iketFrame(
+    FileState& st, Builder& b, const raw::RawFile& file, const raw::RawFrame& f, std::vector<std::string>& warnings)
+{
+    const auto str = [&st](uint32_t id) -> StringId {
+        const auto it = id ? st.strings.find(id) : st.strings.end();
+        return it == st.strings.end() ? 0 : it->second;
+    };
+    if (f.type == raw::kIketLaunchType) { // record type of its own header (raw/iketformat.h)
+        const auto r = raw::readPayload<raw::IketLaunchRecord>(f.payload);
+        b.iket.add(file, f.payload, b.s.str(str(r.label)), b.s.str(str(r.names)), warnings);
+    } else {
+        const auto r = raw::readPayload<raw::IketLaunchPartRecord>(f.payload);
+        b.iket.addPart(file, f.payload, b.s.str(str(r.launch.label)), b.s.str(str(r.launch.names)), warnings);
+    }
+}
+
+void truncationWarning(const std::string& path, size_t bytes, std::vector<std::string>& warnings)
+{
+    if (bytes > 0)
+        warnings.push_back(path + ": last record cut off (" + std::to_string(bytes)
             + " bytes); the process was probably killed while writing it");
+}
+
+// A whole file: its tables first, then its records.
+void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& warnings)
+{
+    FileState st = openFile(file.path(), file.header(), b, warnings);
+    for (const auto& f : file.frames())
+        if (isTableFrame(f.type))
+            tableFrame(st, b, f);
+    for (const auto& f : file.frames()) {
+        if (isIketFrame(f.type))
+            iketFrame(st, b, file, f, warnings);
+        else if (!isTableFrame(f.type))
+            recordFrame(st, b, f);
+    }
+    truncationWarning(file.path(), file.truncatedBytes(), warnings);
 }
 
 // Pairs push/pop per (process, thread, domain) and start/end per (process, range id).
@@ -507,11 +624,18 @@ void pairNvtx(Builder& b, int64_t& unmatchedPops, int64_t& unclosed)
     }
 }
 
+template <typename T> bool startsBefore(const T& a, const T& b)
+{
+    return std::tie(a.start, a.pid, a.correlationId) < std::tie(b.start, b.pid, b.correlationId);
+}
+
 template <typename T> void sortByStart(std::vector<T>& v)
 {
-    std::stable_sort(v.begin(), v.end(), [](const T& a, const T& b) {
-        return std::tie(a.start, a.pid, a.correlationId) < std::tie(b.start, b.pid, b.correlationId);
-    });
+    const auto before = [](const T& a, const T& b) { return startsBefore(a, b); };
+    // Records mostly arrive in order (one launching thread, one stream): checking costs one
+    // pass, a stable sort of sorted input still merges log n times.
+    if (!std::is_sorted(v.begin(), v.end(), before))
+        std::stable_sort(v.begin(), v.end(), before);
     for (size_t i = 0; i < v.size(); ++i)
         v[i].id = static_cast<int64_t>(i) + 1;
 }
@@ -548,6 +672,160 @@ size_t RawIngest::addDirectory(const std::string& dir)
     return added;
 }
 
+// Rows of one big table handed out before the end (settle()), and how to check them at finish.
+template <typename T> struct Settling {
+    size_t seen = 0;     // arrivals (in the builder's vector) looked at
+    std::vector<T> held; // looked at, not handed out: may still have earlier rows before them
+    size_t handed = 0;
+    uint64_t hash = 1469598103934665603ull;
+    std::optional<T> last;
+
+    static void mix(uint64_t& h, uint64_t v) { h = (h ^ v) * 1099511628211ull; }
+    // What identifies a row and its place: its sort key and the fields conversion derived.
+    static void mixRow(uint64_t& h, const T& r)
+    {
+        mix(h, static_cast<uint64_t>(r.start));
+        mix(h, static_cast<uint64_t>(r.end));
+        mix(h, static_cast<uint64_t>(r.pid));
+        mix(h, r.correlationId);
+        if constexpr (requires { r.streamId; })
+            mix(h, r.streamId);
+        if constexpr (requires { r.tid; })
+            mix(h, static_cast<uint64_t>(r.tid));
+        if constexpr (requires { r.shortName; })
+            mix(h, r.shortName);
+    }
+    // Moves new arrivals in, hands out those starting before `horizon`, sorted, with their ids.
+    // False when a new arrival sorts before a row already handed out.
+    bool take(const std::vector<T>& arrivals, TimeNs horizon, std::vector<T>& out)
+    {
+        held.insert(held.end(), arrivals.begin() + static_cast<std::ptrdiff_t>(seen), arrivals.end());
+        seen = arrivals.size();
+        const auto before = [](const T& a, const T& b) { return startsBefore(a, b); };
+        if (!std::is_sorted(held.begin(), held.end(), before))
+            std::stable_sort(held.begin(), held.end(), before);
+        if (!held.empty() && last && startsBefore(held.front(), *last))
+            return false;
+        const auto end = std::find_if(held.begin(), held.end(), [horizon](const T& r) { return r.start >= horizon; });
+        for (auto it = held.begin(); it != end; ++it) {
+            it->id = static_cast<int64_t>(++handed);
+            mixRow(hash, *it);
+            out.push_back(*it);
+        }
+        if (end != held.begin())
+            last = *(end - 1);
+        held.erase(held.begin(), end);
+        return true;
+    }
+    // At finish, over the sorted rows: the rows handed out are exactly the first ones.
+    bool holds(const std::vector<T>& sorted) const
+    {
+        if (handed > sorted.size())
+            return false;
+        uint64_t h = 1469598103934665603ull;
+        for (size_t i = 0; i < handed; ++i)
+            mixRow(h, sorted[i]);
+        return h == hash;
+    }
+};
+
+struct RawIngest::Following {
+    std::string dir;
+    Builder b;
+    Settling<KernelRecord> kernels;
+    Settling<MemcpyRecord> memcpys;
+    Settling<MemsetRecord> memsets;
+    Settling<ApiCallRecord> apiCalls;
+    bool settledAny = false;
+    bool disordered = false; // a row arrived that sorts before one handed out
+    struct File {
+        std::unique_ptr<RawTail> tail;
+        std::optional<FileState> state;
+    };
+    std::map<std::string, File> files; // by path: ws-<pid>.raw, so roughly parents first
+    std::vector<std::string> warnings;
+    // A file that broke the table-before-record order, or could not be read: finish() takes
+    // the whole-file path for the recording instead.
+    bool broken = false;
+};
+
+RawIngest::RawIngest() = default;
+RawIngest::~RawIngest() = default;
+
+void RawIngest::follow(const std::string& dir)
+{
+    m_following = std::make_unique<Following>();
+    m_following->dir = dir;
+}
+
+void RawIngest::poll()
+{
+    if (!m_following || m_following->broken)
+        return;
+    Following& fl = *m_following;
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    for (fs::directory_iterator it(fl.dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.starts_with(raw::kFilePrefix) && name.ends_with(raw::kFileSuffix)
+            && !fl.files.count(it->path().string())) {
+            const std::string path = it->path().string();
+            fl.files[path].tail = std::make_unique<RawTail>(path);
+        }
+    }
+    for (auto& [path, f] : fl.files) {
+        try {
+            const auto& frames = f.tail->read();
+            if (!f.state && f.tail->hasHeader()) {
+                f.state = openFile(path, f.tail->header(), fl.b, fl.warnings);
+                f.state->following = true;
+            }
+            if (!f.state)
+                continue;
+            FileState& st = *f.state;
+            for (const auto& frame : frames) {
+                if (isTableFrame(frame.type)) {
+                    tableFrame(st, fl.b, frame);
+                } else if (isIketFrame(frame.type) || frame.type == raw::RecordType::PmMetric
+                    || frame.type == raw::RecordType::PmSample || frame.type == raw::RecordType::NvtxTiming) {
+                    st.sideFrames = true;
+                } else {
+                    recordFrame(st, fl.b, frame);
+                }
+            }
+            if (st.stale) {
+                fl.broken = true;
+                return;
+            }
+        } catch (const raw::RawError&) {
+            fl.broken = true; // the whole-file path reports it, as it always did
+            return;
+        }
+    }
+}
+
+RawIngest::Settled RawIngest::settle(TimeNs horizon)
+{
+    Settled out;
+    if (!m_following || m_following->broken || m_following->disordered)
+        return out;
+    Following& fl = *m_following;
+    // Kernels need their final names before they are handed out.
+    for (size_t i = fl.kernels.seen; i < fl.b.s.kernels.size(); ++i)
+        fl.b.nameKernel(fl.b.s.kernels[i]);
+    const bool ordered = fl.kernels.take(fl.b.s.kernels, horizon, out.kernels)
+        && fl.memcpys.take(fl.b.s.memcpys, horizon, out.memcpys)
+        && fl.memsets.take(fl.b.s.memsets, horizon, out.memsets)
+        && fl.apiCalls.take(fl.b.s.apiCalls, horizon, out.apiCalls);
+    if (!ordered) {
+        fl.disordered = true;
+        return {};
+    }
+    fl.settledAny = fl.settledAny || !out.kernels.empty() || !out.memcpys.empty() || !out.memsets.empty()
+        || !out.apiCalls.empty();
+    return out;
+}
+
 void RawIngest::addLaunchedProcess(const LaunchedProcess& p)
 {
     m_launched[p.pid] = p;
@@ -555,21 +833,78 @@ void RawIngest::addLaunchedProcess(const LaunchedProcess& p)
 
 SessionData RawIngest::finish()
 {
+    NvtxTimingIngest nvtxTimings;
     Builder b;
+    std::unique_ptr<Following> settling; // rows settle() handed out, checked once sorted
+    m_settledRowsHold = !m_following || !m_following->settledAny;
+    if (m_following) {
+        poll(); // what the processes wrote last
+        if (m_following->broken) {
+            // Fall back to whole files: they are complete now.
+            const std::string dir = m_following->dir;
+            m_following.reset();
+            addDirectory(dir);
+        } else {
+            b = std::move(m_following->b);
+            settling = std::move(m_following);
+            for (auto& [path, f] : settling->files) {
+                if (!f.state)
+                    continue; // not even a header: RawFile::load would have refused it too
+                b.filePids.push_back(f.state->pid);
+                b.rawBytes += static_cast<int64_t>(f.tail->bytesRead());
+                b.truncatedFiles += f.tail->pendingBytes() > 0 ? 1 : 0;
+                truncationWarning(path, f.tail->pendingBytes(), m_warnings);
+            }
+            m_warnings.insert(m_warnings.end(), settling->warnings.begin(), settling->warnings.end());
+            // Files with PM samples, NVTX timings or in-kernel traces: those passes read the whole file.
+            std::vector<std::pair<FileState*, std::string>> side;
+            for (auto& [path, f] : settling->files)
+                if (f.state && f.state->sideFrames)
+                    side.emplace_back(&*f.state, path);
+            std::stable_sort(
+                side.begin(), side.end(), [](const auto& x, const auto& y) { return x.first->pid < y.first->pid; });
+            for (auto& [st, path] : side) {
+                try {
+                    const raw::RawFile file = raw::RawFile::load(path);
+                    for (const auto& f : file.frames())
+                        if (isIketFrame(f.type))
+                            iketFrame(*st, b, file, f, m_warnings);
+                    appendGpuMetrics(file, b.s, m_warnings);
+                    nvtxTimings.addFile(file);
+                } catch (const raw::RawError& e) {
+                    m_warnings.push_back(
+                        std::string(e.what()) + " (its GPU metrics, NVTX timings and in-kernel traces skipped)");
+                }
+            }
+            m_following.reset();
+        }
+    }
     auto& s = b.s;
     // Parents before children, so the root process's values win for shared environment keys.
     std::stable_sort(m_files.begin(), m_files.end(),
         [](const raw::RawFile& x, const raw::RawFile& y) { return x.header().pid < y.header().pid; });
-    size_t truncated = 0;
-    int64_t rawBytes = 0;
-    NvtxTimingIngest nvtxTimings;
     for (const auto& f : m_files) {
         ingestFile(f, b, m_warnings);
         appendGpuMetrics(f, s, m_warnings);
         nvtxTimings.addFile(f);
-        truncated += f.truncatedBytes() > 0 ? 1 : 0;
-        rawBytes += static_cast<int64_t>(f.sizeBytes());
+        b.filePids.push_back(f.header().pid);
+        b.truncatedFiles += f.truncatedBytes() > 0 ? 1 : 0;
+        b.rawBytes += static_cast<int64_t>(f.sizeBytes());
     }
+    // Processes, environment and messages in process order, however the files arrived.
+    std::stable_sort(s.processes.begin(), s.processes.end(),
+        [](const ProcessInfo& x, const ProcessInfo& y) { return x.pid < y.pid; });
+    for (size_t i = 0; i < s.processes.size(); ++i)
+        b.processIndex[s.processes[i].pid] = i;
+    std::stable_sort(b.environment.begin(), b.environment.end(),
+        [](const Builder::Environment& x, const Builder::Environment& y) { return x.pid < y.pid; });
+    for (const auto& e : b.environment) {
+        auto [it, inserted] = s.environment.try_emplace(e.key, e.value);
+        if (!inserted && it->second != e.value)
+            s.environment[e.key + " [pid " + std::to_string(e.pid) + "]"] = e.value;
+    }
+    std::stable_sort(
+        b.messages.begin(), b.messages.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
 
     // Processes the launcher saw exit but that never wrote a raw file (no CUDA) still belong
     // in the session, with their exit status.
@@ -590,19 +925,9 @@ SessionData RawIngest::finish()
         p.exitSignal = launched.exitSignal;
     }
 
-    // Kernel names: demangled and short forms, computed once per distinct name.
-    std::unordered_map<StringId, std::pair<StringId, StringId>> names;
-    for (auto& k : s.kernels) {
-        auto it = names.find(k.mangledName);
-        if (it == names.end()) {
-            const std::string demangled = demangle(s.str(k.mangledName));
-            const StringId d = s.strings.intern(demangled);
-            const StringId sh = s.strings.intern(shortName(demangled));
-            it = names.emplace(k.mangledName, std::make_pair(d, sh)).first;
-        }
-        k.demangledName = it->second.first;
-        k.shortName = it->second.second;
-    }
+    // Kernel names: demangled and short forms.
+    for (auto& k : s.kernels)
+        b.nameKernel(k);
 
     nvtxTimings.appendTo(s, m_warnings);
 
@@ -611,6 +936,10 @@ SessionData RawIngest::finish()
     sortByStart(s.memsets);
     sortByStart(s.apiCalls);
     sortByStart(s.syncs);
+    if (settling && settling->settledAny)
+        m_settledRowsHold = !settling->disordered && settling->kernels.holds(s.kernels)
+            && settling->memcpys.holds(s.memcpys) && settling->memsets.holds(s.memsets)
+            && settling->apiCalls.holds(s.apiCalls);
     std::stable_sort(s.overheads.begin(), s.overheads.end(),
         [](const OverheadRecord& x, const OverheadRecord& y) { return x.start < y.start; });
     for (size_t i = 0; i < s.overheads.size(); ++i)
@@ -693,8 +1022,7 @@ SessionData RawIngest::finish()
     std::string withoutEnd;
     for (const auto& p : s.processes) {
         if (b.pidsWithEnd.count(p.pid) == 0 && b.processIndex.count(p.pid)
-            && std::any_of(
-                m_files.begin(), m_files.end(), [&](const raw::RawFile& f) { return f.header().pid == p.pid; }))
+            && std::find(b.filePids.begin(), b.filePids.end(), p.pid) != b.filePids.end())
             withoutEnd += (withoutEnd.empty() ? "" : ",") + std::to_string(p.pid);
     }
     if (!withoutEnd.empty())
@@ -704,9 +1032,9 @@ SessionData RawIngest::finish()
     // In-kernel traces find their kernels among the sorted kernels and API calls.
     b.iket.finish(s, m_warnings);
 
-    s.meta["raw_files"] = std::to_string(m_files.size());
-    s.meta["raw_bytes"] = std::to_string(rawBytes);
-    s.meta["raw_files_truncated"] = std::to_string(truncated);
+    s.meta["raw_files"] = std::to_string(b.filePids.size());
+    s.meta["raw_bytes"] = std::to_string(b.rawBytes);
+    s.meta["raw_files_truncated"] = std::to_string(b.truncatedFiles);
     s.meta["processes_without_end_record"] = withoutEnd;
     s.meta["dropped_records"] = std::to_string(b.dropped);
     s.meta["incomplete_gpu_records"] = std::to_string(b.incompleteGpuRecords);
@@ -714,12 +1042,15 @@ SessionData RawIngest::finish()
     s.meta["nvtx_unmatched_ends"] = std::to_string(unmatchedPops);
     s.meta["nvtx_unclosed_ranges"] = std::to_string(unclosed);
     s.meta["kernels_joined_to_api"] = std::to_string(kernelsJoined);
+    if (!b.streamMap.empty())
+        s.meta["stream_id_map"] = b.streamMap;
     if (!b.messages.empty()) {
         std::string all;
-        for (const auto& m : b.messages)
+        for (const auto& [pid, m] : b.messages) {
             all += (all.empty() ? "" : "\n") + m;
+            m_warnings.push_back(m);
+        }
         s.meta["recorder_messages"] = all;
-        m_warnings.insert(m_warnings.end(), b.messages.begin(), b.messages.end());
     }
     // "13000" -> "13.0", the form other sessions (importers, synth) use for cuda_version.
     if (const auto it = s.environment.find("cuda_runtime_version"); it != s.environment.end()) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,11 @@ namespace ws {
 // record; everything before the cut is kept and the session's meta says what was missing.
 class RawIngest {
 public:
+    RawIngest();
+    ~RawIngest();
+    RawIngest(const RawIngest&) = delete;
+    RawIngest& operator=(const RawIngest&) = delete;
+
     // Adds one process's raw file.
     void addFile(raw::RawFile file);
     // Adds every ws-<pid>.raw file in `dir`; files that cannot be read at all are skipped with a
@@ -39,6 +45,31 @@ public:
     };
     void addLaunchedProcess(const LaunchedProcess& p);
 
+    // Following a recording while its program runs: `follow` names the raw directory, and each
+    // poll() reads what the processes appended since the last one (new files included) and
+    // converts it, so that finish() after the exit has only the rest to read. The session is
+    // the one addDirectory() on the finished files gives; should a file ever not be readable
+    // that way as it grows, finish() reads the whole files instead. poll() and finish() must
+    // not run at the same time.
+    void follow(const std::string& dir);
+    void poll();
+
+    // While following: the rows of the big tables (kernels, copies, memsets, API calls) that
+    // start before `horizon` and so, unless a record arrives late, can no longer change, with
+    // their final ids, each table sorted and continuing the previous call's rows. A writer may
+    // store them before the program ends; after finish(), settledRowsHold() says whether they are
+    // the session's first rows of each table (false when a row arrived that sorts before them:
+    // write the session from finish()'s data instead).
+    struct Settled {
+        std::vector<KernelRecord> kernels;
+        std::vector<MemcpyRecord> memcpys;
+        std::vector<MemsetRecord> memsets;
+        std::vector<ApiCallRecord> apiCalls;
+        bool empty() const { return kernels.empty() && memcpys.empty() && memsets.empty() && apiCalls.empty(); }
+    };
+    Settled settle(TimeNs horizon);
+    bool settledRowsHold() const { return m_settledRowsHold; }
+
     // Builds the session from everything added. Call once.
     SessionData finish();
 
@@ -46,6 +77,9 @@ public:
     const std::vector<std::string>& warnings() const { return m_warnings; }
 
 private:
+    struct Following;
+    std::unique_ptr<Following> m_following;
+    bool m_settledRowsHold = true;
     std::vector<raw::RawFile> m_files;
     std::map<int64_t, LaunchedProcess> m_launched;
     std::vector<std::string> m_warnings;

@@ -40,7 +40,8 @@ inline constexpr const char* kEnvThreadIds = "WS_CUPTI_THREAD_IDS";  // system (
 inline constexpr const char* kEnvTimestamps = "WS_CUPTI_TIMESTAMPS"; // monotonic | cupti (CLOCK_REALTIME)
 inline constexpr const char* kEnvApiMode = "WS_CUPTI_API_MODE";      // select | filter
 inline constexpr const char* kEnvPrefault = "WS_CUPTI_PREFAULT";     // activity buffers touched ahead (4)
-inline constexpr const char* kEnvKindsOff = "WS_CUPTI_KINDS_OFF";    // comma list: sync,overhead,driver
+inline constexpr const char* kEnvKindsOff = "WS_CUPTI_KINDS_OFF";    // sync,overhead,memcpy,memset,driver,subscriber
+inline constexpr const char* kEnvFlushMs = "WS_CUPTI_FLUSH_MS";      // periodic flush (500 ms; 0 = at exit only)
 // --gpu-metrics (PM sampling period in ns) and --nvtx-timing (range names, '\n'-separated);
 // their records and pure helpers are in raw/pmsampling.h and raw/nvtxtiming.h.
 inline constexpr const char* kEnvGpuMetrics = "WS_GPU_METRICS_PERIOD_NS";
@@ -77,6 +78,7 @@ enum class RecordType : uint16_t {
     End = 18,         // written last by a clean exit; absent when the process died
     ThreadMap = 19,   // ThreadMapRecord: CUPTI's thread id -> OS thread id
     ClockDomain = 20, // ClockDomainRecord: which clock the CUPTI timestamps use
+    StreamMap = 21,   // StreamMapRecord: CUPTI's stream id -> the id the program sees (cuStreamGetId)
     // 40..: --gpu-metrics and --nvtx-timing (structs in raw/pmsampling.h, raw/nvtxtiming.h)
     PmMetric = 40,   // PmMetricRecord + metric name: one PM sampling metric of a device
     PmSample = 41,   // PmSampleRecord + one double per metric: one PM sampling interval
@@ -271,6 +273,16 @@ struct ClockDomainRecord {
     int64_t realtimeMinusMonotonicNs;
 };
 
+// CUPTI numbers streams itself; the program sees the driver's cuStreamGetId. The two differ
+// once anything else in the context owns a stream, so the recorder writes the pair for every
+// stream it sees created (and the legacy default stream at context creation) and ingest stores
+// the program's id.
+struct StreamMapRecord {
+    uint32_t contextId; // CUPTI's context id, as in the activity records
+    uint32_t cuptiStreamId;
+    uint64_t programStreamId; // cuStreamGetId
+};
+
 struct DroppedRecord {
     uint64_t count;
     uint32_t contextId;
@@ -290,7 +302,7 @@ struct EndRecord {
     uint64_t frames;         // frames written before this one
 };
 
-// Appends one frame to `out` (any container with insert(end, first, last) of char).
+// Appends one frame to `out` (a std::string or std::vector<char>).
 template <typename Buffer, typename Payload>
 void appendFrame(Buffer& out, RecordType type, const Payload& payload, std::string_view trailing = {})
 {
@@ -298,11 +310,14 @@ void appendFrame(Buffer& out, RecordType type, const Payload& payload, std::stri
     FrameHeader h {};
     h.size = static_cast<uint32_t>(sizeof(Payload) + trailing.size());
     h.type = static_cast<uint16_t>(type);
-    const auto* hb = reinterpret_cast<const char*>(&h);
-    const auto* pb = reinterpret_cast<const char*>(&payload);
-    out.insert(out.end(), hb, hb + sizeof(h));
-    out.insert(out.end(), pb, pb + sizeof(Payload));
-    out.insert(out.end(), trailing.begin(), trailing.end());
+    // One resize and three copies: the recorder's writer thread appends two frames per launch.
+    const size_t at = out.size();
+    out.resize(at + sizeof(h) + sizeof(Payload) + trailing.size());
+    auto* dst = reinterpret_cast<char*>(&out[at]);
+    std::memcpy(dst, &h, sizeof(h));
+    std::memcpy(dst + sizeof(h), &payload, sizeof(Payload));
+    if (!trailing.empty())
+        std::memcpy(dst + sizeof(h) + sizeof(Payload), trailing.data(), trailing.size());
 }
 
 // Copies a payload into a struct, zero-filling what an older writer did not write.

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+// bench_launch_overhead: host cost per empty-kernel launch, plain, under the bare CUPTI
+// subscriber (libws-bare-cupti.so) and under `warpscope-cli record`, in one alternating run
+// (every repetition runs every mode once, in a rotated order, so that clock and thermal drift
+// hit all modes alike). The program is ws-example-launch-bound, which prints
+// "RESULT launches=N host_us_per_launch=X" for its timed loop only (process and CUDA start-up
+// are outside it).
+//
+//   bench_launch_overhead --program P --cli CLI --bare LIB --inject LIB --out DIR
+//                         [--launches N] [--reps R] [--mode NAME:KIND[:VAR=VAL,...]]...
+// KIND: plain | bare (CUDA_INJECTION64_PATH=LIB) | inject (the recorder's library without the
+// launcher: same in-process work, no ingest) | record (warpscope-cli record -o DIR/NAME.wscope).
+// Default modes: plain, bare, record. Prints one line per run, a table per mode (median, min,
+// max, added over plain, paired per repetition) and
+//   RESULT plain_us=.. bare_added_us=.. record_added_us=.. beyond_cupti_pct=..
+// where beyond_cupti_pct = (record added - bare added) / bare added x 100 (goal <= 10).
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <map>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+struct Mode {
+    std::string name;
+    std::string kind;
+    std::vector<std::string> env; // VAR=VAL
+};
+
+struct Options {
+    std::string program, cli, bare, inject, out;
+    int launches = 50000;
+    int reps = 5;
+    int timeoutS = 60;
+    std::vector<Mode> modes;
+};
+
+[[noreturn]] void usage(const char* why)
+{
+    std::fprintf(stderr, "bench_launch_overhead: %s\n", why);
+    std::exit(2);
+}
+
+Mode parseMode(const std::string& spec)
+{
+    Mode m;
+    const size_t a = spec.find(':');
+    if (a == std::string::npos)
+        usage("--mode NAME:KIND[:VAR=VAL,...]");
+    m.name = spec.substr(0, a);
+    const size_t b = spec.find(':', a + 1);
+    m.kind = spec.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
+    if (m.kind != "plain" && m.kind != "bare" && m.kind != "inject" && m.kind != "record")
+        usage(("unknown mode kind '" + m.kind + "'").c_str());
+    if (b != std::string::npos) {
+        std::string rest = spec.substr(b + 1);
+        size_t pos = 0;
+        while (pos < rest.size()) {
+            const size_t c = std::min(rest.find(',', pos), rest.size());
+            // A value may itself hold commas (WS_BARE=a,b): an item without '=' continues the last.
+            const std::string item = rest.substr(pos, c - pos);
+            if (item.find('=') == std::string::npos && !m.env.empty())
+                m.env.back() += "," + item;
+            else if (!item.empty())
+                m.env.push_back(item);
+            pos = c + 1;
+        }
+    }
+    return m;
+}
+
+struct RunResult {
+    double usPerLaunch = NAN;
+    double wallS = 0;
+    int rc = -1;
+};
+
+// Runs argv with extra environment, stdout captured, stderr to errPath.
+RunResult runOnce(
+    const std::vector<std::string>& argv, const std::vector<std::string>& env, const std::string& errPath, int timeoutS)
+{
+    int pipeFd[2];
+    if (pipe(pipeFd) != 0)
+        return {};
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pipeFd[1], 1);
+        close(pipeFd[0]);
+        close(pipeFd[1]);
+        const int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (err >= 0)
+            dup2(err, 2);
+        for (const auto& e : env)
+            putenv(const_cast<char*>(e.c_str()));
+        std::vector<char*> args;
+        for (const auto& a : argv)
+            args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        execv(args[0], args.data());
+        std::perror("execv");
+        _exit(127);
+    }
+    close(pipeFd[1]);
+    std::string out;
+    char buf[4096];
+    // The program's output is a few lines; read until EOF, then reap (with a deadline).
+    fcntl(pipeFd[0], F_SETFL, O_NONBLOCK);
+    RunResult r;
+    int status = 0;
+    bool reaped = false;
+    for (;;) {
+        const ssize_t n = read(pipeFd[0], buf, sizeof buf);
+        if (n > 0) {
+            out.append(buf, static_cast<size_t>(n));
+            continue;
+        }
+        if (n == 0 && reaped)
+            break;
+        if (!reaped && waitpid(pid, &status, WNOHANG) == pid)
+            reaped = true;
+        else if (n < 0 && errno != EAGAIN && errno != EINTR)
+            break;
+        if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(timeoutS) && !reaped) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            reaped = true;
+        }
+        if (reaped && n <= 0)
+            break;
+        usleep(2000);
+    }
+    close(pipeFd[0]);
+    r.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    const size_t at = out.find("host_us_per_launch=");
+    if (at != std::string::npos)
+        r.usPerLaunch = std::atof(out.c_str() + at + std::strlen("host_us_per_launch="));
+    return r;
+}
+
+double median(std::vector<double> v)
+{
+    v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
+    if (v.empty())
+        return NAN;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const auto next = [&]() -> std::string {
+            if (i + 1 >= argc)
+                usage((a + " needs a value").c_str());
+            return argv[++i];
+        };
+        if (a == "--program")
+            o.program = next();
+        else if (a == "--cli")
+            o.cli = next();
+        else if (a == "--bare")
+            o.bare = next();
+        else if (a == "--inject")
+            o.inject = next();
+        else if (a == "--out")
+            o.out = next();
+        else if (a == "--launches")
+            o.launches = std::atoi(next().c_str());
+        else if (a == "--reps")
+            o.reps = std::atoi(next().c_str());
+        else if (a == "--timeout")
+            o.timeoutS = std::atoi(next().c_str());
+        else if (a == "--mode")
+            o.modes.push_back(parseMode(next()));
+        else
+            usage(("unknown argument " + a).c_str());
+    }
+    if (o.program.empty() || o.out.empty())
+        usage("--program and --out are required");
+    if (o.modes.empty())
+        o.modes = {parseMode("plain:plain"), parseMode("bare:bare"), parseMode("record:record")};
+    const std::string launches = std::to_string(o.launches);
+
+    std::map<std::string, std::vector<double>> us; // per mode, per repetition
+    for (const auto& m : o.modes)
+        us[m.name].assign(static_cast<size_t>(o.reps), NAN);
+    std::printf("bench_launch_overhead: %d launches per run, %d repetitions, %zu modes (alternating)\n", o.launches,
+        o.reps, o.modes.size());
+    for (int rep = 0; rep < o.reps; ++rep) {
+        for (size_t j = 0; j < o.modes.size(); ++j) {
+            const Mode& m = o.modes[(j + static_cast<size_t>(rep)) % o.modes.size()];
+            std::vector<std::string> args {o.program, "--launches", launches};
+            std::vector<std::string> env = m.env;
+            const std::string base = o.out + "/" + m.name;
+            if (m.kind == "bare") {
+                env.push_back("CUDA_INJECTION64_PATH=" + o.bare);
+            } else if (m.kind == "inject") {
+                const std::string raw = base + ".raw";
+                std::system(("rm -rf '" + raw + "' && mkdir -p '" + raw + "'").c_str());
+                env.insert(env.end(), {"CUDA_INJECTION64_PATH=" + o.inject, "WS_RAW_DIR=" + raw, "WS_TRACE=cuda"});
+            } else if (m.kind == "record") {
+                args.insert(args.begin(), {o.cli, "record", "-o", base + ".wscope", "--"});
+                std::remove((base + ".wscope").c_str());
+            }
+            const RunResult r = runOnce(args, env, base + ".stderr", o.timeoutS);
+            us[m.name][static_cast<size_t>(rep)] = r.usPerLaunch;
+            std::printf("run rep=%d mode=%s us_per_launch=%.4f wall_s=%.3f rc=%d\n", rep, m.name.c_str(), r.usPerLaunch,
+                r.wallS, r.rc);
+            std::fflush(stdout);
+        }
+    }
+
+    const auto& plain = us.count("plain") ? us["plain"] : us[o.modes.front().name];
+    const auto added = [&](const std::string& name) {
+        std::vector<double> d;
+        for (int rep = 0; rep < o.reps; ++rep)
+            d.push_back(us[name][static_cast<size_t>(rep)] - plain[static_cast<size_t>(rep)]);
+        return median(d);
+    };
+    const double bareAdded = us.count("bare") ? added("bare") : NAN;
+    std::printf(
+        "\n%-24s %10s %10s %10s %12s %12s\n", "mode", "median_us", "min_us", "max_us", "added_us", "added/bare");
+    for (const auto& m : o.modes) {
+        auto v = us[m.name];
+        v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
+        const double mn = v.empty() ? NAN : *std::min_element(v.begin(), v.end());
+        const double mx = v.empty() ? NAN : *std::max_element(v.begin(), v.end());
+        const double a = added(m.name);
+        std::printf(
+            "%-24s %10.4f %10.4f %10.4f %12.4f %12.3f\n", m.name.c_str(), median(us[m.name]), mn, mx, a, a / bareAdded);
+    }
+    if (us.count("bare") && us.count("record")) {
+        const double recAdded = added("record");
+        std::printf("RESULT plain_us=%.4f bare_added_us=%.4f record_added_us=%.4f beyond_cupti_pct=%.1f\n",
+            median(plain), bareAdded, recAdded, (recAdded - bareAdded) / bareAdded * 100.0);
+    }
+    return 0;
+}
