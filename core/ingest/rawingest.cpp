@@ -392,6 +392,7 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
         }
         case RecordType::PmMetric: // --gpu-metrics, --nvtx-timing: read by their own passes in finish()
         case RecordType::PmSample:
+        case RecordType::PmGap:
         case RecordType::NvtxTiming:
             break;
         default:
