@@ -234,10 +234,16 @@ void environment(Sampler& s, const std::string& key, const std::string& value)
 }
 
 // A stretch without samples: written at once, counted, never silent.
+// Gaps outside the capture windows are none: nothing was to be recorded there.
 void gap(Sampler& s, int64_t start, int64_t end, raw::PmGapReason reason)
 {
     if (end <= start)
         return;
+    {
+        std::lock_guard lock(s.mutex);
+        if (!inWindows(s.windows, start, end))
+            return;
+    }
     raw::PmGapRecord g {start, end, s.device, static_cast<uint32_t>(reason)};
     s.recorder->writer().add(raw::RecordType::PmGap, g);
     ++s.gaps;
