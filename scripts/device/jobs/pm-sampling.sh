@@ -60,7 +60,7 @@ record() {
 
 EXTRA=()
 mkdir -p "$O/fixture"
-record main WS_PM_TRACE=0 WS_PM_FIXTURE_DIR="$O/fixture" WS_PM_FIXTURE_AFTER_MS=900 -- \
+record main WS_PM_FIXTURE_DIR="$O/fixture" WS_PM_FIXTURE_AFTER_MS=900 -- \
   "$MIX" --summary "$O/main-phases.tsv"
 ls -la "$O/fixture"; cat "$O/fixture/about.tsv" "$O/fixture/samples.tsv" 2>/dev/null
 
