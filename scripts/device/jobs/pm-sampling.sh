@@ -68,6 +68,10 @@ record one-evaluator WS_PM_EVAL_THREADS=1 -- "$MIX" --seconds 0.6
 EXTRA=(--gpu-metrics-period 10)
 record period-10us -- "$MIX" --seconds 0.6
 EXTRA=()
+# A small session to keep (evidence, UI): 0.3 s phases at a 200 us period.
+EXTRA=(--gpu-metrics-period 200)
+record small -- "$MIX" --seconds 0.3
+EXTRA=()
 # A short program: the stop path when the program ends early.
 record short -- "$MIX" --seconds 0.05 --gemm-size 2048
 
