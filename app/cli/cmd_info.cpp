@@ -4,11 +4,13 @@
 
 #include "core/analysis/sessionfilesource.h"
 #include "core/metrics/sessionmeta.h"
+#include "core/model/gpumetricsgaps.h"
 #include "core/report/reportformat.h"
 #include "core/store/runinference.h"
 #include "core/store/runrecipe.h"
 #include "core/store/sessionreader.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <memory>
@@ -96,6 +98,22 @@ void printInfo(const std::string& path)
     std::printf("\nMeta\n");
     for (const auto& [key, value] : h.meta)
         std::printf("  %-22s %s\n", key.c_str(), value.c_str());
+
+    if (const auto lines = ws::describeGpuMetrics(h.meta, h.environment); !lines.empty()) {
+        std::printf("\nGPU metrics\n");
+        for (const auto& line : lines)
+            std::printf("  %s\n", line.c_str());
+        // Where the gaps are (the longest first, at most 10), relative to the session start.
+        auto gaps = ws::decodeGpuMetricsGaps(
+            h.meta.count(ws::gpumetricskey::kGapList) ? h.meta.at(ws::gpumetricskey::kGapList) : "");
+        std::stable_sort(gaps.begin(), gaps.end(),
+            [](const ws::GpuMetricsGap& a, const ws::GpuMetricsGap& b) { return a.end - a.start > b.end - b.start; });
+        for (size_t i = 0; i < gaps.size() && i < 10; ++i)
+            std::printf("  gap: pid %" PRId64 " GPU %u  +%s .. +%s  (%s)  %s\n", gaps[i].pid, gaps[i].deviceId,
+                humanDuration(gaps[i].start - (span.valid ? span.begin : 0)).c_str(),
+                humanDuration(gaps[i].end - (span.valid ? span.begin : 0)).c_str(),
+                humanDuration(gaps[i].end - gaps[i].start).c_str(), ws::gpuMetricsGapReason(gaps[i].reason));
+    }
 
     std::printf("\nEnvironment\n");
     if (h.environment.empty())

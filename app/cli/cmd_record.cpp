@@ -50,6 +50,8 @@ int runRecord(RecordArgs& args, const std::vector<std::string>& remaining)
         std::snprintf(period, sizeof period, "%g", o.gpuMetricsPeriodUs);
         note("GPU metrics: " + std::to_string(r.counterSamples) + " counter samples (3 tracks, every " + period
             + " us)");
+        for (const auto& line : r.gpuMetricsSummary)
+            note(std::string(r.gpuMetricsGaps ? "warning: " : "") + "GPU metrics: " + line);
     }
     if (!o.nvtxTiming.empty())
         note("NVTX timing: " + std::to_string(r.nvtxTimedInstances) + " timed instance(s) in "

@@ -5,6 +5,7 @@
 #include "recorder.h"
 
 #include "core/raw/pmsampling.h"
+#include "pmdecode.h"
 
 #include <cupti.h>
 #include <cupti_pmsampling.h>
@@ -12,11 +13,17 @@
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
+#include <deque>
 #include <dlfcn.h>
+#include <memory>
 #include <mutex>
 #include <pthread.h>
 #include <string>
@@ -106,25 +113,59 @@ void trace(const char* step)
         (void)!::write(2, line, static_cast<size_t>(std::min<int>(n, sizeof line - 1)));
 }
 
-// Plain pointers only (see Recorder): the exit path may run after static destructors.
+struct Image {
+    std::vector<uint8_t> bytes;
+    const std::vector<uint8_t>* pristine = nullptr; // an initialized empty image of the same size
+    bool fixture = false;
+};
+
+// One decoded image's samples to evaluate: index in the image, interval in CLOCK_MONOTONIC and
+// in CUPTI's clock (the fixture keeps those).
+struct Slot {
+    size_t index = 0;
+    int64_t start = 0;
+    int64_t end = 0;
+    uint64_t rawStart = 0;
+    uint64_t rawEnd = 0;
+};
+
+struct Job {
+    Image* image = nullptr;
+    std::vector<Slot> slots;
+};
+
+// Plain pointers only (see Recorder): the exit path may run after static destructors. The
+// sampler is never destroyed, so its members never are either.
 struct Sampler {
     Recorder* recorder = nullptr;
     void* ctx = nullptr;
     uint32_t device = 0;
     uint64_t periodNs = raw::kPmDefaultPeriodNs;
     double durationS = 0;
-    std::mutex mutex; // guards stop, windows, capturing
-    std::condition_variable wake;
+    raw::PmSizing sizing;
+    std::mutex mutex;               // guards everything below up to `thread`
+    std::condition_variable wake;   // the decode thread: stop requested, an image freed
+    std::condition_variable jobsCv; // the evaluators: a job queued, or no more jobs
+    std::condition_variable doneCv; // shutdown: the sampler finished
     bool stop = false;
+    int64_t stopNs = INT64_MAX; // the program's end: samples starting later are not evaluated
+    int64_t deadlineNs = INT64_MAX;
+    bool stopped = false; // cuptiPmSamplingStop was called
+    bool noMoreJobs = false;
     bool finished = false;
     // Capture windows [start, end), end = INT64_MAX while open.
     std::vector<std::pair<int64_t, int64_t>> windows;
     bool windowsKnown = false;
+    std::vector<Image*> freeImages;
+    std::deque<Job> jobs;
+    size_t maxQueued = 0;
     std::thread thread;
+    std::vector<std::thread> evaluators;
 
     CUpti_PmSampling_Object* object = nullptr;
     CUpti_Profiler_Host_Object* host = nullptr;
-    std::vector<uint8_t> image;
+    std::vector<uint8_t> pristine;
+    std::vector<std::unique_ptr<Image>> images;
     // Kept for the life of the sampler: CUPTI keeps pointers to them (the host object to the
     // chip name and availability image, the sampling object to the config image). Locals here
     // made the first decode crash (SIGSEGV) or fail with CUPTI_ERROR_UNKNOWN on the H200.
@@ -132,16 +173,36 @@ struct Sampler {
     std::vector<uint8_t> availability;
     std::vector<uint8_t> config;
     std::vector<const char*> names;
-    uint64_t written = 0;
-    uint64_t completed = 0;
-    bool firstWritten = false;
-    bool overflow = false;
     bool started = false;
-    bool broken = false; // a decode failed: no more decodes, the rest is torn down at exit
+    bool broken = false; // decoding failed for good: the rest is torn down at exit
+    int64_t startNs = 0;
+    int64_t programEndNs = 0;
+    int64_t stoppedNs = 0;
+    int64_t finishedNs = 0;
+
+    // Decode thread only.
+    int64_t lastEnd = INT64_MIN; // end of the last decoded sample (monotonic)
+    bool overflowSeen = false;
+    // A small image decoded once and written out as a test fixture (WS_PM_FIXTURE_DIR).
+    std::string fixtureDir;
+    int64_t fixtureAfterNs = 0;
+    Image* fixture = nullptr;
+    std::vector<uint8_t> fixturePristine;
+
+    // Statistics (environment gpu_metrics.*): atomics, several threads add to them.
+    std::atomic<uint64_t> completed {0}, written {0}, outside {0}, afterStop {0}, timeFailed {0}, evalFailed {0};
+    std::atomic<uint64_t> gaps {0}, gapNs {0}, decodes {0}, decodeNs {0}, decodeMaxNs {0}, evalNs {0};
+    std::atomic<uint64_t> sampleInfoNs {0}, restoreNs {0}, imageWaits {0}, imageWaitNs {0}, restarts {0};
 };
 
 std::mutex g_startMutex;
 Sampler* g_sampler = nullptr; // created by the first contextCreated, never destroyed
+
+void atomicMax(std::atomic<uint64_t>& a, uint64_t v)
+{
+    uint64_t cur = a.load();
+    while (v > cur && !a.compare_exchange_weak(cur, v)) { }
+}
 
 void initWindowsLocked(Sampler& s, bool capturingBefore)
 {
@@ -152,10 +213,9 @@ void initWindowsLocked(Sampler& s, bool capturingBefore)
         s.windows.emplace_back(INT64_MIN, INT64_MAX);
 }
 
-bool inCapture(Sampler& s, int64_t start, int64_t end)
+bool inWindows(const std::vector<std::pair<int64_t, int64_t>>& windows, int64_t start, int64_t end)
 {
-    std::lock_guard lock(s.mutex);
-    for (const auto& [from, to] : s.windows)
+    for (const auto& [from, to] : windows)
         if (start < to && end >= from)
             return true;
     return false;
@@ -173,6 +233,23 @@ void environment(Sampler& s, const std::string& key, const std::string& value)
     w.add(raw::RecordType::Environment, e);
 }
 
+// A stretch without samples: written at once, counted, never silent.
+// Gaps outside the capture windows are none: nothing was to be recorded there.
+void gap(Sampler& s, int64_t start, int64_t end, raw::PmGapReason reason)
+{
+    if (end <= start)
+        return;
+    {
+        std::lock_guard lock(s.mutex);
+        if (!inWindows(s.windows, start, end))
+            return;
+    }
+    raw::PmGapRecord g {start, end, s.device, static_cast<uint32_t>(reason)};
+    s.recorder->writer().add(raw::RecordType::PmGap, g);
+    ++s.gaps;
+    s.gapNs += static_cast<uint64_t>(end - start);
+}
+
 // An error with its remedy, and the note that the trace goes on without metrics.
 bool fail(Sampler& s, const char* what, CUptiResult r)
 {
@@ -181,6 +258,30 @@ bool fail(Sampler& s, const char* what, CUptiResult r)
         std::string(what) + " failed: " + status(r) + (why.empty() ? "" : ": " + why)
             + "; recording the trace without GPU metrics");
     return false;
+}
+
+constexpr uint32_t kFixtureSamples = 16;
+
+// An initialized, empty counter-data image for `samples` samples.
+bool initImage(Sampler& s, std::vector<uint8_t>& image, uint32_t samples, const char* what)
+{
+    auto dsz
+        = params<CUpti_PmSampling_GetCounterDataSize_Params>(CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
+    dsz.pPmSamplingObject = s.object;
+    dsz.pMetricNames = s.names.data();
+    dsz.numMetrics = s.names.size();
+    dsz.maxSamples = samples;
+    if (CUptiResult r = cuptiPmSamplingGetCounterDataSize(&dsz); r != CUPTI_SUCCESS)
+        return fail(s, (std::string("cuptiPmSamplingGetCounterDataSize for ") + what).c_str(), r);
+    image.assign(dsz.counterDataSize, 0);
+    auto ini = params<CUpti_PmSampling_CounterDataImage_Initialize_Params>(
+        CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    ini.pPmSamplingObject = s.object;
+    ini.counterDataSize = image.size();
+    ini.pCounterData = image.data();
+    if (CUptiResult r = cuptiPmSamplingCounterDataImageInitialize(&ini); r != CUPTI_SUCCESS)
+        return fail(s, (std::string("cuptiPmSamplingCounterDataImageInitialize for ") + what).c_str(), r);
+    return true;
 }
 
 bool setUp(Sampler& s)
@@ -256,23 +357,16 @@ bool setUp(Sampler& s)
     if (CUptiResult r = cuptiPmSamplingGetCounterAvailability(&av); r != CUPTI_SUCCESS)
         return fail(s, "cuptiPmSamplingGetCounterAvailability", r);
 
-    auto hi = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
-    hi.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
-    hi.pChipName = chipName.c_str();
-    hi.pCounterAvailabilityImage = availability.data();
-    trace("setUp: cuptiProfilerHostInitialize");
-    if (CUptiResult r = cuptiProfilerHostInitialize(&hi); r != CUPTI_SUCCESS)
-        return fail(s, "cuptiProfilerHostInitialize", r);
-    s.host = hi.pHostObject;
     for (const auto& m : raw::kPmMetrics)
         s.names.push_back(m.name.data());
-    auto add
-        = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
-    add.pHostObject = s.host;
-    add.ppMetricNames = s.names.data();
-    add.numMetrics = s.names.size();
-    if (CUptiResult r = cuptiProfilerHostConfigAddMetrics(&add); r != CUPTI_SUCCESS)
-        return fail(s, ("adding the metrics for " + chipName).c_str(), r);
+    trace("setUp: cuptiProfilerHostInitialize");
+    {
+        std::string step;
+        CUptiResult r = CUPTI_ERROR_UNKNOWN;
+        s.host = createHost(s.chip, s.availability, s.names, step, &r);
+        if (!s.host)
+            return fail(s, step.c_str(), r);
+    }
     auto csz = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
         CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
     csz.pHostObject = s.host;
@@ -287,25 +381,26 @@ bool setUp(Sampler& s)
     if (CUptiResult r = cuptiProfilerHostGetConfigImage(&cim); r != CUPTI_SUCCESS)
         return fail(s, "cuptiProfilerHostGetConfigImage", r);
 
-    const uint32_t maxSamples = raw::pmImageSamples(s.periodNs, s.durationS);
-    auto dsz
-        = params<CUpti_PmSampling_GetCounterDataSize_Params>(CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
-    dsz.pPmSamplingObject = s.object;
-    dsz.pMetricNames = s.names.data();
-    dsz.numMetrics = s.names.size();
-    dsz.maxSamples = maxSamples;
-    if (CUptiResult r = cuptiPmSamplingGetCounterDataSize(&dsz); r != CUPTI_SUCCESS)
-        return fail(s, "cuptiPmSamplingGetCounterDataSize", r);
-    s.image.assign(dsz.counterDataSize, 0);
-    auto ini = params<CUpti_PmSampling_CounterDataImage_Initialize_Params>(
-        CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-    ini.pPmSamplingObject = s.object;
-    ini.counterDataSize = s.image.size();
-    ini.pCounterData = s.image.data();
-    if (CUptiResult r = cuptiPmSamplingCounterDataImageInitialize(&ini); r != CUPTI_SUCCESS)
-        return fail(s, "cuptiPmSamplingCounterDataImageInitialize", r);
+    const uint32_t maxSamples = s.sizing.imageSamples;
+    if (!initImage(s, s.pristine, maxSamples, "the counter-data image"))
+        return false;
+    for (uint32_t i = 0; i < s.sizing.images; ++i) {
+        auto img = std::make_unique<Image>();
+        img->bytes = s.pristine;
+        img->pristine = &s.pristine;
+        s.freeImages.push_back(img.get());
+        s.images.push_back(std::move(img));
+    }
+    if (!s.fixtureDir.empty() && initImage(s, s.fixturePristine, kFixtureSamples, "the fixture image")) {
+        auto img = std::make_unique<Image>();
+        img->bytes = s.fixturePristine;
+        img->pristine = &s.fixturePristine;
+        img->fixture = true;
+        s.fixture = img.get();
+        s.images.push_back(std::move(img));
+    }
 
-    const uint64_t hwBytes = raw::pmHardwareBufferBytes(s.periodNs);
+    const uint64_t hwBytes = s.sizing.hardwareBufferBytes;
     auto sc = params<CUpti_PmSampling_SetConfig_Params>(CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE);
     sc.pPmSamplingObject = s.object;
     sc.configSize = config.size();
@@ -326,7 +421,10 @@ bool setUp(Sampler& s)
     environment(s, "gpu_metrics.chip", chipName);
     environment(s, "gpu_metrics.period_ns", std::to_string(s.periodNs));
     environment(s, "gpu_metrics.image_samples", std::to_string(maxSamples));
-    environment(s, "gpu_metrics.image_bytes", std::to_string(s.image.size()));
+    environment(s, "gpu_metrics.image_bytes", std::to_string(s.pristine.size()));
+    environment(s, "gpu_metrics.images", std::to_string(s.sizing.images));
+    environment(s, "gpu_metrics.evaluators", std::to_string(s.sizing.evaluators));
+    environment(s, "gpu_metrics.decode_interval_us", std::to_string(s.sizing.decodeIntervalNs / 1000));
     environment(s, "gpu_metrics.hw_buffer_bytes", std::to_string(hwBytes));
 
     auto st = params<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
@@ -334,6 +432,7 @@ bool setUp(Sampler& s)
     if (CUptiResult r = cuptiPmSamplingStart(&st); r != CUPTI_SUCCESS)
         return fail(s, "cuptiPmSamplingStart", r);
     s.started = true;
+    s.startNs = clockNs(CLOCK_MONOTONIC);
     // Again now: exit handlers CUPTI itself may have registered during set-up must not run
     // before the final decode either (pm::shutdown is idempotent).
     std::atexit([] { shutdown(); });
@@ -341,113 +440,302 @@ bool setUp(Sampler& s)
     return true;
 }
 
-// Drains the hardware buffer: decode into the image, write its completed samples, reset it,
-// again while the image was the limit.
-void decode(Sampler& s)
+// ---- Evaluation (evaluator threads) ----
+
+void writeFixtureSamples(Sampler& s, const Job& job, const std::vector<std::vector<double>>& values)
 {
-    if (s.broken)
+    FILE* f = std::fopen((s.fixtureDir + "/samples.tsv").c_str(), "w");
+    if (!f)
         return;
-    trace("decode");
+    std::fprintf(f, "index\tstart\tend");
+    for (const auto& m : raw::kPmMetrics)
+        std::fprintf(f, "\t%s", m.name.data());
+    std::fprintf(f, "\n");
+    for (size_t k = 0; k < job.slots.size(); ++k) {
+        std::fprintf(f, "%zu\t%llu\t%llu", job.slots[k].index, static_cast<unsigned long long>(job.slots[k].rawStart),
+            static_cast<unsigned long long>(job.slots[k].rawEnd));
+        for (double v : values[k])
+            std::fprintf(f, "\t%.17g", v);
+        std::fprintf(f, "\n");
+    }
+    std::fclose(f);
+}
+
+// Evaluates one image's samples into PmSample records, then empties the image (a copy of the
+// pristine one: much cheaper than initializing it again) and hands it back to the decoder.
+void evaluateJob(Sampler& s, CUpti_Profiler_Host_Object* host, Job& job)
+{
+    const int64_t t0 = clockNs(CLOCK_MONOTONIC);
     std::vector<double> values(s.names.size());
-    // Bounded: the hardware buffer holds at most a few hundred image-fulls.
-    for (int round = 0; round < 4096; ++round) {
-        auto dd = params<CUpti_PmSampling_DecodeData_Params>(CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
-        dd.pPmSamplingObject = s.object;
-        dd.pCounterDataImage = s.image.data();
-        dd.counterDataImageSize = s.image.size();
-        if (CUptiResult r = cuptiPmSamplingDecodeData(&dd); r != CUPTI_SUCCESS) {
-            s.broken = true;
-            fail(s, "cuptiPmSamplingDecodeData", r);
-            return;
+    std::vector<std::vector<double>> kept; // fixture only
+    std::string frames;
+    uint64_t count = 0;
+    for (const Slot& slot : job.slots) {
+        if (evaluate(host, job.image->bytes, slot.index, s.names, values.data()) != CUPTI_SUCCESS) {
+            ++s.evalFailed;
+            gap(s, slot.start, slot.end, raw::PmGapReason::EvaluateFailed);
+            continue;
         }
-        if (dd.overflow && !s.overflow) {
-            s.overflow = true;
-            message(s, raw::MessageLevel::Warning,
-                "the hardware buffer overflowed: samples are missing (the period is too short for the decode rate)");
-        }
-        auto info = params<CUpti_PmSampling_GetCounterDataInfo_Params>(
-            CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
-        info.pCounterDataImage = s.image.data();
-        info.counterDataImageSize = s.image.size();
-        if (cuptiPmSamplingGetCounterDataInfo(&info) != CUPTI_SUCCESS)
-            return;
-        // One clock reading per batch decides the domain of all its (recent) samples.
-        const int64_t nowRt = clockNs(CLOCK_REALTIME), nowMono = clockNs(CLOCK_MONOTONIC);
-        std::string frames;
-        uint64_t count = 0;
-        for (size_t i = 0; i < info.numCompletedSamples; ++i) {
-            auto si = params<CUpti_PmSampling_CounterData_GetSampleInfo_Params>(
-                CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE);
-            si.pPmSamplingObject = s.object;
-            si.pCounterDataImage = s.image.data();
-            si.counterDataImageSize = s.image.size();
-            si.sampleIndex = i;
-            if (cuptiPmSamplingCounterDataGetSampleInfo(&si) != CUPTI_SUCCESS)
-                continue;
-            ++s.completed;
-            raw::PmSampleRecord rec {};
-            rec.start = raw::pmToMonotonic(static_cast<int64_t>(si.startTimestamp), nowRt, nowMono);
-            rec.end = raw::pmToMonotonic(static_cast<int64_t>(si.endTimestamp), nowRt, nowMono);
-            rec.deviceId = s.device;
-            rec.count = static_cast<uint32_t>(values.size());
-            // The first sample is kept whatever the capture windows say: ingest drops it.
-            if (s.firstWritten && !inCapture(s, rec.start, rec.end))
-                continue;
-            auto ev = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
-                CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
-            ev.pHostObject = s.host;
-            ev.pCounterDataImage = s.image.data();
-            ev.counterDataImageSize = s.image.size();
-            ev.rangeIndex = i;
-            ev.ppMetricNames = s.names.data();
-            ev.numMetrics = s.names.size();
-            ev.pMetricValues = values.data();
-            if (cuptiProfilerHostEvaluateToGpuValues(&ev) != CUPTI_SUCCESS)
-                continue;
-            s.firstWritten = true;
-            raw::appendFrame(frames, raw::RecordType::PmSample, rec,
-                std::string_view(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double)));
-            ++count;
-        }
-        s.written += count;
-        if (count > 0)
-            s.recorder->writer().addPrepared(frames, count);
-        auto ini = params<CUpti_PmSampling_CounterDataImage_Initialize_Params>(
-            CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-        ini.pPmSamplingObject = s.object;
-        ini.counterDataSize = s.image.size();
-        ini.pCounterData = s.image.data();
-        cuptiPmSamplingCounterDataImageInitialize(&ini);
-        if (dd.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL)
-            return;
+        raw::PmSampleRecord rec {slot.start, slot.end, s.device, static_cast<uint32_t>(values.size())};
+        raw::appendFrame(frames, raw::RecordType::PmSample, rec,
+            std::string_view(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double)));
+        ++count;
+        if (job.image->fixture)
+            kept.push_back(values);
+    }
+    if (count > 0)
+        s.recorder->writer().addPrepared(frames, count);
+    s.written += count;
+    const int64_t t1 = clockNs(CLOCK_MONOTONIC);
+    s.evalNs += static_cast<uint64_t>(t1 - t0);
+    if (job.image->fixture) {
+        if (kept.size() == job.slots.size())
+            writeFixtureSamples(s, job, kept);
+        return; // used once, never recycled
+    }
+    std::memcpy(job.image->bytes.data(), job.image->pristine->data(), job.image->bytes.size());
+    s.restoreNs += static_cast<uint64_t>(clockNs(CLOCK_MONOTONIC) - t1);
+    std::lock_guard lock(s.mutex);
+    s.freeImages.push_back(job.image);
+    s.wake.notify_all();
+}
+
+// Each evaluator has a host object of its own (the first uses set-up's), so evaluations never
+// share one.
+void evaluatorLoop(Sampler& s, unsigned index)
+{
+    pthread_setname_np(pthread_self(), "ws-pmeval");
+    CUpti_Profiler_Host_Object* host = s.host;
+    if (index > 0) {
+        std::string step;
+        host = createHost(s.chip, s.availability, s.names, step);
+        if (!host)
+            message(s, raw::MessageLevel::Warning, "evaluator " + std::to_string(index) + ": " + step + " failed");
+    }
+    std::unique_lock lock(s.mutex);
+    while (host) {
+        s.jobsCv.wait(lock, [&s] { return !s.jobs.empty() || s.noMoreJobs; });
+        if (s.jobs.empty())
+            break;
+        Job job = std::move(s.jobs.front());
+        s.jobs.pop_front();
+        lock.unlock();
+        evaluateJob(s, host, job);
+        lock.lock();
+    }
+    if (index > 0 && host) {
+        lock.unlock();
+        destroyHost(host);
     }
 }
 
-void tearDown(Sampler& s)
+// ---- Decoding (the decode thread) ----
+
+void dumpFixture(Sampler& s, const Image& img, size_t completed)
 {
-    if (s.started) {
-        auto sp = params<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
-        sp.pPmSamplingObject = s.object;
-        trace("tearDown: stop");
-        cuptiPmSamplingStop(&sp);
-        decode(s);
-        environment(s, "gpu_metrics.samples_completed", std::to_string(s.completed));
-        environment(s, "gpu_metrics.samples_written", std::to_string(s.written));
-        environment(s, "gpu_metrics.overflow", s.overflow ? "1" : "0");
+    const auto write = [&s](const char* name, const void* data, size_t size) {
+        if (FILE* f = std::fopen((s.fixtureDir + "/" + name).c_str(), "wb")) {
+            std::fwrite(data, 1, size, f);
+            std::fclose(f);
+        }
+    };
+    write("counterdata.bin", img.bytes.data(), img.bytes.size());
+    write("availability.bin", s.availability.data(), s.availability.size());
+    std::string about = "chip\t" + s.chip + "\nperiod_ns\t" + std::to_string(s.periodNs) + "\nsamples\t"
+        + std::to_string(completed) + "\nimage_bytes\t" + std::to_string(img.bytes.size()) + "\n";
+    for (const auto& m : raw::kPmMetrics)
+        about += "metric\t" + std::string(m.name) + "\n";
+    write("about.tsv", about.data(), about.size());
+}
+
+void stopSampling(Sampler& s)
+{
+    if (s.stopped)
+        return;
+    s.stopped = true;
+    auto sp = params<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
+    sp.pPmSamplingObject = s.object;
+    trace("stop");
+    cuptiPmSamplingStop(&sp);
+    s.stoppedNs = clockNs(CLOCK_MONOTONIC);
+}
+
+// A free image, waiting for an evaluator to hand one back. Stops sampling meanwhile once the
+// program has ended (so a busy evaluator never delays the stop). nullptr past the drain deadline.
+Image* takeImage(Sampler& s, bool useFixture)
+{
+    if (useFixture) {
+        Image* f = s.fixture;
+        s.fixture = nullptr;
+        return f;
     }
-    if (s.object) {
-        auto dp = params<CUpti_PmSampling_Disable_Params>(CUpti_PmSampling_Disable_Params_STRUCT_SIZE);
-        dp.pPmSamplingObject = s.object;
-        trace("tearDown: disable");
-        cuptiPmSamplingDisable(&dp);
-        s.object = nullptr;
+    std::unique_lock lock(s.mutex);
+    const int64_t t0 = clockNs(CLOCK_MONOTONIC);
+    bool waited = false;
+    while (s.freeImages.empty()) {
+        if (s.stop && !s.stopped) {
+            lock.unlock();
+            stopSampling(s);
+            lock.lock();
+            continue;
+        }
+        if (clockNs(CLOCK_MONOTONIC) >= s.deadlineNs)
+            return nullptr;
+        waited = true;
+        s.wake.wait_for(lock, std::chrono::milliseconds(5));
     }
-    if (s.host) {
-        auto hd = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
-        hd.pHostObject = s.host;
-        trace("tearDown: host deinitialize");
-        cuptiProfilerHostDeinitialize(&hd);
-        s.host = nullptr;
+    if (waited) {
+        ++s.imageWaits;
+        s.imageWaitNs += static_cast<uint64_t>(clockNs(CLOCK_MONOTONIC) - t0);
+    }
+    Image* img = s.freeImages.back();
+    s.freeImages.pop_back();
+    return img;
+}
+
+void giveBack(Sampler& s, Image* img)
+{
+    if (img->fixture)
+        return;
+    std::memcpy(img->bytes.data(), img->pristine->data(), img->bytes.size());
+    std::lock_guard lock(s.mutex);
+    s.freeImages.push_back(img);
+}
+
+// cuptiPmSamplingDecodeData returns CUPTI_ERROR_OUT_OF_MEMORY when the hardware buffer
+// overflowed: sampling has to start again. The stretch from the last sample to now is a gap.
+bool restartAfterOverflow(Sampler& s)
+{
+    const int64_t now = clockNs(CLOCK_MONOTONIC);
+    if (!s.overflowSeen)
+        message(s, raw::MessageLevel::Warning,
+            "the hardware buffer overflowed: sampling restarted, the samples in between are missing (reported as "
+            "gaps)");
+    s.overflowSeen = true;
+    auto sp = params<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
+    sp.pPmSamplingObject = s.object;
+    cuptiPmSamplingStop(&sp);
+    auto st = params<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
+    st.pPmSamplingObject = s.object;
+    const CUptiResult r = cuptiPmSamplingStart(&st);
+    ++s.restarts;
+    gap(s, s.lastEnd == INT64_MIN ? s.startNs : s.lastEnd, now, raw::PmGapReason::Overflow);
+    s.lastEnd = INT64_MIN;
+    return r == CUPTI_SUCCESS;
+}
+
+// One decode into one image, its samples queued for evaluation. Returns whether the hardware
+// buffer may hold more (the image filled up).
+bool decodeOnce(Sampler& s)
+{
+    const int64_t now = clockNs(CLOCK_MONOTONIC);
+    const bool useFixture = s.fixture && s.startNs > 0 && now - s.startNs >= s.fixtureAfterNs && !s.stop;
+    Image* img = takeImage(s, useFixture);
+    if (!img)
+        return false;
+    trace("decode");
+    const int64_t t0 = clockNs(CLOCK_MONOTONIC);
+    auto dd = params<CUpti_PmSampling_DecodeData_Params>(CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
+    dd.pPmSamplingObject = s.object;
+    dd.pCounterDataImage = img->bytes.data();
+    dd.counterDataImageSize = img->bytes.size();
+    const CUptiResult r = cuptiPmSamplingDecodeData(&dd);
+    const int64_t t1 = clockNs(CLOCK_MONOTONIC);
+    ++s.decodes;
+    s.decodeNs += static_cast<uint64_t>(t1 - t0);
+    atomicMax(s.decodeMaxNs, static_cast<uint64_t>(t1 - t0));
+    if (r == CUPTI_ERROR_OUT_OF_MEMORY && !s.stopped) {
+        giveBack(s, img);
+        if (!restartAfterOverflow(s)) {
+            s.broken = true;
+            message(s, raw::MessageLevel::Error, "sampling could not be restarted after the overflow");
+            gap(s, t1, std::max(t1 + 1, s.stopNs == INT64_MAX ? t1 + 1 : s.stopNs), raw::PmGapReason::DecodeFailed);
+        }
+        return false;
+    }
+    if (r != CUPTI_SUCCESS) {
+        giveBack(s, img);
+        s.broken = true;
+        fail(s, "cuptiPmSamplingDecodeData", r);
+        gap(s, s.lastEnd == INT64_MIN ? t1 : s.lastEnd, std::max(t1, s.stopNs == INT64_MAX ? t1 : s.stopNs),
+            raw::PmGapReason::DecodeFailed);
+        return false;
+    }
+    if (dd.overflow && !s.overflowSeen) {
+        s.overflowSeen = true;
+        message(s, raw::MessageLevel::Warning,
+            "the hardware buffer overflowed: samples are missing (reported as gaps with their time)");
+    }
+    const size_t completed = completedSamples(img->bytes);
+    if (img->fixture)
+        dumpFixture(s, *img, completed);
+    // One clock reading per batch decides the domain of all its (recent) samples.
+    const int64_t nowRt = clockNs(CLOCK_REALTIME), nowMono = clockNs(CLOCK_MONOTONIC);
+    std::vector<std::pair<int64_t, int64_t>> windows;
+    int64_t stopNs = INT64_MAX;
+    {
+        std::lock_guard lock(s.mutex);
+        windows = s.windows;
+        stopNs = s.stopNs;
+    }
+    Job job;
+    job.image = img;
+    const auto gapReason = dd.overflow ? raw::PmGapReason::Overflow : raw::PmGapReason::Missing;
+    const int64_t tInfo = clockNs(CLOCK_MONOTONIC);
+    for (size_t i = 0; i < completed; ++i) {
+        uint64_t rawStart = 0, rawEnd = 0;
+        if (sampleTimes(s.object, img->bytes, i, rawStart, rawEnd) != CUPTI_SUCCESS) {
+            ++s.timeFailed; // shows as a gap between its neighbours
+            continue;
+        }
+        ++s.completed;
+        Slot slot {i, raw::pmToMonotonic(static_cast<int64_t>(rawStart), nowRt, nowMono),
+            raw::pmToMonotonic(static_cast<int64_t>(rawEnd), nowRt, nowMono), rawStart, rawEnd};
+        // The first sample (after Start or a restart) spans time from before it: no gap before
+        // it, and it is kept whatever the capture windows say, for ingest drops it.
+        const bool first = s.lastEnd == INT64_MIN;
+        if (!first && raw::pmIsGap(s.lastEnd, slot.start, s.periodNs))
+            gap(s, s.lastEnd, slot.start, gapReason);
+        s.lastEnd = std::max(s.lastEnd, slot.end);
+        if (!first && slot.start >= stopNs) {
+            ++s.afterStop; // idle time after the program's end
+            continue;
+        }
+        if (!first && !img->fixture && !inWindows(windows, slot.start, slot.end)) {
+            ++s.outside;
+            continue;
+        }
+        job.slots.push_back(slot);
+    }
+    s.sampleInfoNs += static_cast<uint64_t>(clockNs(CLOCK_MONOTONIC) - tInfo);
+    const bool more = dd.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL;
+    if (job.slots.empty()) {
+        giveBack(s, img);
+        return more;
+    }
+    std::lock_guard lock(s.mutex);
+    s.jobs.push_back(std::move(job));
+    s.maxQueued = std::max(s.maxQueued, s.jobs.size());
+    s.jobsCv.notify_one();
+    return more;
+}
+
+// Decodes until the hardware buffer is empty (bounded: a full 256 MB buffer is a few hundred
+// images).
+void drain(Sampler& s)
+{
+    for (int round = 0; round < 100000 && !s.broken; ++round) {
+        bool stopNow = false;
+        {
+            std::lock_guard lock(s.mutex);
+            stopNow = s.stop && !s.stopped;
+        }
+        if (stopNow)
+            stopSampling(s); // the program ended while a backlog was being decoded
+        if (!decodeOnce(s))
+            return;
+        if (clockNs(CLOCK_MONOTONIC) >= s.deadlineNs)
+            return;
     }
 }
 
@@ -478,7 +766,70 @@ bool timedSetUp(Sampler& s)
     return ok;
 }
 
-// `ready`: set-up already done (WS_PM_SETUP=sync), with this result.
+std::string ms(uint64_t ns)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1e6);
+    return b;
+}
+
+// Exit path, after the decode and evaluator threads finished: what happened, then release.
+void tearDown(Sampler& s)
+{
+    if (s.started) {
+        stopSampling(s); // when the decode thread never got to it
+        const uint64_t evaluated = s.written + s.evalFailed;
+        environment(s, "gpu_metrics.samples_completed", std::to_string(s.completed));
+        environment(s, "gpu_metrics.samples_written", std::to_string(s.written));
+        environment(s, "gpu_metrics.samples_outside_capture", std::to_string(s.outside));
+        environment(s, "gpu_metrics.samples_after_exit", std::to_string(s.afterStop));
+        environment(s, "gpu_metrics.sample_info_failed", std::to_string(s.timeFailed));
+        environment(s, "gpu_metrics.evaluate_failed", std::to_string(s.evalFailed));
+        environment(s, "gpu_metrics.overflow", s.overflowSeen ? "1" : "0");
+        environment(s, "gpu_metrics.restarts", std::to_string(s.restarts));
+        environment(s, "gpu_metrics.gaps", std::to_string(s.gaps));
+        environment(s, "gpu_metrics.gap_ms", ms(s.gapNs));
+        environment(s, "gpu_metrics.decodes", std::to_string(s.decodes));
+        environment(s, "gpu_metrics.decode_ms_total", ms(s.decodeNs));
+        environment(s, "gpu_metrics.decode_ms_max", ms(s.decodeMaxNs));
+        environment(s, "gpu_metrics.evaluate_us_per_sample", evaluated ? ms(s.evalNs * 1000 / evaluated) : "0");
+        environment(
+            s, "gpu_metrics.sample_info_us_per_sample", s.completed ? ms(s.sampleInfoNs * 1000 / s.completed) : "0");
+        environment(s, "gpu_metrics.restore_ms_total", ms(s.restoreNs));
+        environment(s, "gpu_metrics.image_waits", std::to_string(s.imageWaits));
+        environment(s, "gpu_metrics.image_wait_ms", ms(s.imageWaitNs));
+        environment(s, "gpu_metrics.max_queued_images", std::to_string(s.maxQueued));
+        if (s.programEndNs > 0) {
+            environment(s, "gpu_metrics.program_end_ns", std::to_string(s.programEndNs));
+            environment(s, "gpu_metrics.stopped_ns", std::to_string(s.stoppedNs));
+            environment(s, "gpu_metrics.stop_latency_ms", ms(static_cast<uint64_t>(s.stoppedNs - s.programEndNs)));
+            environment(s, "gpu_metrics.drain_ms", ms(static_cast<uint64_t>(s.finishedNs - s.programEndNs)));
+        }
+    }
+    if (s.object) {
+        auto dp = params<CUpti_PmSampling_Disable_Params>(CUpti_PmSampling_Disable_Params_STRUCT_SIZE);
+        dp.pPmSamplingObject = s.object;
+        trace("tearDown: disable");
+        cuptiPmSamplingDisable(&dp);
+        s.object = nullptr;
+    }
+    if (s.host) {
+        trace("tearDown: host deinitialize");
+        destroyHost(s.host);
+        s.host = nullptr;
+    }
+}
+
+// How long the exit waits for the samples of the program's last moments (the decoder keeps up,
+// so normally a few ms); what is not decoded by then is reported as a gap.
+int64_t drainBudgetNs()
+{
+    const char* v = std::getenv("WS_PM_DRAIN_MS");
+    const long long msv = v ? std::atoll(v) : 3000;
+    return (msv > 0 ? msv : 3000) * 1'000'000;
+}
+
+// `ready`: set-up already done (in the context callback), with this result.
 void run(Sampler& s, int ready)
 {
     pthread_setname_np(pthread_self(), "ws-pmsampler");
@@ -486,24 +837,42 @@ void run(Sampler& s, int ready)
     if (const CudaDriver* cu = cudaDriver())
         cu->ctxSetCurrent(static_cast<CUcontext>(s.ctx));
     const bool ok = ready >= 0 ? ready == 1 : timedSetUp(s);
+    if (ok)
+        for (unsigned i = 0; i < s.sizing.evaluators; ++i)
+            s.evaluators.emplace_back([&s, i] { evaluatorLoop(s, i); });
     std::unique_lock lock(s.mutex);
     while (ok && !s.stop && !s.broken) {
-        s.wake.wait_for(lock, std::chrono::nanoseconds(raw::kPmDecodeIntervalNs), [&s] { return s.stop; });
+        s.wake.wait_for(lock, std::chrono::nanoseconds(s.sizing.decodeIntervalNs), [&s] { return s.stop; });
         if (s.stop)
             break;
         lock.unlock();
-        decode(s);
+        drain(s);
         lock.lock();
     }
-    // The exit path stops, decodes the rest and disables, on its own thread; a failed set-up
-    // still releases what it got.
-    if (!ok) {
-        lock.unlock();
+    lock.unlock();
+    if (ok) {
+        // The program ended: stop sampling at once, then decode what the hardware buffer still
+        // holds up to the program's end (later samples are idle time and are skipped).
+        stopSampling(s);
+        if (!s.broken)
+            drain(s);
+        if (!s.broken && clockNs(CLOCK_MONOTONIC) >= s.deadlineNs && s.lastEnd < s.stopNs)
+            gap(s, s.lastEnd == INT64_MIN ? s.startNs : s.lastEnd, s.stopNs, raw::PmGapReason::NotDecodedAtExit);
+        {
+            std::lock_guard jl(s.mutex);
+            s.noMoreJobs = true;
+        }
+        s.jobsCv.notify_all();
+        for (auto& t : s.evaluators)
+            t.join();
+    } else {
+        // A failed set-up still releases what it got.
         tearDown(s);
-        lock.lock();
     }
+    lock.lock();
+    s.finishedNs = clockNs(CLOCK_MONOTONIC);
     s.finished = true;
-    s.wake.notify_all();
+    s.doneCv.notify_all();
 }
 
 } // namespace
@@ -523,6 +892,16 @@ void contextCreated(Recorder& recorder, void* ctx, uint32_t deviceOrdinal)
     const long long p = std::atoll(period);
     s->periodNs = p > 0 ? static_cast<uint64_t>(p) : raw::kPmDefaultPeriodNs;
     s->durationS = recorder.config().durationS;
+    const char* evaluators = std::getenv("WS_PM_EVAL_THREADS");
+    s->sizing = raw::pmSizing(s->periodNs, s->durationS, std::thread::hardware_concurrency(),
+        evaluators ? static_cast<unsigned>(std::max(0, std::atoi(evaluators))) : 0u);
+    // WS_PM_FIXTURE_DIR: write one small decoded image (and what it evaluates to) there, for
+    // tests/pm, the first decode WS_PM_FIXTURE_AFTER_MS (default 1000) after sampling started.
+    if (const char* dir = std::getenv("WS_PM_FIXTURE_DIR"); dir && *dir) {
+        s->fixtureDir = dir;
+        const char* after = std::getenv("WS_PM_FIXTURE_AFTER_MS");
+        s->fixtureAfterNs = static_cast<int64_t>(after ? std::atoll(after) : 1000) * 1'000'000;
+    }
     {
         std::lock_guard lock(s->mutex);
         initWindowsLocked(*s, recorder.capturing());
@@ -565,6 +944,7 @@ void captureChanged(Recorder& recorder, bool capturing, int64_t nowNs)
 void shutdown()
 {
     trace("shutdown: begin");
+    const int64_t programEnd = clockNs(CLOCK_MONOTONIC);
     Sampler* s = nullptr;
     {
         std::lock_guard start(g_startMutex);
@@ -577,10 +957,17 @@ void shutdown()
         if (s->stop)
             return;
         s->stop = true;
+        s->programEndNs = programEnd;
+        s->stopNs = programEnd;
+        s->deadlineNs = programEnd + drainBudgetNs();
         s->wake.notify_all();
-        // The sampler finishes its set-up or current decode; never hang the program's exit on it.
-        if (!s->wake.wait_for(lock, std::chrono::seconds(20), [s] { return s->finished; })) {
-            s->recorder->message(raw::MessageLevel::Warning, "GPU metrics: the sampler did not stop within 20 s");
+        // The decoder stops sampling within one decode call and drains until the deadline; the
+        // margin covers the evaluators' last images. Never hang the program's exit on it.
+        if (!s->doneCv.wait_for(
+                lock, std::chrono::nanoseconds(drainBudgetNs() + 2'000'000'000), [s] { return s->finished; })) {
+            s->recorder->message(raw::MessageLevel::Warning,
+                "GPU metrics: the sampler did not finish within " + ms(static_cast<uint64_t>(drainBudgetNs()))
+                    + " ms + 2 s of the program's end; the samples not yet written are missing");
             return;
         }
     }

@@ -8,11 +8,14 @@ namespace ws::inject {
 class Recorder;
 
 // `record --gpu-metrics`: CUPTI PM sampling of the first GPU the program uses, as counter
-// tracks (tensor pipe, DRAM throughput, warps active). A sampler thread sets it up once the
-// device's first context exists, decodes the hardware buffer every 10 ms and writes one
-// PmSample record per completed sample that overlaps a capture window (the first sample is
-// always written: ingest drops it, since it spans time from before Start). Failures become
-// messages in the raw file; the trace goes on without metrics.
+// tracks (tensor pipe, DRAM throughput, warps active). Set up in the device's first
+// CONTEXT_CREATED callback; then a decode thread empties the hardware buffer into counter-data
+// images every ~128 sampling periods (raw::pmSizing), and evaluator threads turn each image
+// into PmSample records for the samples that overlap a capture window (the first sample is
+// always written: ingest drops it, since it spans time from before Start). Every stretch without
+// samples becomes a PmGap record. At the program's end sampling stops at once and the rest is
+// decoded (samples after the end are idle time and are skipped). Failures become messages in
+// the raw file; the trace goes on without metrics.
 namespace pm {
 
 // From the CONTEXT_CREATED callback. Starts the sampler on the first call when

@@ -5,6 +5,7 @@
 
 #include "core/ingest/rawingest.h"
 #include "core/metrics/sessionmeta.h"
+#include "core/model/gpumetricsgaps.h"
 #include "core/raw/pmsampling.h"
 #include "core/raw/rawformat.h"
 #include "core/store/runrecipe.h"
@@ -421,6 +422,9 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
     result.apiCalls = data.apiCalls.size();
     result.nvtxRanges = data.nvtxRanges.size();
     result.counterSamples = data.counterSamples.size();
+    result.gpuMetricsSummary = describeGpuMetrics(data.meta, data.environment);
+    if (const auto g = data.meta.find(gpumetricskey::kGaps); g != data.meta.end())
+        result.gpuMetricsGaps = std::atoll(g->second.c_str()) > 0;
     for (const auto& r : data.benchRuns)
         if (r.implementation.rfind("nvtx-timing", 0) == 0)
             ++result.nvtxTimingRuns;

@@ -34,6 +34,9 @@ struct RecordResult {
     size_t apiCalls = 0;
     size_t nvtxRanges = 0;
     size_t counterSamples = 0; // --gpu-metrics samples (all tracks)
+    // --gpu-metrics: coverage of the kernel span, gaps, stop latency (describeGpuMetrics).
+    std::vector<std::string> gpuMetricsSummary;
+    bool gpuMetricsGaps = false;
     size_t nvtxTimingRuns = 0; // --nvtx-timing: timed range names with at least one instance
     size_t nvtxTimedInstances = 0;
     size_t processes = 0;

@@ -467,6 +467,7 @@ void recordFrame(FileState& st, Builder& b, const raw::RawFrame& f)
         }
         case RecordType::PmMetric: // --gpu-metrics, --nvtx-timing: read by their own passes in finish()
         case RecordType::PmSample:
+        case RecordType::PmGap:
         case RecordType::NvtxTiming:
             break;
         default:

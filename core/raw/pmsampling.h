@@ -26,7 +26,9 @@ inline constexpr PmMetricSpec kPmMetrics[] = {
 inline constexpr uint64_t kPmDefaultPeriodNs = 20'000;
 inline constexpr uint64_t kPmMinPeriodNs = 1'000;
 inline constexpr uint64_t kPmMaxPeriodNs = 100'000'000;
-// How often the sampler thread decodes the hardware buffer into the counter-data image.
+// The decode interval of the first version (one thread decoding and evaluating every 10 ms); the
+// sampler now sizes its cadence from the period (pmSizing), this stays the default of the two
+// sizing functions below.
 inline constexpr uint64_t kPmDecodeIntervalNs = 10'000'000;
 
 struct PmMetricRecord {
@@ -69,6 +71,76 @@ inline uint64_t pmHardwareBufferBytes(uint64_t periodNs, uint64_t decodeInterval
     periodNs = std::max<uint64_t>(periodNs, 1);
     const uint64_t samples = 4 * decodeIntervalNs / periodNs + 1;
     return std::clamp<uint64_t>(samples * 8192, uint64_t {128} << 20, uint64_t {256} << 20);
+}
+
+// Why samples are missing from a stretch of time. A gap is never silent: the sampler writes a
+// PmGapRecord for it, ingest counts it (meta gpu_metrics.gaps, gpu_metrics.gap_ns) and the
+// timeline marks it on the counter tracks.
+enum class PmGapReason : uint32_t {
+    Missing = 1,          // consecutive decoded samples are not contiguous (the hardware buffer lost them)
+    Overflow = 2,         // the hardware buffer overflowed (decode reported it); sampling restarted
+    EvaluateFailed = 3,   // the sample was decoded but its metric values could not be evaluated
+    NotDecodedAtExit = 4, // the program ended before the sampler could decode this stretch
+    DecodeFailed = 5,     // cuptiPmSamplingDecodeData failed: nothing after this point was decoded
+};
+
+// One stretch [start, end) of a device without samples, CLOCK_MONOTONIC.
+struct PmGapRecord {
+    int64_t start;
+    int64_t end;
+    uint32_t deviceId;
+    uint32_t reason; // PmGapReason
+};
+
+inline const char* pmGapReasonText(uint32_t reason)
+{
+    switch (static_cast<PmGapReason>(reason)) {
+    case PmGapReason::Missing:
+        return "samples missing from the hardware buffer";
+    case PmGapReason::Overflow:
+        return "hardware buffer overflow";
+    case PmGapReason::EvaluateFailed:
+        return "metric evaluation failed";
+    case PmGapReason::NotDecodedAtExit:
+        return "not decoded before the program exited";
+    case PmGapReason::DecodeFailed:
+        return "decode failed";
+    }
+    return "unknown";
+}
+
+// Two consecutive samples of one device leave a gap when the second starts more than half a
+// period after the first ended (decoded samples are back to back: end == next start).
+inline bool pmIsGap(int64_t previousEnd, int64_t nextStart, uint64_t periodNs)
+{
+    return nextStart - previousEnd > static_cast<int64_t>(periodNs / 2);
+}
+
+// How the sampler keeps up with a period. Decoding (hardware buffer -> counter-data image) runs
+// on one thread every `decodeIntervalNs`, about 128 samples, so the hardware buffer stays nearly
+// empty; evaluating the samples (the expensive part, metric values per sample) runs on
+// `evaluators` threads, one image each. `images` images circulate between them, each holding two
+// decode intervals (a late decode still fits one image). The hardware buffer absorbs a second of
+// backlog at 8 KB per raw sample (128..256 MB), for when the evaluators fall behind for a while.
+struct PmSizing {
+    uint64_t decodeIntervalNs = 0;
+    uint32_t imageSamples = 0;
+    uint32_t images = 0;
+    uint32_t evaluators = 0;
+    uint64_t hardwareBufferBytes = 0;
+};
+
+inline PmSizing pmSizing(uint64_t periodNs, double durationS, unsigned hardwareThreads, unsigned evaluatorsWanted = 0)
+{
+    periodNs = std::max<uint64_t>(periodNs, 1);
+    PmSizing z;
+    z.decodeIntervalNs = std::clamp<uint64_t>(periodNs * 128, 1'000'000, 20'000'000);
+    // pmImageSamples adds 50 % and 2 to one interval: pass 4/3 of two intervals for two + 2.
+    z.imageSamples = pmImageSamples(periodNs, durationS, z.decodeIntervalNs * 4 / 3);
+    z.evaluators = evaluatorsWanted > 0 ? std::min(evaluatorsWanted, 16u) : std::clamp(hardwareThreads / 4, 1u, 4u);
+    z.images = z.evaluators + 2;
+    z.hardwareBufferBytes = pmHardwareBufferBytes(periodNs, 250'000'000);
+    return z;
 }
 
 // PM sample times are CPU timestamps in CUPTI's clock: CLOCK_REALTIME, or CLOCK_MONOTONIC when

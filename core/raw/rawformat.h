@@ -83,6 +83,7 @@ enum class RecordType : uint16_t {
     PmMetric = 40,   // PmMetricRecord + metric name: one PM sampling metric of a device
     PmSample = 41,   // PmSampleRecord + one double per metric: one PM sampling interval
     NvtxTiming = 42, // NvtxTimingRecord: GPU-stream time of one instance of a timed NVTX range
+    PmGap = 43,      // PmGapRecord: a stretch of time without PM samples, and why
 };
 
 struct FrameHeader {
