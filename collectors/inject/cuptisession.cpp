@@ -5,6 +5,7 @@
 
 #include "pmsampler.h"
 #include "recorder.h"
+#include "streameventcapture.h"
 
 #include <cuda.h>
 #include <cupti.h>
@@ -324,6 +325,8 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
         uint32_t ordinal = 0;
         if (cuptiGetDeviceId(ctx, &ordinal) == CUPTI_SUCCESS)
             pm::contextCreated(*g_recorder, ctx, ordinal);
+    } else if (streamevents::handles(domain, cbid)) {
+        streamevents::onCallback(*g_recorder, domain, cbid, *static_cast<const CUpti_CallbackData*>(data));
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         const auto* cb = static_cast<const CUpti_CallbackData*>(data);
         if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart && cb->callbackSite == CUPTI_API_EXIT)
@@ -455,6 +458,9 @@ bool initialize(Recorder& recorder)
 
     if (!recorder.config().traceCuda)
         return true;
+    // Event records and stream waits with their handles: the timeline's dependency arrows.
+    if (g_subscriber)
+        streamevents::enable(g_subscriber, recorder);
 
     // CLOCK_MONOTONIC for every record, so NTP steps cannot bend the timeline. Must precede
     // enabling any activity kind.

@@ -2,6 +2,7 @@
 #include "core/ingest/rawingest.h"
 
 #include "core/iket/iketingest.h"
+#include "core/ingest/eventopingest.h"
 #include "core/ingest/devicepeaks.h"
 #include "core/ingest/gpumetricsingest.h"
 #include "core/ingest/nvtxtimingingest.h"
@@ -390,6 +391,12 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             b.dropped = std::max<uint64_t>(b.dropped, r.droppedRecords);
             break;
         }
+        case RecordType::StreamEvent: {
+            const EventOpRecord e = eventOpOf(raw::readPayload<raw::StreamEventRecord>(f.payload), pid);
+            b.seen(e.end);
+            s.eventOps.push_back(e);
+            break;
+        }
         case RecordType::PmMetric: // --gpu-metrics, --nvtx-timing: read by their own passes in finish()
         case RecordType::PmSample:
         case RecordType::NvtxTiming:
@@ -611,6 +618,7 @@ SessionData RawIngest::finish()
     sortByStart(s.memsets);
     sortByStart(s.apiCalls);
     sortByStart(s.syncs);
+    sortByStart(s.eventOps);
     std::stable_sort(s.overheads.begin(), s.overheads.end(),
         [](const OverheadRecord& x, const OverheadRecord& y) { return x.start < y.start; });
     for (size_t i = 0; i < s.overheads.size(); ++i)

@@ -81,6 +81,8 @@ enum class RecordType : uint16_t {
     PmMetric = 40,   // PmMetricRecord + metric name: one PM sampling metric of a device
     PmSample = 41,   // PmSampleRecord + one double per metric: one PM sampling interval
     NvtxTiming = 42, // NvtxTimingRecord: GPU-stream time of one instance of a timed NVTX range
+    // 60: event records, stream waits and event synchronisations (struct in raw/streamevent.h)
+    StreamEvent = 60,
 };
 
 struct FrameHeader {

@@ -389,6 +389,7 @@ SessionData SessionReader::readAll(const ProgressCallback& progress, const Cance
     data.sassInstructions = readSassInstructions();
     data.sourceCounters = readSourceCounters();
     data.sourceFiles = readSourceFiles();
+    data.eventOps = readEventOps();
     data.runs = readRuns();
     data.kernelLinks = readKernelLinks();
     if (progress)
@@ -674,6 +675,11 @@ template <class R> std::vector<R> SessionReader::Impl::optionalTable() const
 std::vector<SassFunction> SessionReader::readSassFunctions() const
 {
     return d->optionalTable<SassFunction>();
+}
+
+std::vector<EventOpRecord> SessionReader::readEventOps() const
+{
+    return d->optionalTable<EventOpRecord>();
 }
 
 std::vector<SassInstruction> SessionReader::readSassInstructions() const

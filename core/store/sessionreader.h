@@ -116,6 +116,8 @@ public:
     std::vector<SassInstruction> readSassInstructions() const;
     std::vector<SourceCounter> readSourceCounters() const;
     std::vector<SourceFile> readSourceFiles() const;
+    // Event records, stream waits and event synchronisations (optional table event_op).
+    std::vector<EventOpRecord> readEventOps() const;
 
     // Schema v2 runs, in id order. A v1 file has one run, inferred from its meta and
     // environment (store/runinference.h): every row of it belongs to run 1.
