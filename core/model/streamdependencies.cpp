@@ -171,6 +171,20 @@ std::vector<StreamDependency> deriveStreamDependencies(const SessionData& data)
     return deriveStreamDependencies(data.eventOps, ops);
 }
 
+const char* eventOpName(const EventOpRecord& e)
+{
+    const bool driver = e.domain == ApiDomain::Driver;
+    switch (e.kind) {
+    case EventOpKind::Record:
+        return driver ? "cuEventRecord" : "cudaEventRecord";
+    case EventOpKind::Wait:
+        return driver ? "cuStreamWaitEvent" : "cudaStreamWaitEvent";
+    case EventOpKind::Synchronize:
+        return driver ? "cuEventSynchronize" : "cudaEventSynchronize";
+    }
+    return "event";
+}
+
 std::vector<StreamDependency> dependenciesOf(std::span<const StreamDependency> all, GpuOpRef op)
 {
     std::vector<StreamDependency> out;

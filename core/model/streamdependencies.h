@@ -68,6 +68,9 @@ std::vector<StreamDependency> deriveStreamDependencies(
     std::span<const EventOpRecord> eventOps, std::span<const GpuOp> ops);
 std::vector<StreamDependency> deriveStreamDependencies(const SessionData& data);
 
+// "cudaEventRecord", "cuStreamWaitEvent", ...: the call an event_op row records.
+const char* eventOpName(const EventOpRecord& e);
+
 // The dependencies whose consumer is `op`: what it waited for.
 std::vector<StreamDependency> dependenciesOf(std::span<const StreamDependency> all, GpuOpRef op);
 
