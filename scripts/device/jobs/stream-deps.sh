@@ -84,15 +84,20 @@ PY
 
 step "chrome trace export (flows)"
 timeout 20 "$CLI" export "$O/stream_deps.wscope" --format chrome-json -o "$O/stream_deps.trace.json" 2>&1 | tail -3
-python3 - "$O/stream_deps.trace.json" <<'PY'
-import json, sys
+python3 - "$O/stream_deps.trace.json" "$O/stream_deps.deps.csv" <<'PY'
+import csv, json, sys
 try:
     doc = json.load(open(sys.argv[1]))
 except Exception as e:
     print("FAIL export:", e); sys.exit(0)
 ev = doc["traceEvents"] if isinstance(doc, dict) else doc
-flows = [e for e in ev if e.get("ph") in ("s", "t", "f") and "depend" in str(e.get("cat", ""))]
-print("dependency flow events:", len(flows))
+flows = [e for e in ev if e.get("ph") in ("s", "t", "f") and e.get("cat") == "dependency"]
+ids = {e["id"] for e in flows}
+deps = list(csv.DictReader(open(sys.argv[2])))
+# one flow record -> wait (-> consumer) per dependency, one producer -> consumer per dependency with a producer
+want = len(deps) + sum(1 for d in deps if d["producer_table"] != "none")
+print("dependency flow events:", len(flows), "flows:", len(ids), "expected:", want)
+print("PASS" if len(ids) == want and want > 0 else "FAIL", "Chrome trace export has a flow per dependency")
 PY
 
 step "recorder overhead on a longer run (host time per iteration, bare vs recorded)"
