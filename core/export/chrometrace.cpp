@@ -444,22 +444,21 @@ ChromeTraceSummary writeChromeTrace(const RecordSource& source, std::ostream& ou
         eventStreams.emplace(e.pid, e.streamId);
     std::vector<GpuOp> dependencyOps;
     std::map<GpuOpRef, int64_t> dependencyOpTrack;
-    const auto keepForDependencies
-        = [&](GpuOpRef::Table table, const auto& r, int64_t tid) {
-              if (!eventStreams.contains({r.pid, r.streamId}))
-                  return;
-              GpuOp o;
-              o.ref = {table, r.id};
-              o.pid = r.pid;
-              o.streamId = r.streamId;
-              o.correlationId = r.correlationId;
-              o.start = r.start;
-              o.end = r.end;
-              const auto* api = launches.find(r.pid, r.correlationId);
-              o.issued = api ? api->start : r.start;
-              dependencyOps.push_back(o);
-              dependencyOpTrack[o.ref] = tid;
-          };
+    const auto keepForDependencies = [&](GpuOpRef::Table table, const auto& r, int64_t tid) {
+        if (!eventStreams.contains({r.pid, r.streamId}))
+            return;
+        GpuOp o;
+        o.ref = {table, r.id};
+        o.pid = r.pid;
+        o.streamId = r.streamId;
+        o.correlationId = r.correlationId;
+        o.start = r.start;
+        o.end = r.end;
+        const auto* api = launches.find(r.pid, r.correlationId);
+        o.issued = api ? api->start : r.start;
+        dependencyOps.push_back(o);
+        dependencyOpTrack[o.ref] = tid;
+    };
     KernelNameCache namer(strings);
     std::map<int64_t, int64_t> kernelPid; // for the warp tracks of in-kernel traces
     source.forEachKernel([&](const KernelRecord& k) {
@@ -558,9 +557,11 @@ ChromeTraceSummary writeChromeTrace(const RecordSource& source, std::ostream& ou
         if (producerTrack == dependencyOpTrack.end())
             continue;
         const int64_t gpu = kDependencyFlowIdBase + w.nextDependencyFlow();
-        w.dependencyPoint('s', d.pid, producerTrack->second, midpoint(d.producerStart, d.producerEnd), gpu, "waited for");
+        w.dependencyPoint(
+            's', d.pid, producerTrack->second, midpoint(d.producerStart, d.producerEnd), gpu, "waited for");
         if (consumerTrack != dependencyOpTrack.end())
-            w.dependencyPoint('f', d.pid, consumerTrack->second, midpoint(d.consumerStart, d.consumerEnd), gpu, "waited for");
+            w.dependencyPoint(
+                'f', d.pid, consumerTrack->second, midpoint(d.consumerStart, d.consumerEnd), gpu, "waited for");
         else
             w.dependencyPoint('f', d.pid, wt->second.second, waitAt, gpu, "waited for");
     }

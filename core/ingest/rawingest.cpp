@@ -2,8 +2,8 @@
 #include "core/ingest/rawingest.h"
 
 #include "core/iket/iketingest.h"
-#include "core/ingest/eventopingest.h"
 #include "core/ingest/devicepeaks.h"
+#include "core/ingest/eventopingest.h"
 #include "core/ingest/gpumetricsingest.h"
 #include "core/ingest/nvtxtimingingest.h"
 #include "core/model/commranks.h"

@@ -663,10 +663,11 @@ template <class... R> struct TypeList {
 };
 
 // Every table, in DDL order.
-using SchemaTables = TypeList<MetaRow, EnvironmentRow, StringRow, ProcessInfo, ThreadInfo, DeviceInfo, StreamInfo,
-    KernelRecord, MemcpyRecord, MemsetRecord, ApiCallRecord, NvtxRangeRecord, NvtxMarkRecord, SyncRecord,
-    OverheadRecord, EventOpRecord, MetricDef, KernelMetric, CounterTrack, CounterSample, BenchRun, BenchSample, WarpEvent,
-    SassFunction, SassInstruction, SourceCounter, SourceFile, RunInfo, KernelLink, LaneBlobRow, TableCheckRow>;
+using SchemaTables
+    = TypeList<MetaRow, EnvironmentRow, StringRow, ProcessInfo, ThreadInfo, DeviceInfo, StreamInfo, KernelRecord,
+        MemcpyRecord, MemsetRecord, ApiCallRecord, NvtxRangeRecord, NvtxMarkRecord, SyncRecord, OverheadRecord,
+        MetricDef, KernelMetric, CounterTrack, CounterSample, BenchRun, BenchSample, WarpEvent, SassFunction,
+        SassInstruction, SourceCounter, SourceFile, EventOpRecord, RunInfo, KernelLink, LaneBlobRow, TableCheckRow>;
 
 template <class F, class... R> void forEachTable(TypeList<R...>, F&& f)
 {

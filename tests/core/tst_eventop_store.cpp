@@ -139,8 +139,8 @@ private slots:
 
     void rowsRoundTripThroughAFile()
     {
-        SessionData d = streamDepSession({launch(1, "p"), record(0xa0, 1), wait(2, 0xa0), wait(3, 0xa0),
-            launch(2, "b"), launch(3, "c"), record(0xb0, 2), wait(1, 0xb0), launch(1, "j"), sync(0xb0)});
+        SessionData d = streamDepSession({launch(1, "p"), record(0xa0, 1), wait(2, 0xa0), wait(3, 0xa0), launch(2, "b"),
+            launch(3, "c"), record(0xb0, 2), wait(1, 0xb0), launch(1, "j"), sync(0xb0)});
         d.eventOps[0].event = 0xffff'ffff'ffff'fff0ull; // all 64 bits of a handle survive
         d.eventOps[0].domain = ApiDomain::Driver;
         d.eventOps[0].flags = 3;

@@ -48,9 +48,9 @@ int64_t ns(const QJsonObject& e)
 }
 
 struct Trace {
-    std::vector<QJsonObject> slices;                    // X events
+    std::vector<QJsonObject> slices;                   // X events
     std::map<int64_t, std::vector<QJsonObject>> flows; // dependency flows by id, in file order
-    std::map<int64_t, QString> trackNames;              // tid -> thread_name
+    std::map<int64_t, QString> trackNames;             // tid -> thread_name
 
     // The name of the X slice on `tid` enclosing `t` (ns), "" when none.
     QString sliceAt(int64_t tid, int64_t t) const
@@ -97,7 +97,8 @@ QStringList expectedFlows(const SessionData& d)
     for (const auto& dep : deriveStreamDependencies(d)) {
         const QString event = QString("event 0x%1").arg(dep.event, 0, 16);
         const QString wait = opName(ops[dep.waitId]);
-        const QString consumer = dep.consumer.valid() ? kernelName(dep.consumer) + "@stream " + QString::number(dep.consumerStream) : "";
+        const QString consumer
+            = dep.consumer.valid() ? kernelName(dep.consumer) + "@stream " + QString::number(dep.consumerStream) : "";
         out << event + ": " + opName(ops[dep.recordId]) + "@events"
                 + (consumer.isEmpty() ? " -> " + wait + "@events" : " -> " + wait + "@events -> " + consumer);
         if (dep.producer.valid())
@@ -161,12 +162,11 @@ private slots:
     void flowsFollowTheDependencies_data()
     {
         QTest::addColumn<std::vector<DepCall>>("calls");
-        QTest::newRow("fork-join") << std::vector<DepCall> {launch(1, "p"), record(0xa0, 1), wait(2, 0xa0), wait(3, 0xa0),
-            launch(2, "b"), launch(3, "c"), record(0xb0, 2), record(0xc0, 3), wait(1, 0xb0), wait(1, 0xc0),
-            launch(1, "j"), record(0xb0, 1), sync(0xb0)};
-        QTest::newRow("no consumer, no producer")
-            << std::vector<DepCall> {record(0xa0, 1), wait(2, 0xa0), launch(2, "b"), launch(1, "a"), record(0xa0, 1),
-                   wait(2, 0xa0)};
+        QTest::newRow("fork-join") << std::vector<DepCall> {launch(1, "p"), record(0xa0, 1), wait(2, 0xa0),
+            wait(3, 0xa0), launch(2, "b"), launch(3, "c"), record(0xb0, 2), record(0xc0, 3), wait(1, 0xb0),
+            wait(1, 0xc0), launch(1, "j"), record(0xb0, 1), sync(0xb0)};
+        QTest::newRow("no consumer, no producer") << std::vector<DepCall> {
+            record(0xa0, 1), wait(2, 0xa0), launch(2, "b"), launch(1, "a"), record(0xa0, 1), wait(2, 0xa0)};
         for (unsigned seed = 1; seed <= 8; ++seed)
             QTest::addRow("random %u", seed) << randomProgram(seed);
     }

@@ -122,35 +122,29 @@ private slots:
         QTest::addColumn<QStringList>("expected"); // "producer>consumer", sorted
 
         QTest::newRow("record then wait")
-            << std::vector<DepCall> {launch(1, "a"), record(7, 1), wait(2, 7), launch(2, "b")}
-            << QStringList {"a>b"};
+            << std::vector<DepCall> {launch(1, "a"), record(7, 1), wait(2, 7), launch(2, "b")} << QStringList {"a>b"};
         QTest::newRow("fork-join") << std::vector<DepCall> {launch(1, "p"), record(1, 1), wait(2, 1), wait(3, 1),
             launch(2, "b"), launch(3, "c"), record(2, 2), record(3, 3), wait(1, 2), wait(1, 3), launch(1, "j")}
                                    << QStringList {"b>j", "c>j", "p>b", "p>c"};
         QTest::newRow("wait before any record is a no-op")
             << std::vector<DepCall> {wait(2, 7), launch(2, "b"), launch(1, "a"), record(7, 1)} << QStringList {};
-        QTest::newRow("wait sees the latest earlier record, not a later one")
-            << std::vector<DepCall> {launch(1, "a1"), record(7, 1), launch(1, "a2"), record(7, 1), wait(2, 7),
-                   launch(2, "b"), launch(1, "a3"), record(7, 1)}
-            << QStringList {"a2>b"};
-        QTest::newRow("re-recorded on another stream")
-            << std::vector<DepCall> {launch(1, "a"), record(7, 1), launch(3, "c"), record(7, 3), wait(2, 7),
-                   launch(2, "b")}
-            << QStringList {"c>b"};
+        QTest::newRow("wait sees the latest earlier record, not a later one") << std::vector<DepCall> {launch(1, "a1"),
+            record(7, 1), launch(1, "a2"), record(7, 1), wait(2, 7), launch(2, "b"), launch(1, "a3"), record(7, 1)}
+                                                                              << QStringList {"a2>b"};
+        QTest::newRow("re-recorded on another stream") << std::vector<DepCall> {launch(1, "a"), record(7, 1),
+            launch(3, "c"), record(7, 3), wait(2, 7), launch(2, "b")}
+                                                       << QStringList {"c>b"};
         QTest::newRow("same stream gives nothing")
             << std::vector<DepCall> {launch(1, "a"), record(7, 1), wait(1, 7), launch(1, "b")} << QStringList {};
         QTest::newRow("record on an idle stream: no producer")
             << std::vector<DepCall> {record(7, 1), wait(2, 7), launch(2, "b")} << QStringList {"->b"};
         QTest::newRow("nothing after the wait: no consumer")
-            << std::vector<DepCall> {launch(1, "a"), record(7, 1), launch(2, "b"), wait(2, 7)}
-            << QStringList {"a>-"};
-        QTest::newRow("two waits before one kernel")
-            << std::vector<DepCall> {launch(1, "a"), record(7, 1), launch(3, "c"), record(8, 3), wait(2, 7),
-                   wait(2, 8), launch(2, "b")}
-            << QStringList {"a>b", "c>b"};
-        QTest::newRow("event synchronize: the host waits for the producer")
-            << std::vector<DepCall> {launch(1, "a"), record(7, 1), launch(1, "later"), sync(7)}
-            << QStringList {"a>host"};
+            << std::vector<DepCall> {launch(1, "a"), record(7, 1), launch(2, "b"), wait(2, 7)} << QStringList {"a>-"};
+        QTest::newRow("two waits before one kernel") << std::vector<DepCall> {launch(1, "a"), record(7, 1),
+            launch(3, "c"), record(8, 3), wait(2, 7), wait(2, 8), launch(2, "b")}
+                                                     << QStringList {"a>b", "c>b"};
+        QTest::newRow("event synchronize: the host waits for the producer") << std::vector<DepCall> {
+            launch(1, "a"), record(7, 1), launch(1, "later"), sync(7)} << QStringList {"a>host"};
         QTest::newRow("failed record and failed wait are ignored") << [] {
             std::vector<DepCall> c {launch(1, "a"), record(7, 1), launch(1, "a2"), record(7, 1), wait(2, 7),
                 launch(2, "b"), wait(3, 7), launch(3, "c")};
@@ -158,11 +152,10 @@ private slots:
             c[6].returnValue = 400; // the wait on stream 3 failed
             return c;
         }() << QStringList {"a>b"};
-        QTest::newRow("one handle in two processes")
-            << std::vector<DepCall> {launch(1, "a", 10'000, 100), record(7, 1, 100), launch(1, "x", 10'000, 200),
-                   record(7, 1, 200), wait(2, 7, 100), launch(2, "b", 10'000, 100), wait(2, 7, 200),
-                   launch(2, "y", 10'000, 200)}
-            << QStringList {"a>b", "x>y"};
+        QTest::newRow("one handle in two processes") << std::vector<DepCall> {launch(1, "a", 10'000, 100),
+            record(7, 1, 100), launch(1, "x", 10'000, 200), record(7, 1, 200), wait(2, 7, 100),
+            launch(2, "b", 10'000, 100), wait(2, 7, 200), launch(2, "y", 10'000, 200)}
+                                                     << QStringList {"a>b", "x>y"};
     }
 
     void handWritten()

@@ -45,9 +45,9 @@ inline DepCall sync(uint64_t event, int64_t pid = 100)
 }
 
 struct DepSessionOptions {
-    TimeNs hostStep = 1'000;     // host time between two calls
-    TimeNs launchLatency = 500;  // a kernel starts no earlier than this after its launch call
-    bool correlationIds = true;  // false: event_op rows without correlation ids (issue order by time)
+    TimeNs hostStep = 1'000;    // host time between two calls
+    TimeNs launchLatency = 500; // a kernel starts no earlier than this after its launch call
+    bool correlationIds = true; // false: event_op rows without correlation ids (issue order by time)
 };
 
 // Calls get correlation ids 1, 2, ... and host times hostStep, 2 hostStep, ... in list order.
@@ -56,8 +56,8 @@ inline SessionData streamDepSession(const std::vector<DepCall>& calls, const Dep
     SessionData d;
     std::map<int64_t, bool> pids;
     std::map<std::pair<int64_t, uint32_t>, bool> streams;
-    std::map<std::pair<int64_t, uint32_t>, TimeNs> streamFree;        // when the stream's last op ends
-    std::map<std::pair<int64_t, uint64_t>, TimeNs> eventDone;         // completion of the latest record
+    std::map<std::pair<int64_t, uint32_t>, TimeNs> streamFree; // when the stream's last op ends
+    std::map<std::pair<int64_t, uint64_t>, TimeNs> eventDone;  // completion of the latest record
     const StringId launchName = d.strings.intern("cudaLaunchKernel_v7000");
     for (size_t i = 0; i < calls.size(); ++i) {
         const DepCall& c = calls[i];
