@@ -265,6 +265,18 @@ void MainWindow::createActions()
         m_frameLabel->setVisible(on);
         updateStatus();
     });
+    // Dependency arrows between streams (DependencyPainter): on, offered when the session has any.
+    auto* dependencies = m_viewMenu->addAction(tr("Dependency arrows between streams"));
+    dependencies->setObjectName(QStringLiteral("showDependencies"));
+    dependencies->setCheckable(true);
+    dependencies->setChecked(m_view->dependenciesVisible());
+    dependencies->setEnabled(false);
+    connect(dependencies, &QAction::toggled, m_view, &TimelineView::setDependenciesVisible);
+    const auto offerDependencies = [dependencies](const std::shared_ptr<const SessionSnapshot>& snapshot) {
+        dependencies->setEnabled(snapshot && !snapshot->dependencies.empty());
+    };
+    connect(m_document, &SessionDocument::loaded, dependencies, offerDependencies);
+    connect(m_document, &SessionDocument::reloaded, dependencies, offerDependencies);
     m_viewMenu->addAction(tr("Expand all rows"), this, [this] { m_rows->expandAll(true); });
     m_viewMenu->addAction(tr("Collapse all rows"), this, [this] { m_rows->expandAll(false); });
     m_viewMenu->addAction(tr("Show hidden rows"), m_rows, &TimelineRowModel::showAll);

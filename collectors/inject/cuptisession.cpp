@@ -6,6 +6,7 @@
 #include "activitycapture.h"
 #include "pmsampler.h"
 #include "recorder.h"
+#include "streameventcapture.h"
 
 #include <cuda.h>
 #include <cupti.h>
@@ -347,6 +348,8 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
     } else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_STREAM_CREATED) {
         const auto* r = static_cast<const CUpti_ResourceData*>(data);
         mapStream(r->context, r->resourceHandle.stream);
+    } else if (streamevents::handles(domain, cbid)) {
+        streamevents::onCallback(*g_recorder, domain, cbid, *static_cast<const CUpti_CallbackData*>(data));
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         const auto* cb = static_cast<const CUpti_CallbackData*>(data);
         if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart && cb->callbackSite == CUPTI_API_EXIT)
@@ -432,6 +435,9 @@ bool initialize(Recorder& recorder)
 
     if (!recorder.config().traceCuda)
         return true;
+    // Event records and stream waits with their handles: the timeline's dependency arrows.
+    if (g_subscriber)
+        streamevents::enable(g_subscriber, recorder);
 
     // CLOCK_MONOTONIC for every record, so NTP steps cannot bend the timeline. Must precede
     // enabling any activity kind.

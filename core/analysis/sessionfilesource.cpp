@@ -42,6 +42,7 @@ SessionFileSource::SessionFileSource(const SessionReader& reader, Runs runs)
     m_header.devices = reader.readDevices();
     m_header.streams = readTable<StreamInfo>(reader);
     m_header.counterTracks = readTable<CounterTrack>(reader);
+    m_header.eventOps = reader.readEventOps(); // small: event records and waits, for the dependency flows
     m_header.environment = reader.readEnvironment();
 }
 

@@ -3,12 +3,14 @@
 
 #include "core/analysis/nsysreports.h"
 #include "core/model/launchindex.h"
+#include "core/model/streamdependencies.h"
 #include "core/report/textescape.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -20,7 +22,7 @@ namespace {
 constexpr int64_t kSyntheticTidBase = int64_t(1) << 30;
 constexpr size_t kFlushBytes = size_t(1) << 20;
 
-enum class TrackKind { Thread = 0, Nvtx = 1, Gpu = 2, Sync = 4 };
+enum class TrackKind { Thread = 0, Nvtx = 1, Gpu = 2, Sync = 4, Events = 5 };
 const char* syncKindName(SyncKind kind)
 {
     switch (kind) {
@@ -42,6 +44,8 @@ const char* syncKindName(SyncKind kind)
 constexpr int kWarpTrackKind = 3;
 // Async in-kernel ranges get ids far above any NVTX range id.
 constexpr int64_t kWarpAsyncIdBase = int64_t(1) << 40;
+// Dependency flows get ids far above the launch flows' (1, 2, ...).
+constexpr int64_t kDependencyFlowIdBase = int64_t(1) << 50;
 
 class TraceWriter {
 public:
@@ -81,6 +85,9 @@ public:
     // Synchronisation waits get their own track: they coincide with the API call that waits,
     // and a slice that ends a few ns after its call would break the thread track's nesting.
     int64_t syncTrack(int64_t pid, int64_t tid) { return track(TrackKind::Sync, pid, tid, 0); }
+    // Event records, stream waits and event synchronisations (event_op): their own track, like
+    // syncs, since with --all-api the same call is also an API slice with CUPTI's times.
+    int64_t eventTrack(int64_t pid, int64_t tid) { return track(TrackKind::Events, pid, tid, 0); }
     int64_t gpuTrack(int64_t pid, uint32_t device, uint32_t stream)
     {
         return track(TrackKind::Gpu, pid, device, stream);
@@ -178,6 +185,20 @@ public:
         close();
     }
 
+    // One point of a dependency flow (cat "dependency"): ph 's' (the first), 't' (a step) or
+    // 'f' (the last, bound to the slice enclosing ts). Ids above kDependencyFlowIdBase.
+    void dependencyPoint(char ph, int64_t pid, int64_t tid, TimeNs ts, int64_t id, const std::string& name)
+    {
+        open(ph, pid, tid, ts);
+        m_buf += ",\"cat\":\"dependency\",\"name\":\"";
+        m_buf += name;
+        m_buf += "\",\"id\":" + std::to_string(id);
+        if (ph == 'f')
+            m_buf += ",\"bp\":\"e\"";
+        close();
+    }
+    int64_t nextDependencyFlow() { return ++m_summary.dependencyFlows; }
+
 private:
     void flush()
     {
@@ -262,6 +283,11 @@ private:
             name = "Sync " + threadLabel(pid, a);
             sortIndex = 2 * (m_hostTracks++) + 1;
             break;
+        case TrackKind::Events:
+            tid = kSyntheticTidBase + m_syntheticTids++;
+            name = "CUDA events " + threadLabel(pid, a);
+            sortIndex = 2 * (m_hostTracks++) + 1;
+            break;
         case TrackKind::Gpu: {
             tid = kSyntheticTidBase + m_syntheticTids++;
             name = "GPU " + std::to_string(a) + " stream " + std::to_string(b);
@@ -293,6 +319,13 @@ private:
     int64_t m_gpuTracks = 0;
     int64_t m_warpTracks = 0;
 };
+
+std::string hexHandle(uint64_t handle)
+{
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(handle));
+    return buf;
+}
 
 TimeNs midpoint(TimeNs start, TimeNs end)
 {
@@ -403,6 +436,29 @@ ChromeTraceSummary writeChromeTrace(const RecordSource& source, std::ostream& ou
             w.flow(pid, w.threadTrack(pid, api->tid), from, pid, gpuTid, midpoint(start, end));
         }
     };
+    // Dependencies between streams (event_op): the GPU ops of the streams that events name,
+    // with their tracks, kept while the GPU work streams past.
+    const std::vector<EventOpRecord>& eventOps = source.header().eventOps;
+    std::set<std::pair<int64_t, uint32_t>> eventStreams;
+    for (const EventOpRecord& e : eventOps)
+        eventStreams.emplace(e.pid, e.streamId);
+    std::vector<GpuOp> dependencyOps;
+    std::map<GpuOpRef, int64_t> dependencyOpTrack;
+    const auto keepForDependencies = [&](GpuOpRef::Table table, const auto& r, int64_t tid) {
+        if (!eventStreams.contains({r.pid, r.streamId}))
+            return;
+        GpuOp o;
+        o.ref = {table, r.id};
+        o.pid = r.pid;
+        o.streamId = r.streamId;
+        o.correlationId = r.correlationId;
+        o.start = r.start;
+        o.end = r.end;
+        const auto* api = launches.find(r.pid, r.correlationId);
+        o.issued = api ? api->start : r.start;
+        dependencyOps.push_back(o);
+        dependencyOpTrack[o.ref] = tid;
+    };
     KernelNameCache namer(strings);
     std::map<int64_t, int64_t> kernelPid; // for the warp tracks of in-kernel traces
     source.forEachKernel([&](const KernelRecord& k) {
@@ -425,6 +481,7 @@ ChromeTraceSummary writeChromeTrace(const RecordSource& source, std::ostream& ou
         w.endArgs();
         w.close();
         linkLaunch(k.pid, k.correlationId, tid, k.start, k.end);
+        keepForDependencies(GpuOpRef::Table::Kernel, k, tid);
     });
     source.forEachMemcpy([&](const MemcpyRecord& m) {
         const int64_t tid = w.gpuTrack(m.pid, m.deviceId, m.streamId);
@@ -440,6 +497,7 @@ ChromeTraceSummary writeChromeTrace(const RecordSource& source, std::ostream& ou
         w.endArgs();
         w.close();
         linkLaunch(m.pid, m.correlationId, tid, m.start, m.end);
+        keepForDependencies(GpuOpRef::Table::Memcpy, m, tid);
     });
     source.forEachMemset([&](const MemsetRecord& m) {
         const int64_t tid = w.gpuTrack(m.pid, m.deviceId, m.streamId);
@@ -456,7 +514,57 @@ ChromeTraceSummary writeChromeTrace(const RecordSource& source, std::ostream& ou
         w.endArgs();
         w.close();
         linkLaunch(m.pid, m.correlationId, tid, m.start, m.end);
+        keepForDependencies(GpuOpRef::Table::Memset, m, tid);
     });
+
+    // Event records, stream waits, event synchronisations as slices, and per dependency two
+    // flows: record -> wait -> first op after the wait (the calls that made it), and producer
+    // op -> that op (what waited for what on the GPU). Points sit at slice midpoints.
+    std::map<int64_t, std::pair<const EventOpRecord*, int64_t>> eventSlices; // event_op id -> row, track
+    for (const EventOpRecord& e : eventOps) {
+        const int64_t tid = w.eventTrack(e.pid, e.tid);
+        eventSlices[e.id] = {&e, tid};
+        w.open('X', e.pid, tid, e.start);
+        w.dur(e.end - e.start);
+        w.text("cat", "cuda_event");
+        w.text("name", eventOpName(e));
+        w.beginArgs();
+        w.number("stream", e.streamId, true);
+        w.text("event", hexHandle(e.event));
+        w.number("correlation", e.correlationId);
+        w.number("return", e.returnValue);
+        w.endArgs();
+        w.close();
+    }
+    for (const StreamDependency& d : deriveStreamDependencies(eventOps, dependencyOps)) {
+        const auto rec = eventSlices.find(d.recordId);
+        const auto wt = eventSlices.find(d.waitId);
+        if (rec == eventSlices.end() || wt == eventSlices.end())
+            continue;
+        const auto recordAt = midpoint(rec->second.first->start, rec->second.first->end);
+        const auto waitAt = midpoint(wt->second.first->start, wt->second.first->end);
+        const std::string name = "event " + hexHandle(d.event);
+        const auto consumerTrack = d.consumer.valid() ? dependencyOpTrack.find(d.consumer) : dependencyOpTrack.end();
+        const int64_t calls = kDependencyFlowIdBase + w.nextDependencyFlow();
+        w.dependencyPoint('s', d.pid, rec->second.second, recordAt, calls, name);
+        if (consumerTrack != dependencyOpTrack.end()) {
+            w.dependencyPoint('t', d.pid, wt->second.second, waitAt, calls, name);
+            w.dependencyPoint('f', d.pid, consumerTrack->second, midpoint(d.consumerStart, d.consumerEnd), calls, name);
+        } else {
+            w.dependencyPoint('f', d.pid, wt->second.second, waitAt, calls, name);
+        }
+        const auto producerTrack = d.producer.valid() ? dependencyOpTrack.find(d.producer) : dependencyOpTrack.end();
+        if (producerTrack == dependencyOpTrack.end())
+            continue;
+        const int64_t gpu = kDependencyFlowIdBase + w.nextDependencyFlow();
+        w.dependencyPoint(
+            's', d.pid, producerTrack->second, midpoint(d.producerStart, d.producerEnd), gpu, "waited for");
+        if (consumerTrack != dependencyOpTrack.end())
+            w.dependencyPoint(
+                'f', d.pid, consumerTrack->second, midpoint(d.consumerStart, d.consumerEnd), gpu, "waited for");
+        else
+            w.dependencyPoint('f', d.pid, wt->second.second, waitAt, gpu, "waited for");
+    }
 
     // In-kernel traces: a track per (kernel, block, warp) named after the warp's role.
     // Push/pop ranges nest, so they are slices; asynchronous ranges are b/e pairs; marks instants.

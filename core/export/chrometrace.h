@@ -12,6 +12,7 @@ struct ChromeTraceSummary {
     int64_t events = 0; // every element of traceEvents, metadata and flows included
     int64_t slices = 0; // X events
     int64_t flows = 0;  // launch -> GPU work arrows (one "s" plus one "f" each)
+    int64_t dependencyFlows = 0; // cross-stream dependency arrows (cat "dependency"), see below
 };
 
 // Writes a session as Chrome Trace Event JSON the way Perfetto's JSON importer reads it
@@ -32,6 +33,11 @@ struct ChromeTraceSummary {
 // launch call is recorded gets a v1 flow: "s" 1 ns into the API slice (so that a driver call
 // nested in the runtime call is not the one picked), "f" (bp "e") at the GPU slice's midpoint,
 // each with its own id, so one API call may fan out to many kernels (graph launches).
+// Cross-stream dependencies (event_op, core/model/streamdependencies.h): event records, stream
+// waits and event synchronisations are X slices (cat cuda_event) on a "CUDA events <thread>"
+// track; each dependency gets a flow record -> wait -> first GPU op after the wait ("s", "t",
+// "f", name "event 0x<handle>") and a flow producer op -> that op (name "waited for"), both
+// cat "dependency", ids from 2^50.
 // ts/dur are microseconds with 3 decimals (exact ns), relative to the session's first
 // event; the origin in ns is kept in otherData.time_origin_ns. Syncs are not exported.
 //

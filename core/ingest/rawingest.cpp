@@ -3,6 +3,7 @@
 
 #include "core/iket/iketingest.h"
 #include "core/ingest/devicepeaks.h"
+#include "core/ingest/eventopingest.h"
 #include "core/ingest/gpumetricsingest.h"
 #include "core/ingest/nvtxtimingingest.h"
 #include "core/ingest/rawtail.h"
@@ -463,6 +464,12 @@ void recordFrame(FileState& st, Builder& b, const raw::RawFrame& f)
             b.pidsWithEnd.insert(pid);
             // The End record carries CUPTI's total; Dropped records are its per-buffer parts.
             b.dropped = std::max<uint64_t>(b.dropped, r.droppedRecords);
+            break;
+        }
+        case RecordType::StreamEvent: {
+            const EventOpRecord e = eventOpOf(raw::readPayload<raw::StreamEventRecord>(f.payload), pid);
+            b.seen(e.end);
+            s.eventOps.push_back(e);
             break;
         }
         case RecordType::PmMetric: // --gpu-metrics, --nvtx-timing: read by their own passes in finish()
@@ -941,6 +948,7 @@ SessionData RawIngest::finish()
         m_settledRowsHold = !settling->disordered && settling->kernels.holds(s.kernels)
             && settling->memcpys.holds(s.memcpys) && settling->memsets.holds(s.memsets)
             && settling->apiCalls.holds(s.apiCalls);
+    sortByStart(s.eventOps);
     std::stable_sort(s.overheads.begin(), s.overheads.end(),
         [](const OverheadRecord& x, const OverheadRecord& y) { return x.start < y.start; });
     for (size_t i = 0; i < s.overheads.size(); ++i)

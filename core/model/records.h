@@ -237,6 +237,32 @@ struct SyncRecord {
     bool operator==(const SyncRecord&) const = default;
 };
 
+// One cudaEventRecord / cuEventRecord, cudaStreamWaitEvent / cuStreamWaitEvent or
+// cudaEventSynchronize / cuEventSynchronize call (table event_op): what makes the dependencies
+// between streams visible (core/model/streamdependencies.h derives them).
+enum class EventOpKind : int32_t { Record = 0, Wait = 1, Synchronize = 2 };
+
+struct EventOpRecord {
+    int64_t id = 0;
+    int64_t pid = 0;
+    int64_t tid = 0; // calling thread
+    uint32_t deviceId = 0;
+    uint32_t contextId = 0;
+    uint32_t streamId = 0;      // CUPTI id of the stream recorded on / waiting; 0 for Synchronize or unknown
+    uint32_t correlationId = 0; // orders the call among the process's launches
+    TimeNs start = 0;           // the host call
+    TimeNs end = 0;
+    EventOpKind kind = EventOpKind::Record;
+    uint64_t event = 0;  // the event handle as the process saw it
+    uint64_t stream = 0; // the stream handle as passed (0: the default stream)
+    uint32_t flags = 0;
+    ApiDomain domain = ApiDomain::Runtime;
+    int32_t cbid = 0;
+    int32_t returnValue = 0;
+    uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
+    bool operator==(const EventOpRecord&) const = default;
+};
+
 struct OverheadRecord {
     int64_t id = 0;
     int64_t pid = 0;

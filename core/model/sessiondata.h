@@ -70,6 +70,7 @@ struct SessionData {
     std::vector<NvtxMarkRecord> nvtxMarks;
     std::vector<SyncRecord> syncs;
     std::vector<OverheadRecord> overheads;
+    std::vector<EventOpRecord> eventOps; // event records, stream waits, event syncs (optional table event_op)
     std::vector<MetricDef> metricDefs;
     std::vector<KernelMetric> kernelMetrics;
     std::vector<CounterTrack> counterTracks;

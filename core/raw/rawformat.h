@@ -84,6 +84,8 @@ enum class RecordType : uint16_t {
     PmSample = 41,   // PmSampleRecord + one double per metric: one PM sampling interval
     NvtxTiming = 42, // NvtxTimingRecord: GPU-stream time of one instance of a timed NVTX range
     PmGap = 43,      // PmGapRecord: a stretch of time without PM samples, and why
+    // 60: event records, stream waits and event synchronisations (struct in raw/streamevent.h)
+    StreamEvent = 60,
 };
 
 struct FrameHeader {

@@ -445,6 +445,27 @@ template <> struct Codec<OverheadRecord> {
     }
 };
 
+// Event records, stream waits, event synchronisations; an optional table (files written
+// before it lack it and read no rows).
+template <> struct Codec<EventOpRecord> {
+    static constexpr TableInfo info {.name = "event_op",
+        .primaryKey = "id",
+        .timeBegin = "start",
+        .timeEnd = "end",
+        .optional = true,
+        .doc = "CUDA event records, stream waits and event synchronisations with their event and stream "
+               "handles: the dependencies between streams."};
+    static constexpr bool kAutoId = true;
+    template <class V, class R> static void fields(V& v, R& r)
+    {
+        v(Col {"id", Ref::Own}, r.id), v(Col {"pid", Ref::Pid}, r.pid), v("tid", r.tid), v("device_id", r.deviceId),
+            v("context_id", r.contextId), v("stream_id", r.streamId), v("correlation_id", r.correlationId),
+            v("start", r.start), v("end", r.end), v("kind", r.kind), v("event", r.event), v("stream", r.stream),
+            v("flags", r.flags), v("domain", r.domain), v("cbid", r.cbid), v("return_value", r.returnValue),
+            v(Col {"run_id", Ref::Run, 2}, r.runId);
+    }
+};
+
 template <> struct Codec<MetricDef> {
     static constexpr TableInfo info {
         .name = "metric_def", .primaryKey = "id", .doc = "Metric definitions (ncu names)."};
@@ -642,10 +663,11 @@ template <class... R> struct TypeList {
 };
 
 // Every table, in DDL order.
-using SchemaTables = TypeList<MetaRow, EnvironmentRow, StringRow, ProcessInfo, ThreadInfo, DeviceInfo, StreamInfo,
-    KernelRecord, MemcpyRecord, MemsetRecord, ApiCallRecord, NvtxRangeRecord, NvtxMarkRecord, SyncRecord,
-    OverheadRecord, MetricDef, KernelMetric, CounterTrack, CounterSample, BenchRun, BenchSample, WarpEvent,
-    SassFunction, SassInstruction, SourceCounter, SourceFile, RunInfo, KernelLink, LaneBlobRow, TableCheckRow>;
+using SchemaTables
+    = TypeList<MetaRow, EnvironmentRow, StringRow, ProcessInfo, ThreadInfo, DeviceInfo, StreamInfo, KernelRecord,
+        MemcpyRecord, MemsetRecord, ApiCallRecord, NvtxRangeRecord, NvtxMarkRecord, SyncRecord, OverheadRecord,
+        MetricDef, KernelMetric, CounterTrack, CounterSample, BenchRun, BenchSample, WarpEvent, SassFunction,
+        SassInstruction, SourceCounter, SourceFile, EventOpRecord, RunInfo, KernelLink, LaneBlobRow, TableCheckRow>;
 
 template <class F, class... R> void forEachTable(TypeList<R...>, F&& f)
 {

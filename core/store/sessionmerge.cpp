@@ -165,6 +165,7 @@ SessionData mergeSessions(SessionData base, const SessionData& more, std::vector
     own(base.syncs);
     own(base.overheads);
     own(base.warpEvents);
+    own(base.eventOps);
 
     append(base.runs, moreRuns, ids);
     append(base.processes, more.processes, ids);
@@ -179,6 +180,7 @@ SessionData mergeSessions(SessionData base, const SessionData& more, std::vector
     append(base.nvtxMarks, more.nvtxMarks, ids);
     append(base.syncs, more.syncs, ids);
     append(base.overheads, more.overheads, ids);
+    append(base.eventOps, more.eventOps, ids);
     append(base.kernelMetrics, more.kernelMetrics, ids);
     append(base.counterTracks, more.counterTracks, ids);
     append(base.counterSamples, more.counterSamples, ids);

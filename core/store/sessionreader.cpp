@@ -389,6 +389,7 @@ SessionData SessionReader::readAll(const ProgressCallback& progress, const Cance
     data.sassInstructions = readSassInstructions();
     data.sourceCounters = readSourceCounters();
     data.sourceFiles = readSourceFiles();
+    data.eventOps = readEventOps();
     data.runs = readRuns();
     data.kernelLinks = readKernelLinks();
     if (progress)
@@ -664,6 +665,43 @@ std::vector<KernelRecord> SessionReader::readMeasuredKernels() const
     return rows;
 }
 
+std::vector<GpuOp> SessionReader::readGpuOps(const std::set<std::pair<int64_t, uint32_t>>& streams) const
+{
+    std::vector<GpuOp> ops;
+    if (streams.empty())
+        return ops;
+    static constexpr std::pair<const char*, GpuOpRef::Table> tables[] = {
+        {"kernel", GpuOpRef::Table::Kernel},
+        {"memcpy", GpuOpRef::Table::Memcpy},
+        {"memset", GpuOpRef::Table::Memset},
+    };
+    try {
+        for (const auto& [table, kind] : tables) {
+            // Table names are constants above; a full scan of six columns, filtered here.
+            sqlite::Statement st
+                = d->db->prepare(std::string("SELECT id, pid, stream_id, correlation_id, start, end FROM ") + table);
+            while (st.step()) {
+                const int64_t pid = st.columnInt64(1);
+                const auto stream = static_cast<uint32_t>(st.columnInt64(2));
+                if (!streams.contains({pid, stream}))
+                    continue;
+                GpuOp o;
+                o.ref = {kind, st.columnInt64(0)};
+                o.pid = pid;
+                o.streamId = stream;
+                o.correlationId = static_cast<uint32_t>(st.columnInt64(3));
+                o.start = st.columnInt64(4);
+                o.end = st.columnInt64(5);
+                o.issued = o.start;
+                ops.push_back(o);
+            }
+        }
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading the GPU work of the streams events name");
+    }
+    return ops;
+}
+
 template <class R> std::vector<R> SessionReader::Impl::optionalTable() const
 {
     if (std::find(optionalTables.begin(), optionalTables.end(), store::Codec<R>::info.name) == optionalTables.end())
@@ -674,6 +712,11 @@ template <class R> std::vector<R> SessionReader::Impl::optionalTable() const
 std::vector<SassFunction> SessionReader::readSassFunctions() const
 {
     return d->optionalTable<SassFunction>();
+}
+
+std::vector<EventOpRecord> SessionReader::readEventOps() const
+{
+    return d->optionalTable<EventOpRecord>();
 }
 
 std::vector<SassInstruction> SessionReader::readSassInstructions() const

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/model/sessiondata.h"
+#include "core/model/streamdependencies.h"
 #include "core/util/cancellation.h"
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -116,6 +118,12 @@ public:
     std::vector<SassInstruction> readSassInstructions() const;
     std::vector<SourceCounter> readSourceCounters() const;
     std::vector<SourceFile> readSourceFiles() const;
+    // Event records, stream waits and event synchronisations (optional table event_op).
+    std::vector<EventOpRecord> readEventOps() const;
+    // The GPU work (kernels, copies, memsets) on the streams of `streams` ((pid, stream id)
+    // pairs), just what the dependency derivation needs: ids, stream, correlation id, times
+    // (issue time = GPU start: callers with event ops that lack correlation ids join api_call).
+    std::vector<GpuOp> readGpuOps(const std::set<std::pair<int64_t, uint32_t>>& streams) const;
 
     // Schema v2 runs, in id order. A v1 file has one run, inferred from its meta and
     // environment (store/runinference.h): every row of it belongs to run 1.

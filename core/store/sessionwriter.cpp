@@ -315,6 +315,7 @@ void SessionWriter::write(const SessionData& data)
     appendSyncs(data.syncs);
     appendOverheads(data.overheads);
     appendWarpEvents(data.warpEvents);
+    appendEventOps(data.eventOps);
     appendCounterSamples(data.counterSamples);
     appendBenchSamples(data.benchSamples);
     appendKernelMetrics(data.kernelMetrics);
@@ -341,6 +342,7 @@ WS_APPEND(appendNvtxMarks, NvtxMarkRecord)
 WS_APPEND(appendSyncs, SyncRecord)
 WS_APPEND(appendOverheads, OverheadRecord)
 WS_APPEND(appendWarpEvents, WarpEvent)
+WS_APPEND(appendEventOps, EventOpRecord)
 WS_APPEND(appendCounterSamples, CounterSample)
 WS_APPEND(appendBenchSamples, BenchSample)
 WS_APPEND(appendKernelMetrics, KernelMetric)

@@ -49,6 +49,7 @@ public:
     void appendSyncs(std::span<const SyncRecord> rows);
     void appendOverheads(std::span<const OverheadRecord> rows);
     void appendWarpEvents(std::span<const WarpEvent> rows);
+    void appendEventOps(std::span<const EventOpRecord> rows);
     void appendCounterSamples(std::span<const CounterSample> rows);
     void appendBenchSamples(std::span<const BenchSample> rows);
     void appendKernelMetrics(std::span<const KernelMetric> rows);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/session/sessiondocument.h"
 
+#include "core/analysis/sessiondependencies.h"
 #include "core/iket/warplaneprovider.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
@@ -94,6 +95,7 @@ SessionLoad loadSnapshot(
         const SessionReader& reader = file->reader();
         auto meta = reader.meta();
         auto links = reader.readKernelLinks();
+        auto dependencies = readStreamDependencies(reader);
         times.reader = static_cast<double>(phase.nsecsElapsed()) / 1e6;
         if (const auto hook = loadHook())
             hook(job.cancel);
@@ -121,6 +123,7 @@ SessionLoad loadSnapshot(
             built->displayName = shown;
             built->hasFile = true;
             built->kernelLinks = std::move(links);
+            built->dependencies = std::move(dependencies);
             built->openBegin = openSpan ? openSpan->first : built->begin();
             built->openEnd = openSpan ? openSpan->second : built->end();
             result.snapshot = std::move(built);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/model/streamdependencies.h"
 #include "core/timeline/lodcounter.h"
 #include "core/timeline/lodindex.h"
 #include "core/timeline/timelinemodel.h"
@@ -36,6 +37,9 @@ public:
     // Profiled / sampled launches of a multi-run session and the traced launches they were
     // measured for (kernel_link): a kernel view acting on a launch acts on its traced launch.
     std::vector<KernelLink> kernelLinks;
+    // Dependencies between streams through CUDA events (event_op; DependencyPainter draws
+    // them). Set by the document's loader (readStreamDependencies); empty without event_op.
+    std::vector<StreamDependency> dependencies;
     // Where the view opens: the span of the trace (and import) runs' processes when the session
     // also holds runs that replayed the program (profile, PC sampling) or measured without it
     // (bench), which happen seconds later and would squeeze the trace into a sliver; else

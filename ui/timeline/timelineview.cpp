@@ -374,6 +374,14 @@ const TimelineView::LayoutRow* TimelineView::rowAt(const QPoint& pos) const
     return y < r.y + r.h ? &r : nullptr;
 }
 
+void TimelineView::setDependenciesVisible(bool visible)
+{
+    if (visible == m_showDependencies)
+        return;
+    m_showDependencies = visible;
+    update();
+}
+
 QRect TimelineView::laneRect(int lane) const
 {
     const auto it = m_laneRow.constFind(lane);
@@ -731,6 +739,9 @@ void TimelineView::paintEvent(QPaintEvent*)
         overlay.hover = m_hover.rect;
     overlay.selected = m_selection->selectedEvent();
     overlay.selectedDetails = &m_selectedDetails;
+    if (m_showDependencies)
+        m_dependencies.paint(
+            p, ctx, [this](int lane) { return laneRect(lane); }, overlay.selected);
     m_overlays.paint(p, ctx, overlay, [this](int lane) { return laneRect(lane); });
     m_ruler.paint(p, ctx, overlay.range);
     m_overlays.paintNoGpuNotice(p, ctx);

@@ -6,6 +6,7 @@
 #include "ui/session/selectionmodel.h"
 #include "ui/session/sessionsnapshot.h"
 #include "ui/style/colorscheme.h"
+#include "ui/timeline/dependencypainter.h"
 #include "ui/timeline/framescheduler.h"
 #include "ui/timeline/overlaypainter.h"
 #include "ui/timeline/rowpainter.h"
@@ -100,6 +101,11 @@ public:
     double lastPaintCpuMs() const { return m_lastPaintCpuMs; }
     double lastBuildCpuMs() const { return m_frame ? m_frame->buildCpuMs : 0.0; }
 
+    // The dependency arrows between streams (DependencyPainter): on by default; View menu.
+    void setDependenciesVisible(bool visible);
+    bool dependenciesVisible() const { return m_showDependencies; }
+    bool hasDependencies() const { return m_snapshot && !m_snapshot->dependencies.empty(); }
+
     QSize sizeHint() const override { return {1200, 700}; }
 
     // The collect actions a right-click on a kernel offers (owned by the main window; none
@@ -188,6 +194,8 @@ private:
     RulerPainter m_ruler;
     RowPainter m_rowPainter;
     OverlayPainter m_overlays;
+    DependencyPainter m_dependencies;
+    bool m_showDependencies = true;
     EventDetailsSource* m_details = nullptr;
     std::shared_ptr<const SessionSnapshot> m_snapshot;
     QScrollBar* m_vscroll;
