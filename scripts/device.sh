@@ -225,7 +225,16 @@ cmd_run() {
     d=$(mktemp -d)/$j
     mkdir -p "$d"
     start=$SECONDS
-    if [ "${gpus:-0}" -lt "$need" ]; then
+    # WS_DEVICE_DEADLINE (seconds from the start of this run): a job gets at most what is left,
+    # so the call ends with every finished job's output instead of being killed mid-way.
+    if [ -n "${WS_DEVICE_DEADLINE:-}" ]; then
+      local left=$((WS_DEVICE_DEADLINE - SECONDS))
+      [ "$left" -lt "$limit" ] && limit=$left
+    fi
+    if [ "${limit:-0}" -le 5 ]; then
+      echo "$j: no time left before WS_DEVICE_DEADLINE: not run" | tee "$d/run.log" >>"$summary"
+      status=4
+    elif [ "${gpus:-0}" -lt "$need" ]; then
       echo "$j: needs $need GPU(s), $gpus visible: not run" | tee "$d/run.log" >>"$summary"
       status=3
     else
