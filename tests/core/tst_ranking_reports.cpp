@@ -5,6 +5,7 @@
 #include "core/analysis/gpuidlegaps.h"
 #include "core/analysis/nvtxgpuprojection.h"
 #include "core/analysis/sessionfilesource.h"
+#include "core/ranking/launchidle.h"
 #include "core/report/reportformat.h"
 #include "core/store/sessionreader.h"
 
@@ -13,6 +14,39 @@
 using namespace ws;
 
 namespace {
+
+// analyzeGpuIdle(launch table, copies) must be analyzeGpuIdle(source), field by field: the kernel
+// panels use the first, the stats report and the CLI the second.
+void compareWithLaunchTablePath(const RecordSource& src)
+{
+    const GpuIdleAnalysis want = analyzeGpuIdle(src);
+    std::map<uint32_t, std::vector<GpuWork>> copies;
+    std::vector<std::string> labels;
+    addCopiesAndMemsets(src, copies, labels);
+    const GpuIdleAnalysis got = analyzeGpuIdle(KernelLaunchTable::build(src), copies, labels);
+    QCOMPARE(got.devices.size(), want.devices.size());
+    for (size_t i = 0; i < want.devices.size(); ++i) {
+        const GpuBusySummary& a = got.devices[i];
+        const GpuBusySummary& b = want.devices[i];
+        QCOMPARE(a.deviceId, b.deviceId);
+        QCOMPARE(a.first, b.first);
+        QCOMPARE(a.last, b.last);
+        QCOMPARE(a.operations, b.operations);
+        QCOMPARE(a.busyNs, b.busyNs);
+        QCOMPARE(a.idleNs, b.idleNs);
+        QCOMPARE(a.gaps, b.gaps);
+        QCOMPARE(a.largestGapNs, b.largestGapNs);
+    }
+    QCOMPARE(got.gaps.size(), want.gaps.size());
+    for (size_t i = 0; i < want.gaps.size(); ++i) {
+        QCOMPARE(got.gaps[i].deviceId, want.gaps[i].deviceId);
+        QCOMPARE(got.gaps[i].start, want.gaps[i].start);
+        QCOMPARE(got.gaps[i].end, want.gaps[i].end);
+        QCOMPARE(got.gaps[i].before, want.gaps[i].before);
+        QCOMPARE(got.gaps[i].after, want.gaps[i].after);
+    }
+}
+
 
 constexpr int64_t kPid = 10;
 
@@ -178,6 +212,7 @@ private slots:
         const GpuIdleAnalysis longOnly = analyzeGpuIdle(src, 200);
         QCOMPARE(longOnly.gaps.size(), size_t {1});
         QCOMPARE(longOnly.devices[0].gaps, int64_t {2});
+        compareWithLaunchTablePath(src);
     }
 
     // Invariants on real H200 sessions: busy + idle = span, gaps are disjoint, ordered and
@@ -209,6 +244,7 @@ private slots:
             idle += d.idleNs;
         }
         QCOMPARE(gapSum, idle);
+        compareWithLaunchTablePath(src);
         for (const NvtxProjection& p : projectNvtxRanges(src)) {
             QVERIFY(p.gpuOps > 0);
             QVERIFY(p.projectedEnd >= p.projectedStart);
