@@ -794,6 +794,11 @@ void TimelineView::mousePressEvent(QMouseEvent* e)
         m_drag = Drag::None;
 }
 
+bool TimelineView::pointerOverTimeline() const
+{
+    return underMouse();
+}
+
 void TimelineView::leaveEvent(QEvent* e)
 {
     // Labels shown only near the pointer go when it leaves.
@@ -908,7 +913,10 @@ void TimelineView::keyPressEvent(QKeyEvent* e)
         QWidget::keyPressEvent(e);
         return;
     }
-    const double anchor = eventArea().contains(m_mousePos) ? m_mousePos.x() - m_labelWidth : -1;
+    // Zoom about the pointer while it is over the events, else about the centre (the last
+    // position seen is stale once the pointer has left).
+    const double anchor
+        = pointerOverTimeline() && eventArea().contains(m_mousePos) ? m_mousePos.x() - m_labelWidth : -1;
     switch (e->key()) {
     case Qt::Key_W:
     case Qt::Key_Plus:
