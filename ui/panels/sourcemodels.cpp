@@ -2,6 +2,7 @@
 #include "ui/panels/sourcemodels.h"
 
 #include "core/source/stallreasonname.h"
+#include "ui/panels/sourcesyntax.h"
 
 #include <QBrush>
 #include <QFont>
@@ -230,17 +231,34 @@ QVariant SassTableModel::data(const QModelIndex& index, int role) const
 
 QVariant SassTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    // Short titles over narrow counter columns; the whole name is the tooltip.
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+        case Address:
+            return tr("Address (offset in the function)");
+        case Samples:
+            return tr("Stall samples of the instruction");
+        case Reasons:
+            return tr("Stall reasons (bar split by reason; hover a row for the names)");
+        case Executed:
+            return tr("Instructions executed");
+        case Line:
+            return tr("Source line");
+        default:
+            return {};
+        }
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case Address:
-        return tr("Address");
+        return tr("Addr");
     case Samples:
         return tr("Samples");
     case Reasons:
-        return tr("Stall reasons");
+        return tr("Stalls");
     case Executed:
-        return tr("Inst. executed");
+        return tr("Exec");
     case Line:
         return tr("Line");
     case Instruction:
@@ -269,6 +287,15 @@ void SourceLineModel::setView(std::shared_ptr<const SourceView> view, int fileIn
     m_file = fileIndex;
     m_line = 0;
     m_reason = -1;
+    // Where block comments open and close, once per file (painting then needs no look-back).
+    m_inComment.clear();
+    if (const SourceView::File* f = file(); f && f->haveText) {
+        bool in = false;
+        for (const auto& l : f->lines) {
+            m_inComment.push_back(in);
+            (void)SourceSyntax::cudaLine(QString::fromStdString(l.text), in);
+        }
+    }
     endResetModel();
 }
 
@@ -364,6 +391,8 @@ QVariant SourceLineModel::data(const QModelIndex& index, int role) const
         return QVariant::fromValue<qlonglong>(l.total);
     case sourceroles::kHighlighted:
         return lit;
+    case sourceroles::kInBlockComment:
+        return static_cast<size_t>(index.row()) < m_inComment.size() && m_inComment[static_cast<size_t>(index.row())];
     default:
         return {};
     }
@@ -371,6 +400,16 @@ QVariant SourceLineModel::data(const QModelIndex& index, int role) const
 
 QVariant SourceLineModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+        case Samples:
+            return tr("Stall samples of the line's instructions");
+        case Reasons:
+            return tr("Stall reasons (bar split by reason; hover a row for the names)");
+        default:
+            return {};
+        }
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -379,7 +418,7 @@ QVariant SourceLineModel::headerData(int section, Qt::Orientation orientation, i
     case Samples:
         return tr("Samples");
     case Reasons:
-        return tr("Stall reasons");
+        return tr("Stalls");
     case Source:
         return tr("CUDA source");
     default:
