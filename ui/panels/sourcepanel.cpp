@@ -131,17 +131,22 @@ SourcePanel::SourcePanel(KernelFocus* focus, QWidget* parent)
     m_split->setStretchFactor(0, 1);
     m_split->setStretchFactor(1, 1);
 
+    // Two rows of controls: one row of all of them would set a minimum width that widens the
+    // window at 1366 px (the combos shrink, the buttons do not).
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_reasonBox, 1);
     bar->addWidget(m_fileBox, 1);
-    bar->addWidget(m_hottest);
-    bar->addWidget(m_hottestCount);
     bar->addWidget(m_hottestButton);
-    bar->addWidget(m_fullButton);
+    auto* tools = new QHBoxLayout;
+    tools->addWidget(m_hottest);
+    tools->addWidget(m_hottestCount);
+    tools->addStretch(1);
+    tools->addWidget(m_fullButton);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(m_banner);
     layout->addLayout(bar);
+    layout->addLayout(tools);
     layout->addWidget(m_split, 1);
 
     connect(m_focus, &KernelFocus::dataChanged, this, [this] {
