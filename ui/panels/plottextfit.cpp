@@ -109,10 +109,20 @@ QRectF PlotTextFit::textRect(const QCPItemText* item)
     return {QPointF(x, y), size};
 }
 
+void PlotTextFit::prepareExport(QCustomPlot* plot, int width)
+{
+    if (auto* fit = plot->findChild<PlotTextFit*>(QString(), Qt::FindDirectChildrenOnly))
+        fit->fitWidth(width);
+}
+
 void PlotTextFit::beforeReplot()
 {
-    const double s = scaleFor(m_plot->width());
-    const double width = m_plot->width();
+    fitWidth(m_plot->width());
+}
+
+void PlotTextFit::fitWidth(double width)
+{
+    const double s = scaleFor(static_cast<int>(width));
     for (QCPAxisRect* rect : m_plot->axisRects()) {
         for (QCPAxis* a : rect->axes()) {
             a->setLabelFont(fitFont(a, a->labelFont(), s));

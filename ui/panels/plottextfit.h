@@ -28,10 +28,13 @@ public:
     // Where a label is drawn (pixels of the plot), as QCPItemText places it: the text's box,
     // padding included, aligned on its position.
     static QRectF textRect(const QCPItemText* item);
+    // Fits the text to an export `width` (the next replot fits it back to the screen).
+    static void prepareExport(QCustomPlot* plot, int width);
 
 private:
     explicit PlotTextFit(QCustomPlot* plot);
     void beforeReplot();
+    void fitWidth(double width);
     void afterLayout();
 
     QCustomPlot* m_plot;

@@ -20,7 +20,8 @@ struct TimelineRowModel::Node {
     Kind kind = Kind::Group;
     QString label;
     QString tooltip;
-    QString note; // shown in a group header's time area (warp roles: the per-role summary)
+    QString note;        // shown in a group header's time area (warp roles: the per-role summary)
+    QString explanation; // what the row is, where its label alone does not say
     int lane = -1;
     int counter = -1;
     qint64 events = 0;
@@ -132,12 +133,19 @@ void TimelineRowModel::build()
         auto it = threads.find({pid, tid});
         if (it != threads.end())
             return it->second;
-        // CUPTI leaves the thread of some records (syncs seen from the GPU) unknown: tid 0.
+        // CUPTI leaves the thread of some records (syncs seen from the GPU) unknown: tid 0. The
+        // row's tooltip (timeline label, Tracks dock) says why (issue 24 item 11: it was the
+        // demo's first row, unexplained).
         QString label = tid == 0 ? QStringLiteral("thread not recorded") : QStringLiteral("thread %1").arg(tid);
         const auto name = threadName.find({pid, tid});
         if (name != threadName.end() && !name->second.empty())
             label += QStringLiteral(" (%1)").arg(QString::fromStdString(name->second));
         Node* n = processNode(pid)->add(group(label));
+        if (tid == 0)
+            n->explanation = QStringLiteral(
+                "CUPTI records these events (synchronizations seen from the GPU) without the CPU thread "
+                "that waited on them, so they cannot be put under a thread of the process. The waits "
+                "themselves are on the threads' CUDA API rows.");
         threads[{pid, tid}] = n;
         return n;
     };
@@ -406,7 +414,7 @@ QVariant TimelineRowModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::ToolTipRole:
         return QStringLiteral("%1\n%2 events").arg(data(index, PathRole).toString(), formatCount(n->totalEvents()))
-            + n->tooltip;
+            + n->tooltip + (n->explanation.isEmpty() ? QString() : QLatin1Char('\n') + n->explanation);
     case KindRole:
         return static_cast<int>(n->kind);
     case LaneIndexRole:
@@ -607,6 +615,7 @@ void TimelineRowModel::collect(
                 r.pinned = c->pinned;
                 r.label = pinnedOnly ? path : c->label;
                 r.note = c->note;
+                r.explanation = c->explanation;
                 r.path = path;
                 r.id = reinterpret_cast<quintptr>(c.get());
                 out.push_back(std::move(r));

@@ -648,7 +648,15 @@ void TimelineView::showTooltip(const QPoint& pos, const QPoint& globalPos)
     m_hover = hitTest(pos);
     m_tooltipGlobal = globalPos;
     if (!m_hover.isEvent() && !m_hover.isCounter()) {
-        QToolTip::hideText();
+        // A row's label: its whole path, and what the row is where the label alone does not say.
+        const LayoutRow* row = pos.x() < m_labelWidth ? rowAt(pos) : nullptr;
+        if (row && !row->row.explanation.isEmpty())
+            QToolTip::showText(globalPos,
+                QStringLiteral("<b>%1</b><br>%2")
+                    .arg(row->row.path.toHtmlEscaped(), row->row.explanation.toHtmlEscaped()),
+                this);
+        else
+            QToolTip::hideText();
         return;
     }
     if (m_hover.isEvent() && m_hover.count == 1 && m_details && !m_details->cached(m_hover.lane, m_hover.first))
