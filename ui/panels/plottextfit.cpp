@@ -18,6 +18,7 @@ constexpr const char* kBaseText = "ws_baseText";
 constexpr const char* kFitFont = "ws_fitFont"; // what we last set, to tell a panel's change
 constexpr const char* kFitTickFont = "ws_fitTickFont";
 constexpr const char* kFitText = "ws_fitText";
+constexpr const char* kFitHidden = "ws_fitHidden"; // a label we left out for overlapping
 
 QFont scaled(QFont f, double scale)
 {
@@ -228,9 +229,14 @@ void PlotTextFit::fitWidth(double width)
             legend->setFillOrder(QCPLegend::foColumnsFirst, true); // re-flows the entries
         }
     }
-    // Labels in the data: scaled (their fitting to the plot follows the layout).
+    // Labels in the data: scaled (their fitting to the plot follows the layout), and those left
+    // out for overlapping shown again, to be judged at this size.
     for (int i = 0; i < m_plot->itemCount(); ++i) {
         if (auto* t = qobject_cast<QCPItemText*>(m_plot->item(i))) {
+            if (t->property(kFitHidden).toBool()) {
+                t->setVisible(true);
+                t->setProperty(kFitHidden, false);
+            }
             t->setFont(fitFont(t, t->font(), s));
             const QString text = base<QString>(t, kBaseText, kFitText, t->text());
             t->setProperty(kFitText, text);
@@ -266,6 +272,31 @@ void PlotTextFit::afterLayout()
         const QString elided = fitted.join(QLatin1Char('\n'));
         t->setProperty(kFitText, elided);
         t->setText(elided);
+    }
+    // Labels drawn over each other read as neither: where two overlap, the later one is left
+    // out (a label on a filled box, a point's, goes first; the others in the order the panel
+    // made them), until the plot is large enough for both.
+    std::vector<QCPItemText*> order;
+    for (int i = 0; i < m_plot->itemCount(); ++i)
+        if (auto* t = qobject_cast<QCPItemText*>(m_plot->item(i)); t && t->visible() && !t->text().isEmpty())
+            order.push_back(t);
+    std::stable_partition(
+        order.begin(), order.end(), [](const QCPItemText* t) { return t->brush().style() != Qt::NoBrush; });
+    std::vector<QRectF> kept;
+    for (QCPItemText* t : order) {
+        const QMargins pad = t->padding();
+        const QRectF r = textRect(t).adjusted(pad.left(), pad.top(), -pad.right(), -pad.bottom());
+        const bool overlaps = std::any_of(kept.begin(), kept.end(), [&](const QRectF& k) {
+            const QRectF both = k.intersected(r);
+            return !both.isEmpty()
+                && both.width() * both.height() > 0.15 * std::min(k.width() * k.height(), r.width() * r.height());
+        });
+        if (overlaps) {
+            t->setVisible(false);
+            t->setProperty(kFitHidden, true);
+        } else {
+            kept.push_back(r);
+        }
     }
 }
 
