@@ -218,6 +218,33 @@ private slots:
         }
     }
 
+    // Every cell the models colour (heat, highlighted line) names its text colour, readable on
+    // that background on any palette (a dark palette's light text on the light highlight was not).
+    void colouredCellsNameTheirText()
+    {
+        Docked d({1500, 800});
+        SourcePanel* p = d.source();
+        d.panels->focus()->selectKernel(kernelOf(m_session, "_Z14barrier_kernelPfii"));
+        QCoreApplication::processEvents();
+        int cells = 0;
+        for (QAbstractItemModel* m :
+            {static_cast<QAbstractItemModel*>(p->lineModel()), static_cast<QAbstractItemModel*>(p->sassModel())}) {
+            for (int r = 0; r < m->rowCount(); ++r)
+                for (int c = 0; c < m->columnCount(); ++c) {
+                    const QModelIndex i = m->index(r, c);
+                    const QVariant bg = i.data(Qt::BackgroundRole);
+                    if (!bg.isValid())
+                        continue;
+                    ++cells;
+                    const QVariant fg = i.data(Qt::ForegroundRole);
+                    QVERIFY2(fg.isValid(), qPrintable(QStringLiteral("row %1 column %2").arg(r).arg(c)));
+                    const double ratio = contrast(fg.value<QBrush>().color(), bg.value<QBrush>().color());
+                    QVERIFY2(ratio >= 4.5, qPrintable(QStringLiteral("row %1 column %2: %3").arg(r).arg(c).arg(ratio)));
+                }
+        }
+        QVERIFY(cells > 10);
+    }
+
     // In the dock at 1366x768 (about a third of the width): source above SASS, each text column
     // wide enough for a line of code, every counter column whole. At full window (F11): side by
     // side, both text columns still readable; F11 again docks it back.

@@ -3,6 +3,7 @@
 
 #include "core/source/stallreasonname.h"
 #include "ui/panels/sourcesyntax.h"
+#include "ui/style/colorscheme.h"
 
 #include <QBrush>
 #include <QFont>
@@ -204,9 +205,10 @@ QVariant SassTableModel::data(const QModelIndex& index, int role) const
             return QBrush(kHighlight);
         return {};
     case Qt::ForegroundRole:
-        if (c == Samples && r.total > 0 && m_view->maxRowTotal() > 0
-            && static_cast<double>(r.total) > 0.6 * static_cast<double>(m_view->maxRowTotal()))
-            return QBrush(Qt::white);
+        // On the heat or highlight colour, black or white by that colour, whatever the palette
+        // (a dark palette's light text on the light highlight could not be read).
+        if (const QVariant bg = data(index, Qt::BackgroundRole); bg.isValid())
+            return QBrush(QColor::fromRgb(ColorScheme::textOn(bg.value<QBrush>().color().rgb())));
         return {};
     case Qt::TextAlignmentRole:
         if (c == Samples || c == Executed || c == Line)
@@ -369,9 +371,8 @@ QVariant SourceLineModel::data(const QModelIndex& index, int role) const
             return QBrush(kHighlight);
         return {};
     case Qt::ForegroundRole:
-        if (c == Samples && l.total > 0 && m_view->maxLineTotal() > 0
-            && static_cast<double>(l.total) > 0.6 * static_cast<double>(m_view->maxLineTotal()))
-            return QBrush(Qt::white);
+        if (const QVariant bg = data(index, Qt::BackgroundRole); bg.isValid())
+            return QBrush(QColor::fromRgb(ColorScheme::textOn(bg.value<QBrush>().color().rgb())));
         if (c == LineNumber)
             return QBrush(Qt::gray);
         return {};

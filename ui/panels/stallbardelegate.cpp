@@ -56,7 +56,11 @@ void StallBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
         painter->restore();
         return;
     }
-    painter->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
+    // The model's foreground (dark on the light highlight row), else the palette's.
+    const QVariant fg = index.data(Qt::ForegroundRole);
+    painter->setPen(opt.state & QStyle::State_Selected ? opt.palette.color(QPalette::HighlightedText)
+            : fg.isValid()                             ? fg.value<QBrush>().color()
+                                                       : opt.palette.color(QPalette::Text));
     const QRect textRect(textLeft, r.top(), r.right() - textLeft + 1, r.height());
     painter->drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter,
         painter->fontMetrics().elidedText(text, Qt::ElideRight, textRect.width()));
