@@ -17,9 +17,11 @@
 #include "ui/session/eventdetails.h"
 #include "ui/session/sessiondocument.h"
 #include "ui/style/elidedcelltooltip.h"
+#include "ui/style/focusframe.h"
 #include "ui/style/timeformat.h"
 #include "ui/timeline/eventsearch.h"
 #include "ui/timeline/legendmodel.h"
+#include "ui/timeline/timelinekeyrouter.h"
 #include "ui/timeline/timelinerowmodel.h"
 #include "ui/timeline/timelineview.h"
 
@@ -130,6 +132,14 @@ MainWindow::MainWindow(QWidget* parent)
 
     createActions();
     createDocks();
+    // Timeline keys work whatever has the focus (unless text is being typed), and the focus is
+    // framed so it is visible where keys that stay local go (issue 24 item 1).
+    new TimelineKeyRouter(m_view, this);
+    m_view->setFocus(Qt::OtherFocusReason); // the keys work from the start
+    m_focusFrame = new FocusFrame(this);
+    m_focusFrame->addRegion(m_view);
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        m_focusFrame->addRegion(d);
     createStatusBar();
     wireKernelActions();
 
@@ -296,7 +306,10 @@ void MainWindow::createActions()
                "<tr><td><b>Ctrl+F, N / Shift+N</b></td><td>search names, next / previous occurrence</td></tr>"
                "<tr><td><b>Esc</b></td><td>clear the selection</td></tr>"
                "<tr><td><b>right-click a row</b></td><td>hide, pin, move, collapse</td></tr>"
-               "</table>"));
+               "</table>"
+               "<p>These keys reach the timeline whatever has the focus (a table, a panel), except while "
+               "typing in a text field; Esc leaves the field. Home stays a table's first row unless the "
+               "pointer is over the timeline. The focused panel is framed.</p>"));
     });
     help->addAction(tr("&About Warpscope"), this, [this] {
         QMessageBox::about(this, tr("About Warpscope"),

@@ -35,6 +35,7 @@ class RunConfirmation;
 class RunQueue;
 class BenchPanel;
 class EventSearch;
+class FocusFrame;
 class LegendModel;
 class SelectionPanel;
 class SessionDocument;
@@ -74,6 +75,8 @@ public:
     QString statusText() const;
     AnalysisPanels* analysisPanels() const { return m_analysis; }
     BenchPanel* benchPanel() const { return m_bench; }
+    // The frame around the dock or timeline that has the keyboard focus.
+    FocusFrame* focusFrame() const { return m_focusFrame; }
 
     // File > Run...: the Run dialog. The window keeps it, so its log is there when reopened.
     RunDialog* showRunDialog();
@@ -156,6 +159,7 @@ private:
     QTreeWidget* m_sessionInfo = nullptr;
     AnalysisPanels* m_analysis = nullptr;
     BenchPanel* m_bench = nullptr;
+    FocusFrame* m_focusFrame = nullptr;
     std::shared_ptr<const SessionSnapshot> m_snapshot;
     std::unique_ptr<QTemporaryDir> m_demoDir;
     QString m_openedPath; // what the user opened (Reload opens it again)

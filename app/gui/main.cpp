@@ -4,6 +4,7 @@
 #include "core/util/durationtext.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/analysispanels.h"
+#include "ui/startupoptions.h"
 #include "ui/style/colorscheme.h"
 #include "ui/style/timeformat.h"
 #include "ui/timeline/eventsearch.h"
@@ -22,21 +23,6 @@
 #include <QTimer>
 
 #include <cstdio>
-
-namespace {
-
-// "A:B" with units (1.5ms:2ms), relative to the session start.
-bool parseRange(const QString& text, ws::TimeNs* a, ws::TimeNs* b)
-{
-    const auto span = ws::parseDurationSpan(text.toStdString());
-    if (!span)
-        return false;
-    *a = span->first;
-    *b = span->second;
-    return true;
-}
-
-} // namespace
 
 int main(int argc, char** argv)
 {
@@ -129,6 +115,14 @@ int main(int argc, char** argv)
             },
             Qt::SingleShotConnection);
     }
+    // --view, --range, --panel and --search are for the first session shown, not for every file
+    // opened after it; so are the screenshot and the start-up clock (one shot each).
+    ws::StartupOptions options;
+    options.view = cli.value(view);
+    options.range = cli.value(range);
+    options.panel = cli.value(panel);
+    options.search = cli.value(search);
+    options.applyToFirstSession(&window);
     // WS_STARTUP_TIMES: the figures end when the timeline of the loaded session is painted and the
     // kernel panels have their data (ranking, details, roofline); then quit.
     bool timelineDrawn = false;
@@ -146,71 +140,38 @@ int main(int argc, char** argv)
             quitWhenBoth();
         });
     }
-    QObject::connect(&window, &ws::MainWindow::sessionLoaded, &window, [&] {
-        startup.mark("session loaded (snapshot handed to the window)");
-        if (startup.enabled()) {
-            QObject::connect(window.timelineView(), &ws::TimelineView::framePainted, &window, [&] {
-                if (timelineDrawn || !window.timelineView()->isFrameCurrent())
-                    return;
-                timelineDrawn = true;
-                startup.mark("timeline drawn");
-                if (const auto drawn = window.snapshot())
-                    startup.markMemory(drawn->eventCount());
-                quitWhenBoth();
-            });
-        }
-        const auto s = window.snapshot();
-        ws::TimeNs a = 0;
-        ws::TimeNs b = 0;
-        if (cli.isSet(view) && parseRange(cli.value(view), &a, &b))
-            window.selection()->setViewRange({s->begin() + a, s->begin() + b});
-        if (cli.isSet(range) && parseRange(cli.value(range), &a, &b))
-            window.selection()->setTimeRange({s->begin() + a, s->begin() + b});
-        if (cli.isSet(panel)) {
-            // Docks are named "<panel>Dock" (AnalysisPanels::addDocks).
-            const QString want = cli.value(panel).toLower();
-            for (QDockWidget* d : window.findChildren<QDockWidget*>()) {
-                if (!d->objectName().toLower().startsWith(want))
-                    continue;
-                d->show();
-                d->raise();
-                window.resizeDocks({d}, {window.height() * 2 / 3}, Qt::Vertical);
-                window.resizeDocks({d}, {window.width() * 3 / 4}, Qt::Horizontal);
-                break;
+    QObject::connect(
+        &window, &ws::MainWindow::sessionLoaded, &window,
+        [&] {
+            startup.mark("session loaded (snapshot handed to the window)");
+            if (startup.enabled()) {
+                QObject::connect(window.timelineView(), &ws::TimelineView::framePainted, &window, [&] {
+                    if (timelineDrawn || !window.timelineView()->isFrameCurrent())
+                        return;
+                    timelineDrawn = true;
+                    startup.mark("timeline drawn");
+                    if (const auto drawn = window.snapshot())
+                        startup.markMemory(drawn->eventCount());
+                    quitWhenBoth();
+                });
             }
-        }
-        if (cli.isSet(search)) {
-            // Select the first occurrence; with --view the view stays where it was asked to be.
-            const ws::TimeRange asked = window.selection()->viewRange();
-            const bool keepView = cli.isSet(view);
-            QObject::connect(
-                window.search(), &ws::EventSearch::queryCounted, &window, [&window] { window.findNext(); },
-                Qt::SingleShotConnection);
-            QObject::connect(
-                window.search(), &ws::EventSearch::found, &window,
-                [&window, asked, keepView] {
-                    if (keepView)
-                        window.selection()->setViewRange(asked);
-                },
-                Qt::SingleShotConnection);
-            window.searchBox()->setText(cli.value(search));
-        }
-        if (!shotPath.isEmpty()) {
-            // Wait until a frame for the final view is painted and details queries settled.
-            auto* poll = new QTimer(&window);
-            poll->setInterval(100);
-            auto* waited = new int(0);
-            QObject::connect(poll, &QTimer::timeout, &window, [&, poll, waited] {
-                *waited += 100;
-                if ((window.timelineView()->isFrameCurrent() && *waited >= 1500) || *waited > 20000) {
-                    poll->stop();
-                    delete waited;
-                    takeShot();
-                }
-            });
-            poll->start();
-        }
-    });
+            if (!shotPath.isEmpty()) {
+                // Wait until a frame for the final view is painted and details queries settled.
+                auto* poll = new QTimer(&window);
+                poll->setInterval(100);
+                auto* waited = new int(0);
+                QObject::connect(poll, &QTimer::timeout, &window, [&, poll, waited] {
+                    *waited += 100;
+                    if ((window.timelineView()->isFrameCurrent() && *waited >= 1500) || *waited > 20000) {
+                        poll->stop();
+                        delete waited;
+                        takeShot();
+                    }
+                });
+                poll->start();
+            }
+        },
+        Qt::SingleShotConnection);
     QObject::connect(&window, &ws::MainWindow::sessionFailed, &window, [&](const QString& path, const QString& reason) {
         std::fprintf(stderr, "warpscope: %s: %s\n", qPrintable(path), qPrintable(reason));
         if (!shotPath.isEmpty())

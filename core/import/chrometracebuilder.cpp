@@ -231,6 +231,8 @@ void ChromeTraceBuilder::add(const ChromeTraceEvent& e)
             m_processNames[pid] = e.args.name;
         else if (e.name == "thread_name" && !e.args.name.empty())
             m_threadNames[{pid, tid}] = e.args.name;
+        else if (e.name == "process_labels" && !e.args.labels.empty())
+            m_processLabels[pid] = e.args.labels;
         return;
     }
     if (!e.hasTs) {
@@ -556,13 +558,33 @@ SessionData ChromeTraceBuilder::finish()
     for (size_t index : m_overheadsWithoutPid)
         m_data.overheads[index].pid = host;
 
-    // Processes, threads and stream labels from the metadata events.
+    // Processes, threads and stream labels from the metadata events. Only processes with
+    // events are kept (issue 24 item 10: Kineto's "Traces" pid, which holds only its own span
+    // marker, came out as an empty process header), and the host, which owns the GPU rows.
+    std::set<int64_t> withEvents;
+    for (const auto& r : m_data.apiCalls)
+        withEvents.insert(r.pid);
+    for (const auto& r : m_data.nvtxRanges)
+        withEvents.insert(r.pid);
+    for (const auto& r : m_data.nvtxMarks)
+        withEvents.insert(r.pid);
+    for (const auto& r : m_data.syncs)
+        withEvents.insert(r.pid);
+    for (const auto& r : m_data.overheads)
+        withEvents.insert(r.pid);
+    for (const auto& r : m_data.counterTracks)
+        withEvents.insert(r.pid);
     std::set<int64_t> processes;
     for (int64_t pid : m_cpuPidsInOrder) {
-        if (pid >= 0)
+        if (pid >= 0 && withEvents.count(pid))
             processes.insert(pid);
     }
     processes.insert(host);
+    // The trace's own words for a process (Kineto: "CPU", "GPU 0"), kept beside its name for
+    // the timeline's process header.
+    for (int64_t pid : processes)
+        if (auto it = m_processLabels.find(pid); it != m_processLabels.end())
+            m_data.meta["import.process_labels." + std::to_string(pid)] = it->second;
     for (int64_t pid : processes) {
         ProcessInfo p;
         p.pid = pid;

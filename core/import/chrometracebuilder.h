@@ -85,6 +85,7 @@ private:
 
     std::unordered_map<std::string, int64_t> m_namedIds; // string pid/tid -> synthetic id
     std::map<int64_t, std::string> m_processNames;
+    std::map<int64_t, std::string> m_processLabels; // Kineto's process_labels ("CPU", "GPU 0")
     std::map<std::pair<int64_t, int64_t>, std::string> m_threadNames;
     std::vector<int64_t> m_cpuPidsInOrder; // pids of host-side events, first seen first
     std::unordered_map<int64_t, bool> m_cpuPids;

@@ -48,6 +48,7 @@ struct ChromeTraceEvent {
         bool hasGrid = false;
         bool hasBlock = false;
         std::string name;     // "M" events: process_name / thread_name
+        std::string labels;   // "M" events: process_labels ("CPU", "GPU 0")
         std::string syncKind; // cuda_sync: "Stream Sync", "Event Sync", ...
         // Every numeric argument in order, as text (parsed only for "C" counter events). Entries
         // past numberCount are stale capacity.
@@ -76,6 +77,7 @@ struct ChromeTraceEvent {
         for (int i = 0; i < 3; ++i)
             args.grid[i] = args.block[i] = 0;
         args.name.clear();
+        args.labels.clear();
         args.syncKind.clear();
         args.numberCount = 0;
     }

@@ -55,6 +55,7 @@ enum class Field : uint8_t {
     ArgGrid,
     ArgBlock,
     ArgName,
+    ArgLabels,
     ArgSyncKind,
     ArgEventId,
     // deviceProperties entries
@@ -123,6 +124,7 @@ Field argField(std::string_view k)
         {"grid", Field::ArgGrid},
         {"block", Field::ArgBlock},
         {"name", Field::ArgName},
+        {"labels", Field::ArgLabels},
         {"cuda_sync_kind", Field::ArgSyncKind},
         {"wait_on_cuda_event_id", Field::ArgEventId},
     };
@@ -462,6 +464,10 @@ private:
         case Field::ArgName:
             if (!isNumber)
                 a.name.assign(text);
+            break;
+        case Field::ArgLabels:
+            if (!isNumber)
+                a.labels.assign(text);
             break;
         case Field::ArgSyncKind:
             if (!isNumber)

@@ -54,16 +54,9 @@ KernelRankingPanel::KernelRankingPanel(KernelFocus* focus, QWidget* parent)
     for (int c = KernelRankingModel::Calls; c < KernelRankingModel::ColumnCount; ++c)
         m_view->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_view->horizontalHeader()->setSectionResizeMode(KernelRankingModel::Name, QHeaderView::Interactive);
-    const auto fitNames = [this] {
-        m_view->resizeColumnToContents(KernelRankingModel::Name);
-        const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('m'));
-        // With the four metric columns shown the names give up some room (elided in the middle).
-        const int widest = m_model->hasProfiledKernels() ? 24 * em : 34 * em;
-        m_view->setColumnWidth(
-            KernelRankingModel::Name, std::clamp(m_view->columnWidth(KernelRankingModel::Name), 14 * em, widest));
-    };
-    connect(m_view->model(), &QAbstractItemModel::modelReset, this, fitNames);
-    connect(m_view->model(), &QAbstractItemModel::layoutChanged, this, fitNames);
+    connect(m_view->model(), &QAbstractItemModel::modelReset, this, &KernelRankingPanel::fitColumns);
+    connect(m_view->model(), &QAbstractItemModel::layoutChanged, this, &KernelRankingPanel::fitColumns);
+    m_view->installEventFilter(this);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
 
     m_filter->setPlaceholderText(tr("Filter kernels (text or regular expression over the full name)"));
@@ -128,10 +121,71 @@ void KernelRankingPanel::onTimeRange()
     m_syncing = false;
     // The metric columns only where something was profiled: a trace-only session keeps its
     // table as narrow as before.
-    for (int c = KernelRankingModel::ReplayDuration; c < KernelRankingModel::ColumnCount; ++c)
-        m_view->setColumnHidden(c, !m_model->hasProfiledKernels());
+    fitColumns();
     updateScope();
     onFocus();
+}
+
+bool KernelRankingPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view && (event->type() == QEvent::Resize || event->type() == QEvent::Show))
+        fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+void KernelRankingPanel::fitColumns()
+{
+    if (m_fitting)
+        return;
+    m_fitting = true;
+    QHeaderView* header = m_view->horizontalHeader();
+    const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('m'));
+    // The metric columns only where something was profiled: a trace-only session keeps its
+    // table as narrow as before.
+    const auto hasData
+        = [this](int c) { return c < KernelRankingModel::ReplayDuration || m_model->hasProfiledKernels(); };
+    // The name takes its contents' width within limits (with the four metric columns shown it
+    // gives up some room); it stays user-resizable. Stretching it let a narrow dock squeeze
+    // names down to "nvj...NNT".
+    m_view->resizeColumnToContents(KernelRankingModel::Name);
+    const int widest = m_model->hasProfiledKernels() ? 24 * em : 34 * em;
+    const int nameWanted = std::clamp(m_view->columnWidth(KernelRankingModel::Name), 14 * em, widest);
+    const int nameLeast = 12 * em;
+    // The value columns first (issue 24 item 3): in order of use, each that still fits beside
+    // the shortest name; the rest are left out until the panel is wider.
+    static constexpr int kOrder[] = {KernelRankingModel::Total, KernelRankingModel::Average, KernelRankingModel::Calls,
+        KernelRankingModel::Share, KernelRankingModel::SmPct, KernelRankingModel::DramPct,
+        KernelRankingModel::AchievedOccupancy, KernelRankingModel::ReplayDuration, KernelRankingModel::Median,
+        KernelRankingModel::Max, KernelRankingModel::Min};
+    const int room = m_view->viewport()->width();
+    const bool measure = m_view->isVisible() && room > 4 * em;
+    int used = nameLeast;
+    QList<int> leftOut;
+    QStringList leftOutNames;
+    for (int c : kOrder) {
+        if (!hasData(c)) {
+            m_view->setColumnHidden(c, true);
+            continue;
+        }
+        const int need
+            = std::max(static_cast<QAbstractItemView*>(m_view)->sizeHintForColumn(c), header->sectionSizeHint(c));
+        const bool fits = !measure || used + need <= room;
+        m_view->setColumnHidden(c, !fits);
+        if (fits) {
+            used += need;
+        } else {
+            leftOut << c;
+            leftOutNames << m_model->headerData(c, Qt::Horizontal).toString();
+        }
+    }
+    std::sort(leftOut.begin(), leftOut.end());
+    m_leftOut = leftOut;
+    const int name = measure ? std::clamp(room - (used - nameLeast), nameLeast, nameWanted) : nameWanted;
+    m_view->setColumnWidth(KernelRankingModel::Name, name);
+    header->setToolTip(leftOut.isEmpty()
+            ? QString()
+            : tr("Left out for room (widen the panel to see them): %1").arg(leftOutNames.join(QStringLiteral(", "))));
+    m_fitting = false;
 }
 
 void KernelRankingPanel::onFocus()

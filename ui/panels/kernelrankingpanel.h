@@ -32,6 +32,10 @@ public:
     QLineEdit* filterEdit() const { return m_filter; }
     QLabel* scopeLabel() const { return m_scope; }
     bool exportCsv(const QString& path, QString* error = nullptr) const;
+    // Value columns left out because the panel is too narrow for them (the most useful stay:
+    // Total, Avg, Calls, Share, then the profiled metrics, then Median, Max, Min). Widening the
+    // panel brings them back; the header's tooltip names them.
+    QList<int> columnsLeftOut() const { return m_leftOut; }
 
     // The collect actions a row's context menu offers for the kernel's representative launch
     // (owned by the main window; none when null, the default).
@@ -51,7 +55,12 @@ private:
     void onRowActivated(const QModelIndex& proxyIndex);
     void updateScope();
     void showContextMenu(const QPoint& pos);
+    void fitColumns();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
     KernelFocus* m_focus;
     KernelRankingModel* m_model;
     QSortFilterProxyModel* m_proxy;
@@ -59,6 +68,8 @@ private:
     QLineEdit* m_filter;
     QLabel* m_scope;
     bool m_syncing = false;
+    bool m_fitting = false;
+    QList<int> m_leftOut;
     QPointer<KernelActions> m_kernelActions;
 };
 

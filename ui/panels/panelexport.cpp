@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/panelexport.h"
 
+#include "ui/panels/plottextfit.h"
+
 #include "core/report/reportformat.h"
 #include "core/report/textescape.h"
 
@@ -10,12 +12,15 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSaveFile>
+#include <QScopeGuard>
 #include <qcustomplot.h>
 
 #ifdef WS_HAVE_QTSVG
 #include <QSvgGenerator>
 #endif
 
+#include <charconv>
+#include <cmath>
 #include <sstream>
 
 namespace ws::panelexport {
@@ -56,11 +61,41 @@ QStringList plotFormats()
     return f;
 }
 
+QString csvNumber(double value)
+{
+    if (!std::isfinite(value))
+        return QString::number(value);
+    if (value == 0.0)
+        return QStringLiteral("0"); // never "-0"
+    char buf[64];
+    const double magnitude = std::fabs(value);
+    const auto format
+        = magnitude >= 1e-4 && magnitude < 1e15 ? std::chars_format::fixed : std::chars_format::scientific;
+    // No precision: the shortest text that round-trips (std::to_chars' guarantee).
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, format);
+    return ec == std::errc() ? QString::fromLatin1(buf, static_cast<qsizetype>(end - buf))
+                             : QString::number(value, 'g', 17);
+}
+
+QSize exportSize(QSize onScreen)
+{
+    if (onScreen.width() <= 0 || onScreen.height() <= 0)
+        return {kExportWidth, kExportWidth * 5 / 8};
+    if (onScreen.width() >= kExportWidth)
+        return onScreen;
+    return {kExportWidth, onScreen.height() * kExportWidth / onScreen.width()};
+}
+
 bool savePlot(QCustomPlot* plot, const QString& path, QString* error)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    const int w = plot->width() > 0 ? plot->width() : 800;
-    const int h = plot->height() > 0 ? plot->height() : 500;
+    // Exported at its own size, not the dock's (a narrow dock shrinks and elides the text), with
+    // the text fitted to that size; the plot on screen is fitted back after.
+    const QSize size = exportSize(plot->size());
+    const int w = size.width();
+    const int h = size.height();
+    PlotTextFit::prepareExport(plot, w);
+    const auto restore = qScopeGuard([plot] { plot->replot(); });
     bool ok = false;
     if (suffix == QLatin1String("png")) {
         ok = plot->savePng(path, w, h, 2.0);
@@ -113,7 +148,7 @@ bool saveModelCsv(const QAbstractItemModel* model, const QString& path, QString*
                 v = model->data(index, Qt::DisplayRole);
             QString text;
             if (v.typeId() == QMetaType::Double)
-                text = QString::number(v.toDouble(), 'g', 17);
+                text = csvNumber(v.toDouble());
             else
                 text = v.toString();
             appendCsvField(out, text.toStdString());

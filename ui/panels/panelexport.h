@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QSize>
 #include <QString>
 #include <QStringList>
 
@@ -32,6 +33,13 @@ bool savePlot(QCustomPlot* plot, const QString& path, QString* error = nullptr);
 // CSV (RFC 4180) of a model: header row from the horizontal header, then every row; cells
 // are the raw values when the model answers kRawRole, else the displayed text.
 bool saveModelCsv(const QAbstractItemModel* model, const QString& path, QString* error = nullptr);
+// A number as CSV writes it: the shortest text that reads back as the same double (0.257696,
+// not 0.25769599999999998), in plain notation from 1e-4 to 1e15 and in scientific beyond.
+QString csvNumber(double value);
+// The size a plot is exported at: its size on screen, but at least kExportWidth px wide (same
+// aspect), so text the dock had to shrink, wrap or elide is drawn whole.
+constexpr int kExportWidth = 960;
+QSize exportSize(QSize onScreen);
 // A stats report exactly as `warpscope-cli stats --format csv` writes it.
 bool saveReportCsv(const ReportTable& report, const QString& path, QString* error = nullptr);
 

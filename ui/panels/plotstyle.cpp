@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/plotstyle.h"
 
+#include "ui/panels/plottextfit.h"
+
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -113,6 +115,8 @@ QCustomPlot* makePlot(const QString& objectName, QWidget* parent)
     }
     plot->legend->setFont(f);
     followPalette(plot);
+    // Text fits the plot at any dock size: scaled, wrapped, elided (issue 24 item 3).
+    PlotTextFit::attach(plot);
     return plot;
 }
 

@@ -2,6 +2,8 @@
 #include "ui/panels/sourcemodels.h"
 
 #include "core/source/stallreasonname.h"
+#include "ui/panels/sourcesyntax.h"
+#include "ui/style/colorscheme.h"
 
 #include <QBrush>
 #include <QFont>
@@ -203,9 +205,10 @@ QVariant SassTableModel::data(const QModelIndex& index, int role) const
             return QBrush(kHighlight);
         return {};
     case Qt::ForegroundRole:
-        if (c == Samples && r.total > 0 && m_view->maxRowTotal() > 0
-            && static_cast<double>(r.total) > 0.6 * static_cast<double>(m_view->maxRowTotal()))
-            return QBrush(Qt::white);
+        // On the heat or highlight colour, black or white by that colour, whatever the palette
+        // (a dark palette's light text on the light highlight could not be read).
+        if (const QVariant bg = data(index, Qt::BackgroundRole); bg.isValid())
+            return QBrush(QColor::fromRgb(ColorScheme::textOn(bg.value<QBrush>().color().rgb())));
         return {};
     case Qt::TextAlignmentRole:
         if (c == Samples || c == Executed || c == Line)
@@ -230,17 +233,34 @@ QVariant SassTableModel::data(const QModelIndex& index, int role) const
 
 QVariant SassTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    // Short titles over narrow counter columns; the whole name is the tooltip.
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+        case Address:
+            return tr("Address (offset in the function)");
+        case Samples:
+            return tr("Stall samples of the instruction");
+        case Reasons:
+            return tr("Stall reasons (bar split by reason; hover a row for the names)");
+        case Executed:
+            return tr("Instructions executed");
+        case Line:
+            return tr("Source line");
+        default:
+            return {};
+        }
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case Address:
-        return tr("Address");
+        return tr("Addr");
     case Samples:
         return tr("Samples");
     case Reasons:
-        return tr("Stall reasons");
+        return tr("Stalls");
     case Executed:
-        return tr("Inst. executed");
+        return tr("Exec");
     case Line:
         return tr("Line");
     case Instruction:
@@ -269,6 +289,15 @@ void SourceLineModel::setView(std::shared_ptr<const SourceView> view, int fileIn
     m_file = fileIndex;
     m_line = 0;
     m_reason = -1;
+    // Where block comments open and close, once per file (painting then needs no look-back).
+    m_inComment.clear();
+    if (const SourceView::File* f = file(); f && f->haveText) {
+        bool in = false;
+        for (const auto& l : f->lines) {
+            m_inComment.push_back(in);
+            (void)SourceSyntax::cudaLine(QString::fromStdString(l.text), in);
+        }
+    }
     endResetModel();
 }
 
@@ -342,9 +371,8 @@ QVariant SourceLineModel::data(const QModelIndex& index, int role) const
             return QBrush(kHighlight);
         return {};
     case Qt::ForegroundRole:
-        if (c == Samples && l.total > 0 && m_view->maxLineTotal() > 0
-            && static_cast<double>(l.total) > 0.6 * static_cast<double>(m_view->maxLineTotal()))
-            return QBrush(Qt::white);
+        if (const QVariant bg = data(index, Qt::BackgroundRole); bg.isValid())
+            return QBrush(QColor::fromRgb(ColorScheme::textOn(bg.value<QBrush>().color().rgb())));
         if (c == LineNumber)
             return QBrush(Qt::gray);
         return {};
@@ -364,6 +392,8 @@ QVariant SourceLineModel::data(const QModelIndex& index, int role) const
         return QVariant::fromValue<qlonglong>(l.total);
     case sourceroles::kHighlighted:
         return lit;
+    case sourceroles::kInBlockComment:
+        return static_cast<size_t>(index.row()) < m_inComment.size() && m_inComment[static_cast<size_t>(index.row())];
     default:
         return {};
     }
@@ -371,6 +401,16 @@ QVariant SourceLineModel::data(const QModelIndex& index, int role) const
 
 QVariant SourceLineModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+        case Samples:
+            return tr("Stall samples of the line's instructions");
+        case Reasons:
+            return tr("Stall reasons (bar split by reason; hover a row for the names)");
+        default:
+            return {};
+        }
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -379,7 +419,7 @@ QVariant SourceLineModel::headerData(int section, Qt::Orientation orientation, i
     case Samples:
         return tr("Samples");
     case Reasons:
-        return tr("Stall reasons");
+        return tr("Stalls");
     case Source:
         return tr("CUDA source");
     default:

@@ -21,6 +21,8 @@ constexpr int kScaleMax = Qt::UserRole + 2;
 constexpr int kTotal = Qt::UserRole + 3;
 // bool: the row belongs to the highlighted source line or has the chosen stall reason.
 constexpr int kHighlighted = Qt::UserRole + 4;
+// bool: the source line starts inside a /* … */ comment (syntax colouring).
+constexpr int kInBlockComment = Qt::UserRole + 5;
 } // namespace sourceroles
 
 // Colours: one per stall reason position (most frequent first) and the heat scale of a share.
@@ -95,6 +97,7 @@ private:
     const SourceView::File* file() const;
 
     std::shared_ptr<const SourceView> m_view;
+    std::vector<bool> m_inComment; // per line of the file: starts inside a block comment
     int m_file = -1;
     int32_t m_line = 0;
     int m_reason = -1;

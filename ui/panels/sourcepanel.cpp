@@ -5,16 +5,21 @@
 
 #include "core/source/stallreasonname.h"
 #include "ui/panels/stallbardelegate.h"
+#include "ui/panels/syntaxdelegate.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMainWindow>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -38,13 +43,16 @@ QTableView* makeTable(QWidget* parent, const QString& name)
     return t;
 }
 
-// Numbers sized to their contents, the reason bar to a fixed width, the text (last column) takes
-// the rest: resizing to contents would make the source or SASS column as wide as its longest line.
+// The width of the stall bar column: a bar, no text (the reasons are in its tooltip).
+constexpr int kBarColumn = 56;
+
+// Numbers sized to their contents, the reason bar narrow, the text (last column) takes the rest:
+// resizing to contents would make the source or SASS column as wide as its longest line.
 void fitColumns(QTableView* t, std::initializer_list<int> numeric, int bars)
 {
     for (int c : numeric)
         t->resizeColumnToContents(c);
-    t->setColumnWidth(bars, 150);
+    t->setColumnWidth(bars, kBarColumn);
 }
 
 QString percent(int64_t n, int64_t total)
@@ -69,7 +77,33 @@ SourcePanel::SourcePanel(KernelFocus* focus, QWidget* parent)
     , m_sassView(makeTable(m_split, QStringLiteral("sassInstructions")))
     , m_lines(new SourceLineModel(this))
     , m_sass(new SassTableModel(this))
+    , m_hottestButton(new QToolButton(this))
+    , m_fullButton(new QToolButton(this))
 {
+    m_sourceView->setItemDelegateForColumn(
+        SourceLineModel::Source, new SyntaxDelegate(SyntaxDelegate::Language::Cuda, m_sourceView));
+    m_sassView->setItemDelegateForColumn(
+        SassTableModel::Instruction, new SyntaxDelegate(SyntaxDelegate::Language::Sass, m_sassView));
+
+    auto* hottest = new QAction(tr("Hottest line"), this);
+    hottest->setShortcut(QKeySequence(Qt::Key_H));
+    hottest->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    hottest->setToolTip(tr("Go to the hottest source line (H); again for the next hottest. With a stall reason "
+                           "chosen, the lines where it has most samples."));
+    connect(hottest, &QAction::triggered, this, [this] { goToHottestLine(); });
+    addAction(hottest);
+    m_hottestButton->setObjectName(QStringLiteral("hottestLine"));
+    m_hottestButton->setDefaultAction(hottest);
+    auto* full = new QAction(tr("Full window"), this);
+    full->setCheckable(true);
+    full->setShortcut(QKeySequence(Qt::Key_F11));
+    full->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    full->setToolTip(tr("Show the source over the whole window (F11); again to put it back"));
+    connect(full, &QAction::toggled, this, &SourcePanel::setFullWindow);
+    addAction(full);
+    m_fullButton->setObjectName(QStringLiteral("fullWindow"));
+    m_fullButton->setDefaultAction(full);
+
     setObjectName(QStringLiteral("sourcePanel"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
@@ -97,15 +131,22 @@ SourcePanel::SourcePanel(KernelFocus* focus, QWidget* parent)
     m_split->setStretchFactor(0, 1);
     m_split->setStretchFactor(1, 1);
 
+    // Two rows of controls: one row of all of them would set a minimum width that widens the
+    // window at 1366 px (the combos shrink, the buttons do not).
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_reasonBox, 1);
     bar->addWidget(m_fileBox, 1);
-    bar->addWidget(m_hottest);
-    bar->addWidget(m_hottestCount);
+    bar->addWidget(m_hottestButton);
+    auto* tools = new QHBoxLayout;
+    tools->addWidget(m_hottest);
+    tools->addWidget(m_hottestCount);
+    tools->addStretch(1);
+    tools->addWidget(m_fullButton);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(m_banner);
     layout->addLayout(bar);
+    layout->addLayout(tools);
     layout->addWidget(m_split, 1);
 
     connect(m_focus, &KernelFocus::dataChanged, this, [this] {
@@ -159,6 +200,7 @@ void SourcePanel::refresh()
     const qint64 kernel = m_focus->current();
     const auto& panelData = m_focus->data();
     m_kernel = kernel;
+    m_hotRank = -1;
     m_view.reset();
     // In a multi-run session the samples come from a PC-sampling run's launch linked to this one.
     qint64 sampled = panelData && kernel >= 0 ? panelData->sampledLaunch(kernel) : kernel;
@@ -263,6 +305,7 @@ void SourcePanel::onReasonIndex(int comboIndex)
     if (!m_view)
         return;
     const int reason = comboIndex - 1;
+    m_hotRank = -1;
     m_sass->highlightReason(reason);
     m_lines->highlightReason(reason);
     if (reason < 0)
@@ -335,6 +378,82 @@ void SourcePanel::selectSassRow(int sassRow)
     if (r.fileIndex != m_lines->fileIndex())
         showFile(r.fileIndex);
     selectSourceLine(r.line);
+}
+
+int SourcePanel::goToHottestLine()
+{
+    if (!m_view)
+        return 0;
+    const int reason = m_reasonBox->currentIndex() - 1;
+    // Every sampled line of every file by its samples (of the reason), hottest first.
+    struct Hot {
+        int file;
+        int line;
+        int64_t samples;
+    };
+    std::vector<Hot> hot;
+    for (size_t f = 0; f < m_view->files().size(); ++f) {
+        for (const auto& l : m_view->files()[f].lines) {
+            const int64_t n = reason >= 0 && static_cast<size_t>(reason) < l.samples.size()
+                ? l.samples[static_cast<size_t>(reason)]
+                : l.total;
+            if (n > 0)
+                hot.push_back({static_cast<int>(f), l.line, n});
+        }
+    }
+    if (hot.empty())
+        return 0;
+    std::stable_sort(hot.begin(), hot.end(), [](const Hot& a, const Hot& b) { return a.samples > b.samples; });
+    m_hotRank = (m_hotRank + 1) % static_cast<int>(hot.size());
+    const Hot& h = hot[static_cast<size_t>(m_hotRank)];
+    if (h.file != m_lines->fileIndex())
+        showFile(h.file);
+    const int rank = m_hotRank;
+    if (reason < 0) {
+        selectSourceLine(h.line);
+    } else {
+        // Keep the reason's highlight: only move to the line.
+        m_sourceView->scrollTo(m_lines->index(h.line - 1, 0), QAbstractItemView::PositionAtCenter);
+    }
+    m_hotRank = rank;
+    m_sourceView->setCurrentIndex(m_lines->index(h.line - 1, SourceLineModel::Source));
+    return h.line;
+}
+
+bool SourcePanel::isFullWindow() const
+{
+    return m_fullButton->isChecked();
+}
+
+void SourcePanel::setFullWindow(bool on)
+{
+    if (m_fullButton->isChecked() != on) {
+        m_fullButton->defaultAction()->setChecked(on); // toggles back into here
+        return;
+    }
+    auto* dock = qobject_cast<QDockWidget*>(parentWidget());
+    auto* window = dock ? qobject_cast<QMainWindow*>(dock->parentWidget()) : nullptr;
+    if (!dock || !window)
+        return;
+    if (on) {
+        dock->setFloating(true);
+        dock->setGeometry(window->geometry());
+        dock->raise();
+        dock->activateWindow();
+    } else {
+        dock->setFloating(false);
+        dock->raise();
+    }
+    m_sourceView->setFocus();
+}
+
+void SourcePanel::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    // Side by side only where each half still shows a readable line; else source above SASS.
+    const Qt::Orientation o = width() >= kSideBySideWidth ? Qt::Horizontal : Qt::Vertical;
+    if (m_split->orientation() != o)
+        m_split->setOrientation(o);
 }
 
 void SourcePanel::setHottestOnly(int n)

@@ -15,6 +15,7 @@ class QLabel;
 class QSpinBox;
 class QSplitter;
 class QTableView;
+class QToolButton;
 
 namespace ws {
 
@@ -24,6 +25,12 @@ namespace ws {
 // a stall reason (here or in the warp-state panel) highlights where it dominates and scrolls to
 // its hottest line. The tables come from the session (PC sampling, `profile --section
 // SourceCounters`); the viewer needs no GPU or CUDA toolkit.
+//
+// Readable in its dock (issue 24 item 5): the counters are narrow columns (line, samples, a
+// stall bar whose reasons are in the tooltip) before the syntax-coloured text; source and SASS
+// sit side by side when the panel is wide, one above the other when it is not; F11 (or the
+// Full window button) floats the dock over the whole window and back; H goes to the hottest
+// line, and again to the next hottest (of the chosen stall reason, if one is).
 class SourcePanel : public QWidget {
     Q_OBJECT
 public:
@@ -35,6 +42,12 @@ public:
     QTableView* sourceTable() const { return m_sourceView; }
     QComboBox* reasonBox() const { return m_reasonBox; }
     QLabel* summaryLabel() const { return m_summary; }
+    QSplitter* splitter() const { return m_split; }
+    QToolButton* hottestButton() const { return m_hottestButton; }
+    QToolButton* fullWindowButton() const { return m_fullButton; }
+    bool isFullWindow() const;
+    // Source and SASS side by side from this width of the panel up, else stacked.
+    static constexpr int kSideBySideWidth = 900;
     const std::shared_ptr<const SourceView>& view() const { return m_view; }
     qint64 kernelId() const { return m_kernel; }
 
@@ -47,10 +60,18 @@ public slots:
     void selectSassRow(int sassRow);
     // 0 = every instruction, else the n hottest.
     void setHottestOnly(int n);
+    // Goes to the hottest source line (of the chosen reason, if any); called again, to the next
+    // hottest. Returns the line (0 when there is none).
+    int goToHottestLine();
+    // Floats the panel's dock over its main window (on) or puts it back (off).
+    void setFullWindow(bool on);
 
 signals:
     // The user chose a reason in this panel ("" for all).
     void stallReasonChosen(const QString& key);
+
+protected:
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     void loadTables();
@@ -74,6 +95,9 @@ private:
     QTableView* m_sassView;
     SourceLineModel* m_lines;
     SassTableModel* m_sass;
+    QToolButton* m_hottestButton;
+    QToolButton* m_fullButton;
+    int m_hotRank = -1; // index into the lines by heat of the last goToHottestLine
 };
 
 } // namespace ws

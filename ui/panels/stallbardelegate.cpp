@@ -6,6 +6,8 @@
 #include <QApplication>
 #include <QPainter>
 
+#include <cmath>
+
 namespace ws {
 
 namespace {
@@ -32,7 +34,11 @@ void StallBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
     const QVariantList samples = index.data(sourceroles::kReasonSamples).toList();
     const double scale = index.data(sourceroles::kScaleMax).toDouble();
     const QRect r = option.rect.adjusted(3, 3, -3, -3);
-    const int barArea = std::min(kBarWidth, r.width() / 2);
+    // A narrow column (the Source panel's) is all bar, scaled to the cell; the reason's name
+    // follows a short bar where room is left (it is in the tooltip as well).
+    const bool barOnly = r.width() < kBarWidth + 40;
+    const int barArea = barOnly ? r.width() : std::min(kBarWidth, r.width() / 2);
+    int barEnd = r.left();
     painter->save();
     if (scale > 0) {
         double x = r.left();
@@ -43,9 +49,19 @@ void StallBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
             painter->fillRect(QRectF(x, r.top(), w, r.height()), sourcecolors::reason(i));
             x += w;
         }
+        barEnd = static_cast<int>(std::ceil(x));
     }
-    painter->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
-    const QRect textRect(r.left() + barArea + 4, r.top(), r.width() - barArea - 4, r.height());
+    const int textLeft = (barOnly ? barEnd : r.left() + barArea) + 4;
+    if (barOnly && r.right() - textLeft < 14) {
+        painter->restore();
+        return;
+    }
+    // The model's foreground (dark on the light highlight row), else the palette's.
+    const QVariant fg = index.data(Qt::ForegroundRole);
+    painter->setPen(opt.state & QStyle::State_Selected ? opt.palette.color(QPalette::HighlightedText)
+            : fg.isValid()                             ? fg.value<QBrush>().color()
+                                                       : opt.palette.color(QPalette::Text));
+    const QRect textRect(textLeft, r.top(), r.right() - textLeft + 1, r.height());
     painter->drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter,
         painter->fontMetrics().elidedText(text, Qt::ElideRight, textRect.width()));
     painter->restore();

@@ -7,7 +7,7 @@ namespace ws {
 
 // Paints a row's stall samples as one bar split by reason (sourceroles::kReasonSamples, colours
 // from sourcecolors::reason), scaled to the table's largest row (sourceroles::kScaleMax), with the
-// dominant reason's name after it.
+// dominant reason's name after it; in a narrow column the bar alone fills the cell.
 class StallBarDelegate : public QStyledItemDelegate {
     Q_OBJECT
 public:

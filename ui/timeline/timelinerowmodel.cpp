@@ -20,7 +20,8 @@ struct TimelineRowModel::Node {
     Kind kind = Kind::Group;
     QString label;
     QString tooltip;
-    QString note; // shown in a group header's time area (warp roles: the per-role summary)
+    QString note;        // shown in a group header's time area (warp roles: the per-role summary)
+    QString explanation; // what the row is, where its label alone does not say
     int lane = -1;
     int counter = -1;
     qint64 events = 0;
@@ -97,6 +98,12 @@ void TimelineRowModel::build()
     const TimelineModel& m = *m_snapshot->model;
 
     const auto ranks = processRanks(m_snapshot->meta);
+    // Importers give a trace's named processes and threads ("Spans", a stream's annotations)
+    // ids from 2^32 up (core/import/chrometracebuilder.cpp): those are not worth showing.
+    constexpr int64_t kImportedNameIds = int64_t(1) << 32;
+    constexpr int64_t kGpuAnnotationIds = int64_t(1) << 40;
+    const auto format = m_snapshot->meta.find("import.format");
+    const bool kinetoImport = format != m_snapshot->meta.end() && format->second == "kineto";
     std::map<int64_t, std::string> processName;
     for (const auto& p : m.processes)
         processName[p.pid] = p.name;
@@ -122,8 +129,15 @@ void TimelineRowModel::build()
         // Distributed runs: "rank 1 · pid 4242 (python3)" (ranks from meta, analysis/commranks.h).
         QString label = ranks.count(pid) ? QString::fromStdString(processRankLabel(pid, ranks))
                                          : QStringLiteral("Process %1").arg(pid);
-        if (name != processName.end() && !name->second.empty())
+        const bool named = name != processName.end() && !name->second.empty();
+        if (named && pid >= kImportedNameIds)
+            label = QString::fromStdString(name->second); // "Spans", not "Process 4294967296 (Spans)"
+        else if (named)
             label += QStringLiteral(" (%1)").arg(QString::fromStdString(name->second));
+        // The trace's own label of the process (Kineto's process_labels: "CPU").
+        if (const auto labels = m_snapshot->meta.find("import.process_labels." + std::to_string(pid));
+            labels != m_snapshot->meta.end() && !labels->second.empty())
+            label += QStringLiteral(" · %1").arg(QString::fromStdString(labels->second));
         Node* n = hostRoot->add(group(label));
         processes[pid] = n;
         return n;
@@ -132,12 +146,27 @@ void TimelineRowModel::build()
         auto it = threads.find({pid, tid});
         if (it != threads.end())
             return it->second;
-        // CUPTI leaves the thread of some records (syncs seen from the GPU) unknown: tid 0.
+        // CUPTI leaves the thread of some records (syncs seen from the GPU) unknown: tid 0. The
+        // row's tooltip (timeline label, Tracks dock) says why (issue 24 item 11: it was the
+        // demo's first row, unexplained).
         QString label = tid == 0 ? QStringLiteral("thread not recorded") : QStringLiteral("thread %1").arg(tid);
         const auto name = threadName.find({pid, tid});
-        if (name != threadName.end() && !name->second.empty())
-            label += QStringLiteral(" (%1)").arg(QString::fromStdString(name->second));
+        if (name != threadName.end() && !name->second.empty()) {
+            const QString n = QString::fromStdString(name->second);
+            // A trace's own thread name is the label when it says more than an internal id:
+            // Kineto's "thread 462 (python3)" (not "thread 462 (thread 462 (python3))"), an
+            // importer's "GPU 0 stream 7 annotations" for a made-up tid.
+            if (tid >= kImportedNameIds || n.startsWith(QStringLiteral("thread ")))
+                label = n;
+            else
+                label += QStringLiteral(" (%1)").arg(n);
+        }
         Node* n = processNode(pid)->add(group(label));
+        if (tid == 0)
+            n->explanation = QStringLiteral(
+                "CUPTI records these events (synchronizations seen from the GPU) without the CPU thread "
+                "that waited on them, so they cannot be put under a thread of the process. The waits "
+                "themselves are on the threads' CUDA API rows.");
         threads[{pid, tid}] = n;
         return n;
     };
@@ -187,6 +216,24 @@ void TimelineRowModel::build()
         node->label = QString::fromStdString(l.label);
         switch (laneKind(l.kind).group) {
         case TrackGroup::Thread:
+            // A PyTorch profiler trace's host ranges are aten:: operators and record_function
+            // annotations, not NVTX: say so (issue 24 item 10).
+            if (kinetoImport && l.kind == LaneKind::Nvtx) {
+                // Kinds by the importer's ids: a (device, stream)'s gpu_user_annotation thread
+                // from 2^40, a named pid's ("Spans") threads from 2^32, real threads below.
+                const bool gpuSide = l.tid >= kGpuAnnotationIds;
+                const bool span = !gpuSide && l.pid >= kImportedNameIds;
+                node->label = (gpuSide       ? QStringLiteral("GPU annotations")
+                                      : span ? QStringLiteral("spans")
+                                             : QStringLiteral("CPU ops"))
+                    + (l.depth > 0 ? QStringLiteral(" (depth %1)").arg(l.depth) : QString());
+                node->explanation = gpuSide
+                    ? QStringLiteral("record_function ranges as the GPU ran them (Kineto's gpu_user_annotation)")
+                    : span ? QStringLiteral("the profiler's own spans (the profiled window)")
+                           : QStringLiteral("PyTorch profiler ranges of this thread: aten:: operators (cpu_op), "
+                                            "record_function annotations and Python functions; nested ones one "
+                                            "row deeper");
+            }
             threadNode(l.pid, l.tid)->add(std::move(node));
             break;
         case TrackGroup::Device: {
@@ -246,6 +293,20 @@ void TimelineRowModel::build()
     });
     for (auto& [id, n] : gpus)
         n->gpu = true;
+    // An imported trace names processes that hold nothing the timeline draws (Kineto's
+    // "Traces", whose only event is an instant marker): no empty headers for those (issue 24
+    // item 10). A recording keeps every process, so a host-only one still shows what ran.
+    if (m_snapshot->meta.count("import.format")) {
+        std::function<bool(const Node*)> hasRows = [&](const Node* n) {
+            return n->kind != Kind::Group
+                || std::any_of(n->children.begin(), n->children.end(), [&](const auto& c) { return hasRows(c.get()); });
+        };
+        std::erase_if(m_root->children, [&](const auto& c) {
+            const bool process
+                = std::any_of(processes.begin(), processes.end(), [&](const auto& p) { return p.second == c.get(); });
+            return process && !hasRows(c.get());
+        });
+    }
     // Many host rows would push the GPUs off the first screen: threads start collapsed, each
     // showing its first row (CUDA API) as a summary in its header.
     size_t hostLanes = 0;
@@ -406,7 +467,7 @@ QVariant TimelineRowModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::ToolTipRole:
         return QStringLiteral("%1\n%2 events").arg(data(index, PathRole).toString(), formatCount(n->totalEvents()))
-            + n->tooltip;
+            + n->tooltip + (n->explanation.isEmpty() ? QString() : QLatin1Char('\n') + n->explanation);
     case KindRole:
         return static_cast<int>(n->kind);
     case LaneIndexRole:
@@ -607,6 +668,7 @@ void TimelineRowModel::collect(
                 r.pinned = c->pinned;
                 r.label = pinnedOnly ? path : c->label;
                 r.note = c->note;
+                r.explanation = c->explanation;
                 r.path = path;
                 r.id = reinterpret_cast<quintptr>(c.get());
                 out.push_back(std::move(r));

@@ -45,7 +45,8 @@ public:
         int summaryLane = -1;         // a collapsed group shows this lane's events in its header
         std::vector<int> hiddenLanes; // a collapsed group: every lane inside it
         QString label;
-        QString note; // warp-role groups: the per-role summary, drawn in the header's time area
+        QString note;        // warp-role groups: the per-role summary, drawn in the header's time area
+        QString explanation; // what the row is, where its label alone does not say (tooltip)
         QString path;
         quintptr id = 0; // stable while the model lives: the node's address
     };

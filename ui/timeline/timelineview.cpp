@@ -656,7 +656,15 @@ void TimelineView::showTooltip(const QPoint& pos, const QPoint& globalPos)
     m_hover = hitTest(pos);
     m_tooltipGlobal = globalPos;
     if (!m_hover.isEvent() && !m_hover.isCounter()) {
-        QToolTip::hideText();
+        // A row's label: its whole path, and what the row is where the label alone does not say.
+        const LayoutRow* row = pos.x() < m_labelWidth ? rowAt(pos) : nullptr;
+        if (row && !row->row.explanation.isEmpty())
+            QToolTip::showText(globalPos,
+                QStringLiteral("<b>%1</b><br>%2")
+                    .arg(row->row.path.toHtmlEscaped(), row->row.explanation.toHtmlEscaped()),
+                this);
+        else
+            QToolTip::hideText();
         return;
     }
     if (m_hover.isEvent() && m_hover.count == 1 && m_details && !m_details->cached(m_hover.lane, m_hover.first))
@@ -805,6 +813,11 @@ void TimelineView::mousePressEvent(QMouseEvent* e)
         m_drag = Drag::None;
 }
 
+bool TimelineView::pointerOverTimeline() const
+{
+    return underMouse();
+}
+
 void TimelineView::leaveEvent(QEvent* e)
 {
     // Labels shown only near the pointer go when it leaves.
@@ -919,7 +932,10 @@ void TimelineView::keyPressEvent(QKeyEvent* e)
         QWidget::keyPressEvent(e);
         return;
     }
-    const double anchor = eventArea().contains(m_mousePos) ? m_mousePos.x() - m_labelWidth : -1;
+    // Zoom about the pointer while it is over the events, else about the centre (the last
+    // position seen is stale once the pointer has left).
+    const double anchor
+        = pointerOverTimeline() && eventArea().contains(m_mousePos) ? m_mousePos.x() - m_labelWidth : -1;
     switch (e->key()) {
     case Qt::Key_W:
     case Qt::Key_Plus:

@@ -130,6 +130,8 @@ public slots:
     void panBy(double fractionOfWidth);
     void fitAll();
     void fitSelection();
+    // The pointer is over the timeline (keys pressed then go to it whatever has the focus).
+    bool pointerOverTimeline() const;
     void fitEvent(const ws::EventSelection& event);
     // Brings an event into view (search): centres it, zooming in when it would be tiny.
     void revealEvent(const ws::EventSelection& event);
