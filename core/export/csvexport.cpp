@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/export/csvexport.h"
 
+#include "core/util/numbertext.h"
+
 #include "core/report/textescape.h"
 #include "core/store/rowcodec.h"
 
@@ -47,10 +49,7 @@ public:
     CsvWriter& field(double value)
     {
         separator();
-        char buf[32];
-        // %.17g round-trips every double.
-        std::snprintf(buf, sizeof buf, "%.17g", value);
-        m_buf += buf;
+        m_buf += shortestText(value); // round-trips, without %.17g's float noise
         return *this;
     }
     template <typename Int>

@@ -11,6 +11,7 @@
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
 #include "core/timeline/lanebuilder.h"
+#include "core/util/numbertext.h"
 
 #include <QtTest>
 
@@ -513,6 +514,32 @@ private slots:
         const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(out.str()));
         QVERIFY(doc.isObject());
         QVERIFY(doc.object().value(QLatin1String("traceEvents")).toArray().isEmpty());
+    }
+
+    // CSV numbers: the shortest text that reads back as the same double (issue 24 item 11).
+    void shortestNumberText_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("float noise") << 0.25769599999999998 << "0.257696";
+        QTest::newRow("tenth") << 0.1 << "0.1";
+        QTest::newRow("integral") << 1048576.0 << "1048576";
+        QTest::newRow("negative") << -2.5 << "-2.5";
+        QTest::newRow("negative zero") << -0.0 << "0";
+        QTest::newRow("tiny") << 1.25e-7 << "1.25e-07";
+        QTest::newRow("huge") << 3.0e20 << "3e+20";
+        QTest::newRow("third") << 1.0 / 3.0 << "0.3333333333333333";
+        QTest::newRow("nan") << std::nan("") << "nan";
+        QTest::newRow("inf") << HUGE_VAL << "inf";
+    }
+    void shortestNumberText()
+    {
+        QFETCH(double, value);
+        QFETCH(QString, text);
+        const std::string got = shortestText(value);
+        QCOMPARE(QString::fromStdString(got), text);
+        if (std::isfinite(value))
+            QCOMPARE(std::strtod(got.c_str(), nullptr), value == 0.0 ? 0.0 : value); // reads back exactly
     }
 
     void csvKernelTable()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/panelexport.h"
 
+#include "core/util/numbertext.h"
+
 #include "ui/panels/plottextfit.h"
 
 #include "core/report/reportformat.h"
@@ -63,18 +65,7 @@ QStringList plotFormats()
 
 QString csvNumber(double value)
 {
-    if (!std::isfinite(value))
-        return QString::number(value);
-    if (value == 0.0)
-        return QStringLiteral("0"); // never "-0"
-    char buf[64];
-    const double magnitude = std::fabs(value);
-    const auto format
-        = magnitude >= 1e-4 && magnitude < 1e15 ? std::chars_format::fixed : std::chars_format::scientific;
-    // No precision: the shortest text that round-trips (std::to_chars' guarantee).
-    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, format);
-    return ec == std::errc() ? QString::fromLatin1(buf, static_cast<qsizetype>(end - buf))
-                             : QString::number(value, 'g', 17);
+    return QString::fromStdString(shortestText(value));
 }
 
 QSize exportSize(QSize onScreen)
