@@ -6,7 +6,7 @@
 // configuration image must come out as the H200's did, and every value must equal the one the
 // profiled process evaluated and the one its profile session stores. CUPTI's host API
 // (libcupti + libnvperf_host) evaluates on the CPU: no driver or GPU is needed.
-#include "metricconfiguration.h"
+#include "collectors/profiler/metricconfiguration.h"
 
 #include "core/store/sessionreader.h"
 

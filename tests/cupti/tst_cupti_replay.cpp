@@ -5,8 +5,8 @@
 // kernels, copies, memsets and API calls must equal the rows of the session the same run
 // recorded. A hand-built capture checks the conversion field by field and every way a capture
 // is refused. The test links CUPTI's headers only, no libcupti.
-#include "activityreplay.h"
-#include "rawwriter.h"
+#include "collectors/inject/activityreplay.h"
+#include "collectors/inject/rawwriter.h"
 
 #include "core/ingest/rawingest.h"
 #include "core/raw/rawreader.h"
