@@ -16,6 +16,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include <cstring>
@@ -56,6 +57,62 @@ SessionData replayAndIngest(const CapturedActivity& capture, const raw::FileHead
     return ingest.finish();
 }
 
+// The frames the converter writes (ThreadName aside: it names threads the converter meets).
+bool fromActivity(raw::RecordType t)
+{
+    using T = raw::RecordType;
+    return t == T::Kernel || t == T::Memcpy || t == T::Memset || t == T::Api || t == T::Sync || t == T::Overhead;
+}
+
+std::string frameBytes(const raw::RawFrame& f)
+{
+    raw::FrameHeader h {};
+    h.size = static_cast<uint32_t>(f.payload.size());
+    h.type = static_cast<uint16_t>(f.type);
+    return std::string(reinterpret_cast<const char*>(&h), sizeof(h)) + std::string(f.payload);
+}
+
+// The live raw file with its activity frames replaced by the replay's: the live file's strings
+// are interned first, in their order, so the replay's frames name strings by the same ids and
+// the live file's other frames (process, devices, NVTX, stream map, ...), which follow, keep
+// theirs; the replay comes last. The frames the replay wrote are returned in `replayed`.
+raw::RawFile liveWithReplayedActivity(
+    const raw::RawFile& live, const CapturedActivity& capture, std::vector<std::string>& replayed)
+{
+    QTemporaryDir dir;
+    RawWriter writer;
+    if (!writer.open(dir.path().toStdString()))
+        throw std::runtime_error("cannot open a raw file in " + dir.path().toStdString());
+    std::string others;
+    uint64_t otherCount = 0;
+    for (const auto& f : live.frames()) {
+        if (f.type == raw::RecordType::String) {
+            const auto def = raw::readPayload<raw::StringDef>(f.payload);
+            if (writer.intern(raw::trailingBytes<raw::StringDef>(f.payload)) != def.id)
+                throw std::runtime_error("the live file's string table is not in first-use order");
+        } else if (!fromActivity(f.type) && f.type != raw::RecordType::End) {
+            others += frameBytes(f);
+            ++otherCount;
+        }
+    }
+    writer.addPrepared(others, otherCount);
+    writer.writeOut();
+    const size_t before = readBytes(writer.path()).size();
+    capture.replay(writer);
+    writer.writeOut();
+    const std::string replayBytes = readBytes(writer.path()).substr(before);
+    const raw::RawFile r = raw::RawFile::fromBytes(
+        std::string(reinterpret_cast<const char*>(&live.header()), sizeof(raw::FileHeader)) + replayBytes,
+        "replayed.raw");
+    replayed.clear();
+    for (const auto& f : r.frames())
+        replayed.push_back(frameBytes(f));
+    writer.close(0);
+    std::string bytes = readBytes(writer.path());
+    std::memcpy(bytes.data(), &live.header(), sizeof(raw::FileHeader));
+    return raw::RawFile::fromBytes(std::move(bytes), "live-with-replay.raw");
+}
+
 // Rows of one kind with their string ids taken out and their texts beside them, so rows of two
 // files (different string tables) compare with ==.
 template <class R>
@@ -81,20 +138,51 @@ std::vector<std::pair<R, std::vector<std::string>>> named(const std::vector<R>& 
 
 template <class R> QString describe(const R& r)
 {
-    return QStringLiteral("id %1 corr %2 start %3 end %4")
-        .arg(r.id)
-        .arg(r.correlationId)
-        .arg(static_cast<qlonglong>(r.start))
-        .arg(static_cast<qlonglong>(r.end));
+    QString d = QStringLiteral("id %1 corr %2 start %3 end %4")
+                    .arg(r.id)
+                    .arg(r.correlationId)
+                    .arg(static_cast<qlonglong>(r.start))
+                    .arg(static_cast<qlonglong>(r.end));
+    if constexpr (requires { r.streamId; })
+        d += QStringLiteral(" stream %1").arg(r.streamId);
+    return d;
+}
+
+// meta stream_id_map of a session ("pid P ctx C: 7->7, pid P ctx C: 13->14"): CUPTI's stream ids
+// -> the program's, keyed by (pid, context, CUPTI id).
+using StreamMap = std::map<std::tuple<int64_t, uint32_t, uint32_t>, uint32_t>;
+StreamMap parseStreamMap(const std::string& text)
+{
+    StreamMap m;
+    for (const QString& entry : QString::fromStdString(text).split(QStringLiteral(", "), Qt::SkipEmptyParts)) {
+        const QStringList w = entry.split(QRegularExpression(QStringLiteral("[ :>-]+")), Qt::SkipEmptyParts);
+        if (w.size() == 6 && w[0] == "pid" && w[2] == "ctx")
+            m[{w[1].toLongLong(), w[3].toUInt(), w[4].toUInt()}] = w[5].toUInt();
+    }
+    return m;
+}
+
+// Where this ingest keeps CUPTI's stream ids and the session's ingest stored the program's
+// (meta stream_id_map, from the recorder's StreamMap records), the replayed id is mapped as that
+// ingest mapped it; where both map, the ids are equal already and the map changes nothing.
+template <class R> void mapStreams(R& r, const StreamMap& map, const R& recorded)
+{
+    if constexpr (requires { r.streamId; }) {
+        const auto it = map.find({r.pid, r.contextId, r.streamId});
+        if (r.streamId != recorded.streamId && it != map.end())
+            r.streamId = it->second;
+    }
 }
 
 // The same rows in the same order, naming the first that differs.
 template <class R>
 void compareRows(const char* what, const std::vector<R>& replayed, const StringTable& replayStrings,
-    const std::vector<R>& recorded, const StringTable& recordedStrings)
+    const std::vector<R>& recorded, const StringTable& recordedStrings, const StreamMap& streams)
 {
-    const auto a = named(replayed, replayStrings);
+    auto a = named(replayed, replayStrings);
     const auto b = named(recorded, recordedStrings);
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+        mapStreams(a[i].first, streams, b[i].first);
     QVERIFY2(a.size() == b.size(),
         qPrintable(QStringLiteral("%1: %2 replayed, %3 in the session").arg(what).arg(a.size()).arg(b.size())));
     for (size_t i = 0; i < a.size(); ++i) {
@@ -333,7 +421,8 @@ private slots:
             QTest::newRow("missing") << QString();
     }
 
-    // The H200's buffers replayed here give the session the same run recorded.
+    // The H200's buffers replayed here give exactly the frames the recorder wrote from them, and
+    // with the raw file's other records, the session the same run recorded.
     void recordedRunMatches()
     {
         QFETCH(QString, caseDir);
@@ -341,25 +430,49 @@ private slots:
         const QStringList captures = QDir(caseDir + "/capture").entryList({"ws-*.cupti"}, QDir::Dirs);
         QCOMPARE(captures.size(), 1); // one traced process
         const auto capture = CapturedActivity::read((caseDir + "/capture/" + captures[0]).toStdString());
+        const auto counts = capture.recordCounts();
+        QVERIFY2(counts.count(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) && counts.count(CUPTI_ACTIVITY_KIND_RUNTIME),
+            "the capture holds no kernel or runtime API records");
         const QString rawPath = caseDir + QStringLiteral("/ws-%1.raw").arg(capture.pid());
         QVERIFY2(QFile::exists(rawPath), qPrintable(rawPath + " (the raw file of the same run) is missing"));
         const raw::RawFile live = raw::RawFile::load(rawPath.toStdString());
 
-        uint64_t frames = 0;
-        const SessionData replayed = replayAndIngest(capture, live.header(), frames);
-        const auto counts = capture.recordCounts();
-        QVERIFY2(counts.count(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) && counts.count(CUPTI_ACTIVITY_KIND_RUNTIME),
-            "the capture holds no kernel or runtime API records");
+        // Frame for frame: the converter's output here equals what it wrote in the traced process.
+        std::vector<std::string> replayed;
+        raw::RawFile merged = liveWithReplayedActivity(live, capture, replayed);
+        std::vector<std::string> liveActivity, replayedActivity;
+        for (const auto& f : live.frames())
+            if (fromActivity(f.type))
+                liveActivity.push_back(frameBytes(f));
+        for (const auto& f : replayed) {
+            raw::FrameHeader h {};
+            std::memcpy(&h, f.data(), sizeof(h));
+            if (fromActivity(static_cast<raw::RecordType>(h.type)))
+                replayedActivity.push_back(f);
+        }
+        QCOMPARE(replayedActivity.size(), liveActivity.size());
+        for (size_t i = 0; i < liveActivity.size(); ++i)
+            QVERIFY2(replayedActivity[i] == liveActivity[i], qPrintable(QStringLiteral("frame %1 differs").arg(i)));
 
+        // Row for row against the session of the same run.
+        RawIngest ingest;
+        ingest.addFile(std::move(merged));
+        const SessionData s = ingest.finish();
         SessionReader reader((caseDir + "/trace.wscope").toStdString());
         const StringTable strings = reader.readStrings();
         const auto kernels = reader.readTable<KernelRecord>();
         QVERIFY(!kernels.empty());
-        compareRows("kernel", replayed.kernels, replayed.strings, kernels, strings);
-        compareRows("memcpy", replayed.memcpys, replayed.strings, reader.readTable<MemcpyRecord>(), strings);
-        compareRows("memset", replayed.memsets, replayed.strings, reader.readTable<MemsetRecord>(), strings);
-        compareRows("api", replayed.apiCalls, replayed.strings, reader.readTable<ApiCallRecord>(), strings);
-        compareRows("sync", replayed.syncs, replayed.strings, reader.readTable<SyncRecord>(), strings);
+        const auto meta = reader.meta();
+        const StreamMap streams = parseStreamMap(meta.count("stream_id_map") ? meta.at("stream_id_map") : "");
+        compareRows("kernel", s.kernels, s.strings, kernels, strings, streams);
+        QVERIFY(!QTest::currentTestFailed());
+        compareRows("memcpy", s.memcpys, s.strings, reader.readTable<MemcpyRecord>(), strings, streams);
+        QVERIFY(!QTest::currentTestFailed());
+        compareRows("memset", s.memsets, s.strings, reader.readTable<MemsetRecord>(), strings, streams);
+        QVERIFY(!QTest::currentTestFailed());
+        compareRows("api", s.apiCalls, s.strings, reader.readTable<ApiCallRecord>(), strings, streams);
+        QVERIFY(!QTest::currentTestFailed());
+        compareRows("sync", s.syncs, s.strings, reader.readTable<SyncRecord>(), strings, streams);
     }
 };
 
