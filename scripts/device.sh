@@ -6,7 +6,8 @@
 #   scripts/device.sh stage [JOB...]    here (the build machine): builds what the jobs run in
 #                                       build/gpu and copies it, stripped, into build/gpu/device
 #                                       (bin/, lib/, the gpu test programs, the Qt libraries they
-#                                       load, cubins). Carry build/gpu/device, nothing else.
+#                                       load, cubins; with gpu-tests all packed in one
+#                                       stage.tar.xz). Carry build/gpu/device, nothing else.
 #   scripts/device.sh run JOB...        on the GPU machine, from the repository root: runs
 #                                       scripts/device/jobs/JOB.sh OUTDIR for each job within its
 #                                       time limit; writes $OUT/device.log (GPU, timings, exit
@@ -142,8 +143,6 @@ PY
     ldd "$STAGE"/tests/* | awk '/=> \//{print $3}' | sort -u |
       grep -E 'libQt6|libicu|libdouble-conversion|libpcre2-16|libb2|libzstd|libglib|libgthread|libsqlite3' |
       xargs -r -I{} cp -L {} "$STAGE/qtlibs/"
-    tar cJf "$STAGE/qtlibs.tar.xz" -C "$STAGE" qtlibs
-    rm -rf "$STAGE/qtlibs"
   fi
   if [ "$cubin" = 1 ]; then
     "${NVCC:-/usr/local/cuda/bin/nvcc}" -cubin -gencode=arch=compute_90a,code=sm_90a -lineinfo \
@@ -153,6 +152,15 @@ PY
   # build/gpu/bin): `run` makes them point at the checkout on the GPU machine and at the stage.
   echo "$ROOT" >"$STAGE/source-dir"
   printf '%s\n' "$@" >"$STAGE/jobs"
+  if [ "$tests" = 1 ]; then
+    # Uncompressed, the gpu-tests stage is about 30 MiB (ICU data alone 30 MB; six test programs
+    # of 1.7 MB that are mostly the same static core); the device carries 64 MiB with the working
+    # tree. One xz stream with a 64 MiB dictionary stores what the programs share once: about
+    # 14 MiB in all. `run` unpacks it before the jobs start.
+    local dirs=(bin lib tests qtlibs)
+    tar cf - -C "$STAGE" "${dirs[@]}" | xz -9 -T1 >"$STAGE/stage.tar.xz"
+    (cd "$STAGE" && rm -rf "${dirs[@]}")
+  fi
   local stage_bytes tree_bytes
   stage_bytes=$(du -sb "$STAGE" | cut -f1)
   tree_bytes=$( (git ls-files -z --cached --others --exclude-standard | xargs -0 stat -c %s 2>/dev/null || true) |
@@ -186,6 +194,11 @@ cmd_run() {
     elif [ "$src" != "$ROOT" ] && [ "$(cd "$src" && pwd -P)" != "$(pwd -P)" ]; then
       echo "warning: $src exists and is not this checkout: staged tests read fixtures from there" >>"$summary"
     fi
+  fi
+  # `stage gpu-tests` packs bin/, lib/, the test programs and the Qt libraries into one archive.
+  if [ -f "$STAGE/stage.tar.xz" ]; then
+    tar xJf "$STAGE/stage.tar.xz" -C "$STAGE" && rm "$STAGE/stage.tar.xz"
+    echo "unpacked $STAGE/stage.tar.xz" >>"$summary"
   fi
   # The staged programs stand where they were built (build/gpu/bin, build/gpu/lib): the test
   # programs have those paths compiled in.

@@ -48,8 +48,7 @@ private Q_SLOTS:
         if (const QString why = ws::test::whyNoGpu(); !why.isEmpty())
             QSKIP(qPrintable(why));
         const QString exe = QStringLiteral(WS_BUILD_DIR "/bin/warpscope-bench-workloads");
-        if (!QFileInfo::exists(exe))
-            QSKIP("warpscope-bench-workloads is not built (it needs the CUDA toolkit's nvcc)");
+        WS_REQUIRE_CUDA_PROGRAM(exe);
         // A GPU is present: a workload program that cannot find it is a failure, not a skip.
         QProcess probe;
         probe.start(exe, {QStringLiteral("--probe")});

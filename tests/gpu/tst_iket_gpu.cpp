@@ -81,8 +81,8 @@ private Q_SLOTS:
     {
         if (const QString why = ws::test::whyNoGpu(); !why.isEmpty())
             QSKIP(qPrintable(why));
-        if (!QFileInfo::exists(example("ws-example-iket-two-warp")))
-            QSKIP("the in-kernel tracing examples were not built (no nvcc)");
+        WS_REQUIRE_CUDA_PROGRAM(example("ws-example-iket-two-warp"));
+        WS_REQUIRE_CUDA_PROGRAM(example("ws-example-iket-pipelined"));
         QVERIFY(m_dir.isValid());
     }
 

@@ -28,8 +28,7 @@ private slots:
         if (const QString why = whyNoGpu(); !why.isEmpty())
             QSKIP(qPrintable(why));
         const QString stalls = QStringLiteral(WS_BUILD_DIR "/bin/warpscope-stalls");
-        if (!QFile::exists(stalls))
-            QSKIP("warpscope-stalls was not built (no nvcc at configure time)");
+        WS_REQUIRE_CUDA_PROGRAM(stalls);
         QTemporaryDir dir;
         const QString out = dir.filePath("stalls.wscope");
         QProcess p;

@@ -45,6 +45,14 @@ class TestProfileGpu : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase()
+    {
+        if (const QString why = ws::test::whyNoGpu(); !why.isEmpty())
+            QSKIP(qPrintable(why));
+        WS_REQUIRE_CUDA_PROGRAM(kProfilerLib);
+        WS_REQUIRE_CUDA_PROGRAM(kWorkload);
+    }
+
     void profilesCopyKernelOnGpu()
     {
         if (const QString why = whyNoGpuRun(); !why.isEmpty())

@@ -59,8 +59,7 @@ private slots:
     {
         if (const QString why = ws::test::whyNoGpu(); !why.isEmpty())
             QSKIP(qPrintable(why));
-        if (!QFileInfo::exists(example()))
-            QSKIP("ws-example-nvtx-timing was not built (no nvcc)");
+        WS_REQUIRE_CUDA_PROGRAM(example());
     }
 
     void nvtxTimingMatchesTheProgramsEvents()

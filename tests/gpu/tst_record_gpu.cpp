@@ -76,8 +76,8 @@ private slots:
     {
         if (const QString why = ws::test::whyNoGpu(); !why.isEmpty())
             QSKIP(qPrintable(why));
-        if (!QFileInfo::exists(example("ws-example-gemm-relu")))
-            QSKIP("the CUDA examples were not built (no nvcc)");
+        for (const char* name : {"ws-example-gemm-relu", "ws-example-graphs", "ws-example-launch-bound"})
+            WS_REQUIRE_CUDA_PROGRAM(example(name));
     }
 
     void gemmRelu()

@@ -5,6 +5,7 @@
 // GPU on this machine at all? Decided up front from the device nodes, never from how a run
 // went, so that on a GPU machine a crash or an empty recording fails instead of skipping.
 #include <QFile>
+#include <QFileInfo>
 #include <QString>
 
 namespace ws::test {
@@ -21,4 +22,29 @@ inline QString whyNoGpu()
                         : QStringLiteral("no NVIDIA GPU on this machine (/dev/nvidia0 and /dev/nvidiactl missing)");
 }
 
+// Whether this build configured the CUDA programs and injection libraries (nvcc and CUPTI found;
+// tests/CMakeLists.txt defines WS_TEST_CUDA_PROGRAMS). Then one of them missing on a GPU machine
+// is a broken build or stage: a failure, never a skip.
+inline constexpr bool cudaProgramsConfigured()
+{
+#ifdef WS_TEST_CUDA_PROGRAMS
+    return true;
+#else
+    return false;
+#endif
+}
+
 } // namespace ws::test
+
+// In a test function or initTestCase: skips when `path` is missing because this build has no CUDA
+// toolkit, fails when it is missing although the build configured it.
+#define WS_REQUIRE_CUDA_PROGRAM(path)                                                                                  \
+    do {                                                                                                               \
+        const QString wsProgram_ = (path);                                                                             \
+        if (!QFileInfo::exists(wsProgram_)) {                                                                          \
+            if (ws::test::cudaProgramsConfigured())                                                                    \
+                QFAIL(                                                                                                 \
+                    qPrintable(wsProgram_ + " is missing although this build configured it (broken build or stage)")); \
+            QSKIP(qPrintable(wsProgram_ + " was not built (no CUDA toolkit at configure time)"));                      \
+        }                                                                                                              \
+    } while (false)
