@@ -66,6 +66,7 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
     int aligned = 0;
     int interpolated = 0;
     uint32_t warpsOnGlobaltimer = 0;
+    uint32_t warpsWithOwnRate = 0;
     double nsPerCycle = 0;
     int64_t worstShift = 0;
     uint64_t moved = 0;
@@ -90,6 +91,7 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
         aligned += d.clock.kernelAligned ? 1 : 0;
         interpolated += d.clock.clockInterpolated ? 1 : 0;
         warpsOnGlobaltimer += d.clock.warpsOnGlobaltimer;
+        warpsWithOwnRate += d.clock.warpsWithOwnRate;
         if (d.clock.nsPerCycle > 0)
             nsPerCycle = d.clock.nsPerCycle;
         moved += d.clock.eventsMovedIntoKernel;
@@ -159,6 +161,7 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
         + std::to_string(outside) + " still outside); globaltimer step " + std::to_string(step) + " ns"
         + (interpolated ? "; clock64 interpolation in " + std::to_string(interpolated) + " launches" : "")
         + (nsPerCycle > 0 ? "; compact events: SM clock " + std::to_string(nsPerCycle) + " ns per cycle, "
+                    + std::to_string(warpsWithOwnRate) + " warps timed by their own clock rate, "
                     + std::to_string(warpsOnGlobaltimer) + " warps kept on globaltimer (their clock64 strayed)"
                           : "");
 }

@@ -134,13 +134,25 @@ void compactTimes(const LaunchBuffer& launch, uint64_t step, std::vector<TimeNs>
     for (uint32_t w = 0; w < launch.totalWarps(); ++w) {
         const uint64_t first = launch.firstEvent[w];
         const uint64_t n = launch.stored(w);
+        // A warp whose readings span long enough has its own rate (an SM's clock64 may run at
+        // its own speed: seen on the H200 for a group of SMs); else the launch's.
+        double rate = nsPerCycle;
+        const raw::IketEvent* a = nullptr;
+        const raw::IketEvent* b = nullptr;
+        for (uint64_t i = first; i < first + n; ++i)
+            if (launch.events[i].globaltimer != 0)
+                (a ? b : a) = &launch.events[i];
+        if (a && b && b->clock > a->clock && b->globaltimer >= a->globaltimer + kOwnRateSpanNs) {
+            rate = static_cast<double>(b->globaltimer - a->globaltimer) / static_cast<double>(b->clock - a->clock);
+            ++clock.warpsWithOwnRate;
+        }
         residual.clear();
         for (uint64_t i = first; i < first + n; ++i) {
             const raw::IketEvent& e = launch.events[i];
             if (e.globaltimer != 0)
                 residual.push_back(
                     static_cast<double>(static_cast<int64_t>(e.globaltimer - launch.events[first].globaltimer))
-                    - nsPerCycle * static_cast<double>(static_cast<int64_t>(e.clock - launch.events[first].clock)));
+                    - rate * static_cast<double>(static_cast<int64_t>(e.clock - launch.events[first].clock)));
         }
         if (residual.empty())
             continue; // no reading at all: nothing places this warp (t keeps 0)
@@ -162,7 +174,7 @@ void compactTimes(const LaunchBuffer& launch, uint64_t step, std::vector<TimeNs>
                 continue;
             }
             const auto cycles = static_cast<double>(static_cast<int64_t>(e.clock - launch.events[first].clock));
-            t[i] = base + static_cast<TimeNs>(std::llround(offset + nsPerCycle * cycles)) + half;
+            t[i] = base + static_cast<TimeNs>(std::llround(offset + rate * cycles)) + half;
         }
     }
 }

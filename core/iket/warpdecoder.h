@@ -52,7 +52,12 @@ struct ClockMapping {
     // whose globaltimer readings strayed from their clock64 line (kept on globaltimer).
     double nsPerCycle = 0;
     uint32_t warpsOnGlobaltimer = 0;
+    uint32_t warpsWithOwnRate = 0; // compact: warps timed by their own clock rate (kOwnRateSpanNs)
 };
+
+// A compact warp whose globaltimer readings span at least this long (ns) is timed by its own
+// clock rate: the readings' 32 ns ticks then err by at most 0.32 % of it.
+inline constexpr uint64_t kOwnRateSpanNs = 20000;
 
 // How far (ns) a compact warp's globaltimer readings may stray from its clock64 line before
 // the warp keeps globaltimer: a few 32 ns ticks.

@@ -281,6 +281,39 @@ private Q_SLOTS:
         QCOMPARE(n, 5);
     }
 
+    // One SM's clock64 runs at its own constant speed (as a group of SMs did on the H200): its
+    // warp spans long enough to be timed by its own rate, keeps clock64 durations and is not
+    // counted as strayed.
+    void ownClockRate()
+    {
+        std::vector<std::vector<CompactEvent>> warps;
+        std::vector<std::vector<Truth>> truth(3);
+        const std::vector<double> lengths {60, 300, 2000, 10000, 10000};
+        for (int w = 0; w < 3; ++w) {
+            Device d;
+            d.gt0 = uint64_t {1} << 40;
+            d.clock0 = 1000;
+            d.ghz = w == 2 ? 1.41 : 1.98;
+            warps.push_back(warpEvents(d, lengths, 500, truth[w]));
+        }
+        StringTable strings;
+        const DecodedLaunch out = decodeLaunch(launchOf(warps), nullptr, strings);
+        QCOMPARE(out.clock.warpsOnGlobaltimer, 0u);
+        QCOMPARE(out.clock.warpsWithOwnRate, 3u);
+        std::vector<int> seen(3, 0);
+        for (const WarpEvent& e : out.events) {
+            if (e.kind != WarpEventKind::Range)
+                continue;
+            const auto w = static_cast<size_t>(e.block);
+            const Truth& t = truth[w][static_cast<size_t>(seen[w]++)];
+            const double len = t.end - t.begin;
+            const double got = static_cast<double>(e.end - e.begin);
+            QVERIFY2(std::fabs(got - len) <= std::max(0.02 * len, 2.0),
+                qPrintable(QStringLiteral("warp %1: range of %2 ns recorded as %3 ns").arg(w).arg(len).arg(got)));
+        }
+        QCOMPARE(seen, std::vector<int>(3, static_cast<int>(lengths.size())));
+    }
+
     // Warps that ran out of slots are named with their kernel and how many events each lost,
     // in meta iket_dropped_warps and in ingest's warning; the others' events all arrive.
     void droppedWarpsNamed()

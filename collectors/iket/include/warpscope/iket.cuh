@@ -191,20 +191,33 @@ public:
     }
     __device__ __forceinline__ void record(uint32_t kind, uint32_t name, uint32_t token)
     {
-        const uint32_t clk = static_cast<uint32_t>(clock64Now());
-        const uint32_t gt = Gt ? globaltimerLoNow() : 0u;
-        const uint4 e = make_uint4(clk, gt, name | (kind << 16) | (Gt ? WS_IKET_EVENT_GLOBALTIMER : 0u), token);
+        const uint32_t word = name | (kind << 16) | (Gt ? WS_IKET_EVENT_GLOBALTIMER : 0u);
         if constexpr (Deferred) {
-            put(m_next - 1, m_pending);
-            m_pending = e;
+            // The previous event's store goes outside the phase the timestamp bounds: after the
+            // timer reads of a call that ends a range, before those of any other call (a
+            // phase then starts as the timers are read). `kind` is a constant at every call.
+            if (kind == WsIketPop || kind == WsIketEnd) {
+                const uint4 e = stamp(word, token);
+                put(m_next - 1, m_pending);
+                m_pending = e;
+            } else {
+                put(m_next - 1, m_pending);
+                m_pending = stamp(word, token);
+            }
         } else {
-            put(m_next, e);
+            put(m_next, stamp(word, token));
         }
         ++m_next;
     }
     __device__ __forceinline__ uint32_t next() const { return m_next; }
 
 private:
+    __device__ __forceinline__ uint4 stamp(uint32_t word, uint32_t token)
+    {
+        const uint32_t clk = static_cast<uint32_t>(clock64Now());
+        const uint32_t gt = Gt ? globaltimerLoNow() : 0u;
+        return make_uint4(clk, gt, word, token);
+    }
     // Both timers in full: the decoder's reference for the low words of the warp's events.
     __device__ __forceinline__ void anchor(uint32_t sm)
     {
@@ -265,13 +278,31 @@ public:
     }
     __device__ __forceinline__ void record(uint32_t kind, uint32_t name, uint32_t token)
     {
-        const uint32_t clk = static_cast<uint32_t>(clock64Now());
-        const uint32_t gt = Gt ? globaltimerLoNow() : 0u;
-        hold(make_uint4(clk, gt, name | (kind << 16) | (Gt ? WS_IKET_EVENT_GLOBALTIMER : 0u), token));
+        const uint32_t word = name | (kind << 16) | (Gt ? WS_IKET_EVENT_GLOBALTIMER : 0u);
+        if constexpr (Deferred) {
+            // As CompactRecorder: the previous event's placing stays outside the timed phase.
+            if (kind == WsIketPop || kind == WsIketEnd) {
+                const uint4 e = stamp(word, token);
+                place(m_next - 1, m_pending);
+                m_pending = e;
+            } else {
+                place(m_next - 1, m_pending);
+                m_pending = stamp(word, token);
+            }
+            ++m_next;
+        } else {
+            hold(stamp(word, token));
+        }
     }
     __device__ __forceinline__ uint32_t next() const { return m_next; }
 
 private:
+    __device__ __forceinline__ uint4 stamp(uint32_t word, uint32_t token)
+    {
+        const uint32_t clk = static_cast<uint32_t>(clock64Now());
+        const uint32_t gt = Gt ? globaltimerLoNow() : 0u;
+        return make_uint4(clk, gt, word, token);
+    }
     __device__ __forceinline__ void anchor(uint32_t sm)
     {
         const uint64_t gt = globaltimerNow();
