@@ -410,10 +410,11 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
             return std::string(buf);
         };
         result.postRunSeconds = static_cast<double>(writtenNs - exitedNs) / 1e9;
-        say("after exit: " + phase("read", readNs - exitedNs) + ", " + phase("ingest", ingestedNs - readNs) + ", "
-            + phase("write", writtenNs - ingestedNs) + "; " + phase("total", writtenNs - exitedNs) + ", "
-            + std::to_string(static_cast<int64_t>(events)) + " events, " + std::to_string(result.rowsWrittenEarly)
-            + " rows written while the program ran");
+        say("after exit: read " + std::to_string((readNs - exitedNs) / 1000000) + " ms, "
+            + phase("ingest", ingestedNs - readNs) + ", " + phase("write", writtenNs - ingestedNs) + "; "
+            + phase("total", writtenNs - exitedNs) + ", " + std::to_string(static_cast<int64_t>(events)) + " events, "
+            + std::to_string(result.rowsWrittenEarly) + " rows written while the program ran (" + ingest.followStatus()
+            + ")");
     }
 
     result.sessionPath = output.string();
