@@ -309,7 +309,7 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
             std::unique_lock lock(m);
             while (!cv.wait_for(lock, std::chrono::milliseconds(kFollowPeriodMs), [&] { return exited; })) {
                 lock.unlock();
-                ingest.poll();
+                ingest.poll(); // neither throws: both fall back to the path after the exit
                 if (live)
                     live->take(ingest, clockNs(CLOCK_MONOTONIC) - kSettleLagNs);
                 lock.lock();

@@ -817,8 +817,10 @@ void RawIngest::poll()
                 m_followStatus = "whole files after the exit: " + path + " has a table entry after records that use it";
                 return;
             }
-        } catch (const raw::RawError& e) {
-            fl.broken = true; // the whole-file path reports it, as it always did
+        } catch (const std::exception& e) {
+            // A file the whole-file path reports (RawError), or anything else: that path, which
+            // reads the complete files after the exit, gives the session either way.
+            fl.broken = true;
             m_followStatus = std::string("whole files after the exit: ") + e.what();
             return;
         }
