@@ -74,7 +74,8 @@ struct Builder {
         k.demangledName = it->second.first;
         k.shortName = it->second.second;
     }
-    std::string streamMap;      // "pid P ctx C: cupti->program ...", for meta stream_id_map
+    std::string streamMap; // "pid P ctx C: cupti->program, ...", for meta stream_id_map
+    size_t streamMaps = 0;
     iket::LaunchCollector iket; // in-kernel trace records, decoded in finish()
 
     void seen(TimeNs t) { lastTs = std::max(lastTs, t); }
@@ -170,9 +171,14 @@ void tableFrame(FileState& st, Builder& b, const raw::RawFrame& f)
         st.threadMap[m.cuptiThreadId] = m.tid;
     } else if (f.type == RecordType::StreamMap) {
         const auto m = raw::readPayload<raw::StreamMapRecord>(f.payload);
-        b.streamMap += (b.streamMap.empty() ? "" : ", ") + std::string("pid ") + std::to_string(st.pid) + " ctx "
-            + std::to_string(m.contextId) + ": " + std::to_string(m.cuptiStreamId) + "->"
-            + std::to_string(m.programStreamId);
+        // The first pairs in meta, for whoever checks the mapping; a program with many streams
+        // does not get a meta value of kilobytes.
+        if (++b.streamMaps <= 64)
+            b.streamMap += (b.streamMap.empty() ? "" : ", ") + std::string("pid ") + std::to_string(st.pid) + " ctx "
+                + std::to_string(m.contextId) + ": " + std::to_string(m.cuptiStreamId) + "->"
+                + std::to_string(m.programStreamId);
+        else if (b.streamMaps == 65)
+            b.streamMap += ", ...";
         st.stale = st.stale || st.streamsUsed.count((uint64_t {m.contextId} << 32) | m.cuptiStreamId) > 0;
         if (m.programStreamId < 0xFFFFFFFFull) // ids beyond 32 bits keep CUPTI's
             st.streamIds[(uint64_t {m.contextId} << 32) | m.cuptiStreamId] = static_cast<uint32_t>(m.programStreamId);
