@@ -139,6 +139,8 @@ std::vector<uint8_t>* buildKeepList(CUpti_CallbackDomain domain, uint32_t size, 
     return list;
 }
 
+bool g_kernelsEnabled = false; // WS_CUPTI_KERNELS=late: enabled at the first context creation
+
 // Per-API activity settings. "select" enables only the kept cbids and never the whole
 // RUNTIME/DRIVER kinds, so CUPTI need not record (and, where it skips interception, not even
 // time) the calls a timeline does not show; "filter" enables the kinds, then disables the rest.
@@ -342,6 +344,12 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
         const CUcontext ctx = static_cast<const CUpti_ResourceData*>(data)->context;
         recordDevice(ctx);
         mapStream(ctx, nullptr);
+        // WS_CUPTI_KERNELS=late: kernel records from the first context on (measuring whether
+        // CUPTI's own stream then still shifts the program's stream ids).
+        if (g_recorder->config().lateKernels && !g_kernelsEnabled && g_recorder->capturing()) {
+            g_kernelsEnabled = true;
+            check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "cuptiActivityEnable(CONCURRENT_KERNEL)");
+        }
         uint32_t ordinal = 0;
         if (cuptiGetDeviceId(ctx, &ordinal) == CUPTI_SUCCESS)
             pm::contextCreated(*g_recorder, ctx, ordinal);
@@ -480,7 +488,8 @@ bool initialize(Recorder& recorder)
 void enableActivity()
 {
     const auto& cfg = g_recorder->config();
-    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "cuptiActivityEnable(CONCURRENT_KERNEL)");
+    if (!cfg.lateKernels || g_kernelsEnabled)
+        check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "cuptiActivityEnable(CONCURRENT_KERNEL)");
     if (cfg.memcpyRecords)
         check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable(MEMCPY)");
     if (cfg.memsetRecords)

@@ -76,6 +76,7 @@ RecorderConfig RecorderConfig::fromEnvironment()
     c.driverApis = off.find(",driver,") == std::string::npos;
     c.subscribe = off.find(",subscriber,") == std::string::npos;
     c.flushPeriodMs = std::atoi(knob(raw::kEnvFlushMs, "500").c_str());
+    c.lateKernels = knob(raw::kEnvKernels, "init") == "late";
     c.prefaultBuffers = std::atoi(knob(raw::kEnvPrefault, "4").c_str());
     if (const char* b = std::getenv(raw::kEnvBufferBytes)) {
         const long long v = std::atoll(b);

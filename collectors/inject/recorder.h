@@ -37,6 +37,7 @@ struct RecorderConfig {
     bool driverApis = true;          // driver API calls (programs that launch through cuLaunchKernel)
     bool subscribe = true;           // callback subscriber: devices, stream ids, profiler-API ranges
     int flushPeriodMs = 500;         // writer thread's cuptiActivityFlushAll(0); 0 = only at exit
+    bool lateKernels = false;        // kernel records enabled at the first context creation, not at init
     int prefaultBuffers = 4;         // activity buffers allocated and touched ahead by the writer thread
     std::vector<std::string> errors; // unparseable settings, reported in the raw file
 

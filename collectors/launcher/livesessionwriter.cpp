@@ -18,10 +18,10 @@ void LiveSessionWriter::take(RawIngest& ingest, TimeNs horizon)
 {
     if (m_failed)
         return;
-    const RawIngest::Settled rows = ingest.settle(horizon);
-    if (rows.empty())
-        return;
     try {
+        const RawIngest::Settled rows = ingest.settle(horizon);
+        if (rows.empty())
+            return;
         if (!m_writer) {
             m_writer = std::make_unique<SessionWriter>(m_output);
             attachLaneCache(*m_writer);

@@ -19,6 +19,7 @@
 #include <set>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace ws {
 
@@ -74,7 +75,8 @@ struct Builder {
         k.demangledName = it->second.first;
         k.shortName = it->second.second;
     }
-    std::string streamMap;      // "pid P ctx C: cupti->program ...", for meta stream_id_map
+    std::string streamMap; // "pid P ctx C: cupti->program, ...", for meta stream_id_map
+    size_t streamMaps = 0;
     iket::LaunchCollector iket; // in-kernel trace records, decoded in finish()
 
     void seen(TimeNs t) { lastTs = std::max(lastTs, t); }
@@ -107,11 +109,17 @@ struct FileState {
     std::unordered_map<uint64_t, uint32_t> streamIds; // (context << 32 | CUPTI stream) -> program's id
     std::unordered_map<uint64_t, StringId> domains;   // NVTX domain handle -> name
     // Following a file as it grows, records are converted with the tables as they stand. The
-    // recorder writes a table entry before any record that uses it; should a file ever break
-    // that (an entry after a record, a string used before its definition), `stale` sends the
-    // whole recording through the whole-file path at finish, which reads the tables first.
+    // recorder writes a table entry before any record that uses it (the clock domain at start,
+    // a thread's or a stream's entry when it first sees the thread or stream); should a file
+    // ever break that (an entry for a thread, stream or clock a converted record already used,
+    // a string used before its definition), `stale` sends the whole recording through the
+    // whole-file path at finish, which reads the tables first.
     bool following = false;
-    bool converted = false;
+    bool clockUsed = false;
+    std::unordered_set<uint64_t> streamsUsed; // (context << 32 | CUPTI stream) of converted records
+    std::unordered_set<int64_t> tidsUsed;     // CUPTI thread ids of converted records
+    uint64_t lastStream = ~uint64_t {0};
+    int64_t lastTid = INT64_MIN;
     bool stale = false;
     bool sideFrames = false; // PM sampling, NVTX timing, in-kernel trace: read from the whole file at finish
 };
@@ -151,22 +159,28 @@ FileState openFile(
 void tableFrame(FileState& st, Builder& b, const raw::RawFrame& f)
 {
     using raw::RecordType;
-    if (st.converted && f.type != RecordType::String)
-        st.stale = true;
     if (f.type == RecordType::String) {
         const auto def = raw::readPayload<raw::StringDef>(f.payload);
         st.strings[def.id] = b.s.strings.intern(text(raw::trailingBytes<raw::StringDef>(f.payload)));
     } else if (f.type == RecordType::ClockDomain) {
         const auto c = raw::readPayload<raw::ClockDomainRecord>(f.payload);
+        st.stale = st.stale || st.clockUsed;
         st.cuptiClockShift = c.realtime ? c.realtimeMinusMonotonicNs : 0;
     } else if (f.type == RecordType::ThreadMap) {
         const auto m = raw::readPayload<raw::ThreadMapRecord>(f.payload);
+        st.stale = st.stale || st.tidsUsed.count(static_cast<int64_t>(m.cuptiThreadId)) > 0;
         st.threadMap[m.cuptiThreadId] = m.tid;
     } else if (f.type == RecordType::StreamMap) {
         const auto m = raw::readPayload<raw::StreamMapRecord>(f.payload);
-        b.streamMap += (b.streamMap.empty() ? "" : ", ") + std::string("pid ") + std::to_string(st.pid) + " ctx "
-            + std::to_string(m.contextId) + ": " + std::to_string(m.cuptiStreamId) + "->"
-            + std::to_string(m.programStreamId);
+        // The first pairs in meta, for whoever checks the mapping; a program with many streams
+        // does not get a meta value of kilobytes.
+        if (++b.streamMaps <= 64)
+            b.streamMap += (b.streamMap.empty() ? "" : ", ") + std::string("pid ") + std::to_string(st.pid) + " ctx "
+                + std::to_string(m.contextId) + ": " + std::to_string(m.cuptiStreamId) + "->"
+                + std::to_string(m.programStreamId);
+        else if (b.streamMaps == 65)
+            b.streamMap += ", ...";
+        st.stale = st.stale || st.streamsUsed.count((uint64_t {m.contextId} << 32) | m.cuptiStreamId) > 0;
         if (m.programStreamId < 0xFFFFFFFFull) // ids beyond 32 bits keep CUPTI's
             st.streamIds[(uint64_t {m.contextId} << 32) | m.cuptiStreamId] = static_cast<uint32_t>(m.programStreamId);
     }
@@ -180,14 +194,23 @@ void recordFrame(FileState& st, Builder& b, const raw::RawFrame& f)
     auto& s = b.s;
     // The stream ids the program itself sees (cudaStreamGetId), where the recorder saw the stream made.
     const auto programStream = [&st](uint32_t contextId, uint32_t cuptiStreamId) {
+        const uint64_t key = (uint64_t {contextId} << 32) | cuptiStreamId;
+        if (st.following && key != st.lastStream) {
+            st.lastStream = key;
+            st.streamsUsed.insert(key);
+        }
         if (st.streamIds.empty())
             return cuptiStreamId;
-        const auto it = st.streamIds.find((uint64_t {contextId} << 32) | cuptiStreamId);
+        const auto it = st.streamIds.find(key);
         return it == st.streamIds.end() ? cuptiStreamId : it->second;
     };
     const int64_t cuptiClockShift = st.cuptiClockShift;
     const auto gpuTime = [cuptiClockShift](int64_t t) { return t > 0 ? t - cuptiClockShift : t; };
     const auto osTid = [&st](int64_t cuptiTid) {
+        if (st.following && cuptiTid != st.lastTid) {
+            st.lastTid = cuptiTid;
+            st.tidsUsed.insert(cuptiTid);
+        }
         const auto it = st.threadMap.find(static_cast<uint64_t>(cuptiTid));
         return it == st.threadMap.end() ? cuptiTid : it->second;
     };
@@ -208,8 +231,9 @@ void recordFrame(FileState& st, Builder& b, const raw::RawFrame& f)
         const auto it = domains.find(handle);
         return it == domains.end() ? s.strings.intern("domain " + std::to_string(handle)) : it->second;
     };
-    if (f.type != RecordType::Process && f.type != RecordType::Environment && f.type != RecordType::Message)
-        st.converted = true;
+    if (f.type == RecordType::Kernel || f.type == RecordType::Memcpy || f.type == RecordType::Memset
+        || f.type == RecordType::Api || f.type == RecordType::Sync || f.type == RecordType::Overhead)
+        st.clockUsed = st.following;
     {
         switch (f.type) {
         case RecordType::String:
@@ -764,6 +788,7 @@ void RawIngest::follow(const std::string& dir)
 {
     m_following = std::make_unique<Following>();
     m_following->dir = dir;
+    m_followStatus = "followed";
 }
 
 void RawIngest::poll()
@@ -803,10 +828,14 @@ void RawIngest::poll()
             }
             if (st.stale) {
                 fl.broken = true;
+                m_followStatus = "whole files after the exit: " + path + " has a table entry after records that use it";
                 return;
             }
-        } catch (const raw::RawError&) {
-            fl.broken = true; // the whole-file path reports it, as it always did
+        } catch (const std::exception& e) {
+            // A file the whole-file path reports (RawError), or anything else: that path, which
+            // reads the complete files after the exit, gives the session either way.
+            fl.broken = true;
+            m_followStatus = std::string("whole files after the exit: ") + e.what();
             return;
         }
     }
@@ -827,6 +856,7 @@ RawIngest::Settled RawIngest::settle(TimeNs horizon)
         && fl.apiCalls.take(fl.b.s.apiCalls, horizon, out.apiCalls);
     if (!ordered) {
         fl.disordered = true;
+        m_followStatus = "followed; rows written after the exit: a record arrived behind rows already handed out";
         return {};
     }
     fl.settledAny = fl.settledAny || !out.kernels.empty() || !out.memcpys.empty() || !out.memsets.empty()

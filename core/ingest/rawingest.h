@@ -69,6 +69,9 @@ public:
     };
     Settled settle(TimeNs horizon);
     bool settledRowsHold() const { return m_settledRowsHold; }
+    // How following went, for the record command's post-run line: "followed", or why finish()
+    // read the whole files or the early rows could not stay.
+    const std::string& followStatus() const { return m_followStatus; }
 
     // Builds the session from everything added. Call once.
     SessionData finish();
@@ -80,6 +83,7 @@ private:
     struct Following;
     std::unique_ptr<Following> m_following;
     bool m_settledRowsHold = true;
+    std::string m_followStatus;
     std::vector<raw::RawFile> m_files;
     std::map<int64_t, LaunchedProcess> m_launched;
     std::vector<std::string> m_warnings;

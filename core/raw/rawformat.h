@@ -42,6 +42,7 @@ inline constexpr const char* kEnvApiMode = "WS_CUPTI_API_MODE";      // select |
 inline constexpr const char* kEnvPrefault = "WS_CUPTI_PREFAULT";     // activity buffers touched ahead (4)
 inline constexpr const char* kEnvKindsOff = "WS_CUPTI_KINDS_OFF";    // sync,overhead,memcpy,memset,driver,subscriber
 inline constexpr const char* kEnvFlushMs = "WS_CUPTI_FLUSH_MS";      // periodic flush (500 ms; 0 = at exit only)
+inline constexpr const char* kEnvKernels = "WS_CUPTI_KERNELS";       // init | late (at the first context)
 // --gpu-metrics (PM sampling period in ns) and --nvtx-timing (range names, '\n'-separated);
 // their records and pure helpers are in raw/pmsampling.h and raw/nvtxtiming.h.
 inline constexpr const char* kEnvGpuMetrics = "WS_GPU_METRICS_PERIOD_NS";

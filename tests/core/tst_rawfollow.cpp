@@ -198,6 +198,70 @@ private slots:
         QVERIFY(a.dump.find("stream_id=14") != std::string::npos); // the program's id for CUPTI's 13
     }
 
+    void entriesForNewStreamsAndThreadsKeepFollowing()
+    {
+        // As the recorder writes them: the device and the default stream's entry at context
+        // creation, a stream's entry when the program creates it (after work on other streams),
+        // a thread's entry when the recorder first sees it. None of these may send the
+        // recording to the whole-file path: settle() still hands out rows.
+        using namespace raw;
+        std::string bytes = header(800);
+        appendFrame(bytes, RecordType::String, StringDef {1, 0}, "_Z6kernelv");
+        appendFrame(bytes, RecordType::String, StringDef {2, 0}, "cudaLaunchKernel_v7000");
+        appendFrame(bytes, RecordType::String, StringDef {3, 0}, "NVIDIA H200");
+        raw::DeviceRecord d {};
+        d.name = 3;
+        d.smCount = 132;
+        appendFrame(bytes, RecordType::Device, d);
+        appendFrame(bytes, RecordType::StreamMap, StreamMapRecord {1, 7, 7});
+        const auto launch = [&](int i, uint32_t stream, int64_t tid) {
+            raw::ApiRecord a {};
+            a.start = 2'000'000'000 + i * 5000;
+            a.end = a.start + 4000;
+            a.tid = tid;
+            a.correlationId = static_cast<uint32_t>(i + 1);
+            a.name = 2;
+            appendFrame(bytes, RecordType::Api, a);
+            raw::KernelRecord k {};
+            k.start = a.start + 9000;
+            k.end = k.start + 1000;
+            k.contextId = 1;
+            k.streamId = stream;
+            k.correlationId = a.correlationId;
+            k.name = 1;
+            appendFrame(bytes, RecordType::Kernel, k);
+        };
+        for (int i = 0; i < 100; ++i)
+            launch(i, 7, 777);
+        appendFrame(bytes, RecordType::StreamMap, StreamMapRecord {1, 13, 14});
+        appendFrame(bytes, RecordType::ThreadMap, ThreadMapRecord {888, 801});
+        for (int i = 100; i < 200; ++i)
+            launch(i, i % 2 ? 13 : 7, i % 3 ? 777 : 888);
+        appendFrame(bytes, RecordType::End, EndRecord {});
+        const fs::path src = fs::path(m_tmp.path().toStdString()) / "entries-src";
+        fs::create_directories(src);
+        append(src / "ws-800.raw", bytes);
+        const Result a = whole(src);
+
+        const fs::path dir = fs::path(m_tmp.path().toStdString()) / "entries";
+        fs::create_directories(dir);
+        RawIngest ingest;
+        ingest.follow(dir.string());
+        size_t settled = 0;
+        for (size_t pos = 0; pos < bytes.size(); pos += 700) {
+            append(dir / "ws-800.raw", std::string_view(bytes).substr(pos, 700));
+            ingest.poll();
+            const auto rows = ingest.settle(INT64_MAX);
+            settled += rows.kernels.size() + rows.apiCalls.size();
+        }
+        QCOMPARE(settled, size_t(400));
+        const SessionData s = ingest.finish();
+        QVERIFY(ingest.settledRowsHold());
+        QCOMPARE(dump(s), a.dump);
+        QVERIFY(a.dump.find("tid=801") != std::string::npos);
+        QVERIFY(a.dump.find("stream_id=14") != std::string::npos);
+    }
+
     void twoProcessesGrowingTogether()
     {
         const fs::path src = fs::path(m_tmp.path().toStdString()) / "two-src";

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Stream ids under `warpscope-cli record` (label `gpu`, issue 20 item 6): a program prints the
-// id of each of its streams (cudaStreamGetId) and puts a memset on each; the session must store
-// exactly those ids, and the program must print the same ids under the recorder as without it
-// (the recorder creates nothing in the program's context that shifts them). Skips, saying why,
-// where no NVIDIA GPU is present or the program was not built.
+// id of each of its streams (cudaStreamGetId) and of the legacy default stream, and puts a memset
+// on each; the session must store exactly the ids the program printed in that run (CUPTI numbers
+// streams itself; the recorder maps its ids to the program's). The run without the recorder is
+// printed beside it: on the H200 (CUPTI 13.0) CUPTI's kernel tracing itself makes one stream in
+// the context, so every created stream's id is one higher under any CUPTI subscriber, the bare
+// one included (docs/recorder.md, Stream ids). Skips, saying why, where no NVIDIA GPU is present
+// or the program was not built.
 #include "core/store/sessionreader.h"
 #include "gpuprobe.h"
 
@@ -86,9 +89,14 @@ private slots:
             QStringList {QStringLiteral("record"), QStringLiteral("-o"), out, QStringLiteral("--"), program()} + args);
         QVERIFY2(recorded.exitCode == 0, qPrintable(recorded.output));
 
-        // The program is unperturbed: the recorder made nothing in its context that moved its ids.
-        QCOMPARE(recorded.streams, plain.streams);
+        // The legacy stream is the context's own; the created ones follow whatever else the
+        // context holds (CUPTI's stream under tracing): shown, not asserted.
+        QCOMPARE(recorded.streams.size(), plain.streams.size());
         QCOMPARE(recorded.legacy, plain.legacy);
+        QString ids;
+        for (size_t i = 0; i < plain.streams.size(); ++i)
+            ids += QStringLiteral(" %1/%2").arg(plain.streams[i]).arg(recorded.streams[i]);
+        qInfo("stream ids without / with the recorder:%s", qPrintable(ids));
 
         // The session stores the ids the program printed in that run: one memset on each stream.
         const SessionData s = SessionReader(out.toStdString()).readAll();

@@ -10,6 +10,10 @@
 //   subscribe  a callback subscriber (CONTEXT_CREATED) kinds      memcpy, memset, sync, overhead
 //   apis       the recorder's kept runtime/driver APIs flush      cuptiActivityFlushAll(0) every 0.5 s
 //   streams    STREAM_CREATED callback (needs subscribe)
+// and, to find what shifts the program's stream ids, changes to the bare set itself:
+//   nokernel   no kernel records      noapi   no launch API records
+//   serialkernel  CUPTI_ACTIVITY_KIND_KERNEL instead of CONCURRENT_KERNEL
+//   late       kernel records enabled in the first CONTEXT_CREATED callback, not at init
 // At exit it prints "bare-cupti: kernels=K api=A other=O dropped=D" on stderr.
 #include <cupti.h>
 
@@ -72,8 +76,15 @@ uint64_t CUPTIAPI monotonic()
     return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
 
+bool g_lateKernels = false;
+CUpti_ActivityKind g_kernelKind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+
 void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data)
 {
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && g_lateKernels) {
+        g_lateKernels = false;
+        cuptiActivityEnable(g_kernelKind);
+    }
     if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_STREAM_CREATED) {
         const auto* r = static_cast<const CUpti_ResourceData*>(data);
         uint32_t id = 0;
@@ -134,7 +145,10 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
     const std::string_view opts = env ? env : "";
     if (has(opts, "systemtid"))
         cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
-    if (has(opts, "subscribe")) {
+    g_kernelKind = has(opts, "serialkernel") ? CUPTI_ACTIVITY_KIND_KERNEL : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    const bool kernels = !has(opts, "nokernel");
+    g_lateKernels = kernels && has(opts, "late");
+    if (has(opts, "subscribe") || g_lateKernels) {
         static CUpti_SubscriberHandle subscriber = nullptr;
         if (cuptiSubscribe(&subscriber, &onCallback, nullptr) == CUPTI_SUCCESS) {
             cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
@@ -146,14 +160,16 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
         cuptiActivityRegisterTimestampCallback(&monotonic);
     if (cuptiActivityRegisterCallbacks(&requested, &completed) != CUPTI_SUCCESS)
         return 0;
-    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    if (kernels && !g_lateKernels)
+        cuptiActivityEnable(g_kernelKind);
     if (has(opts, "kinds")) {
         cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);
         cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET);
         cuptiActivityEnable(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION);
         cuptiActivityEnable(CUPTI_ACTIVITY_KIND_OVERHEAD);
     }
-    enableApis(has(opts, "apis"));
+    if (!has(opts, "noapi"))
+        enableApis(has(opts, "apis"));
     if (has(opts, "flush"))
         std::thread([] {
             while (!g_stop.load()) {

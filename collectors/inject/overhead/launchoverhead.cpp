@@ -10,10 +10,13 @@
 //                         [--launches N] [--reps R] [--mode NAME:KIND[:VAR=VAL,...]]...
 // KIND: plain | bare (CUDA_INJECTION64_PATH=LIB) | inject (the recorder's library without the
 // launcher: same in-process work, no ingest) | record (warpscope-cli record -o DIR/NAME.wscope).
-// Default modes: plain, bare, record. Prints one line per run, a table per mode (median, min,
-// max, added over plain, paired per repetition) and
-//   RESULT plain_us=.. bare_added_us=.. record_added_us=.. beyond_cupti_pct=..
-// where beyond_cupti_pct = (record added - bare added) / bare added x 100 (goal <= 10).
+// Default modes: plain, bare, record. --cpus a-b pins every run to those CPUs. Prints one line per
+// run, a table per mode (median, min, max; added over plain: median and mean of the per-repetition
+// differences, and min over min) and
+//   RESULT plain_us=.. bare_added_us=.. record_added_us=.. beyond_cupti_pct=.. beyond_cupti_pct_mean=..
+//          ci95=[lo,hi] beyond_cupti_pct_min=..
+// where beyond_cupti_pct = (record added - bare added) / bare added x 100 (goal <= 10), from the
+// medians, the means (with a bootstrap 95 % interval over repetitions) and the minima.
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -24,6 +27,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <map>
+#include <random>
+#include <sched.h>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,6 +47,7 @@ struct Options {
     int launches = 50000;
     int reps = 5;
     int timeoutS = 60;
+    std::string cpus; // "a-b": every run pinned to these CPUs (sched_setaffinity)
     std::vector<Mode> modes;
 };
 
@@ -86,8 +92,8 @@ struct RunResult {
 };
 
 // Runs argv with extra environment, stdout captured, stderr to errPath.
-RunResult runOnce(
-    const std::vector<std::string>& argv, const std::vector<std::string>& env, const std::string& errPath, int timeoutS)
+RunResult runOnce(const std::vector<std::string>& argv, const std::vector<std::string>& env, const std::string& errPath,
+    int timeoutS, const std::string& cpus)
 {
     int pipeFd[2];
     if (pipe(pipeFd) != 0)
@@ -103,6 +109,16 @@ RunResult runOnce(
             dup2(err, 2);
         for (const auto& e : env)
             putenv(const_cast<char*>(e.c_str()));
+        if (!cpus.empty()) {
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            const int lo = std::atoi(cpus.c_str());
+            const size_t dash = cpus.find('-');
+            const int hi = dash == std::string::npos ? lo : std::atoi(cpus.c_str() + dash + 1);
+            for (int c = lo; c <= hi; ++c)
+                CPU_SET(c, &set);
+            sched_setaffinity(0, sizeof set, &set);
+        }
         std::vector<char*> args;
         for (const auto& a : argv)
             args.push_back(const_cast<char*>(a.c_str()));
@@ -187,6 +203,8 @@ int main(int argc, char** argv)
             o.reps = std::atoi(next().c_str());
         else if (a == "--timeout")
             o.timeoutS = std::atoi(next().c_str());
+        else if (a == "--cpus")
+            o.cpus = next();
         else if (a == "--mode")
             o.modes.push_back(parseMode(next()));
         else
@@ -219,7 +237,7 @@ int main(int argc, char** argv)
                 args.insert(args.begin(), {o.cli, "record", "-o", base + ".wscope", "--"});
                 std::remove((base + ".wscope").c_str());
             }
-            const RunResult r = runOnce(args, env, base + ".stderr", o.timeoutS);
+            const RunResult r = runOnce(args, env, base + ".stderr", o.timeoutS, o.cpus);
             us[m.name][static_cast<size_t>(rep)] = r.usPerLaunch;
             std::printf("run rep=%d mode=%s us_per_launch=%.4f wall_s=%.3f rc=%d\n", rep, m.name.c_str(), r.usPerLaunch,
                 r.wallS, r.rc);
@@ -227,29 +245,67 @@ int main(int argc, char** argv)
         }
     }
 
+    // Per repetition, what each mode added over plain (runs of one repetition ran back to back).
     const auto& plain = us.count("plain") ? us["plain"] : us[o.modes.front().name];
-    const auto added = [&](const std::string& name) {
+    const auto paired = [&](const std::string& name) {
         std::vector<double> d;
         for (int rep = 0; rep < o.reps; ++rep)
             d.push_back(us[name][static_cast<size_t>(rep)] - plain[static_cast<size_t>(rep)]);
-        return median(d);
+        return d;
     };
-    const double bareAdded = us.count("bare") ? added("bare") : NAN;
-    std::printf(
-        "\n%-24s %10s %10s %10s %12s %12s\n", "mode", "median_us", "min_us", "max_us", "added_us", "added/bare");
+    const auto mean = [](const std::vector<double>& v) {
+        double sum = 0;
+        size_t n = 0;
+        for (double x : v)
+            if (!std::isnan(x)) {
+                sum += x;
+                ++n;
+            }
+        return n ? sum / static_cast<double>(n) : NAN;
+    };
+    const auto minOf = [](const std::vector<double>& v) {
+        double m = NAN;
+        for (double x : v)
+            if (!std::isnan(x) && (std::isnan(m) || x < m))
+                m = x;
+        return m;
+    };
+    const double bareMedian = us.count("bare") ? median(paired("bare")) : NAN;
+    std::printf("\n%-22s %9s %9s %9s %11s %11s %11s %10s\n", "mode", "median_us", "min_us", "max_us", "added_med",
+        "added_mean", "added_min", "med/bare");
     for (const auto& m : o.modes) {
         auto v = us[m.name];
         v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
-        const double mn = v.empty() ? NAN : *std::min_element(v.begin(), v.end());
         const double mx = v.empty() ? NAN : *std::max_element(v.begin(), v.end());
-        const double a = added(m.name);
-        std::printf(
-            "%-24s %10.4f %10.4f %10.4f %12.4f %12.3f\n", m.name.c_str(), median(us[m.name]), mn, mx, a, a / bareAdded);
+        const double a = median(paired(m.name));
+        std::printf("%-22s %9.4f %9.4f %9.4f %11.4f %11.4f %11.4f %10.3f\n", m.name.c_str(), median(us[m.name]),
+            minOf(us[m.name]), mx, a, mean(paired(m.name)), minOf(us[m.name]) - minOf(plain), a / bareMedian);
     }
     if (us.count("bare") && us.count("record")) {
-        const double recAdded = added("record");
-        std::printf("RESULT plain_us=%.4f bare_added_us=%.4f record_added_us=%.4f beyond_cupti_pct=%.1f\n",
-            median(plain), bareAdded, recAdded, (recAdded - bareAdded) / bareAdded * 100.0);
+        const std::vector<double> b = paired("bare"), r = paired("record");
+        const double recMedian = median(r);
+        // 95 % interval of the mean-based figure, resampling repetitions (fixed seed).
+        std::mt19937 rng(20261202);
+        std::vector<double> boot;
+        for (int i = 0; i < 4000; ++i) {
+            std::vector<double> bs, rs;
+            for (int k = 0; k < o.reps; ++k) {
+                const size_t j = rng() % static_cast<size_t>(o.reps);
+                bs.push_back(b[j]);
+                rs.push_back(r[j]);
+            }
+            const double mb = mean(bs);
+            if (mb > 0)
+                boot.push_back((mean(rs) - mb) / mb * 100.0);
+        }
+        std::sort(boot.begin(), boot.end());
+        const double lo = boot.empty() ? NAN : boot[boot.size() * 25 / 1000];
+        const double hi = boot.empty() ? NAN : boot[boot.size() * 975 / 1000];
+        const double minBare = minOf(us["bare"]) - minOf(plain), minRec = minOf(us["record"]) - minOf(plain);
+        std::printf("RESULT plain_us=%.4f bare_added_us=%.4f record_added_us=%.4f beyond_cupti_pct=%.1f "
+                    "beyond_cupti_pct_mean=%.1f ci95=[%.1f,%.1f] beyond_cupti_pct_min=%.1f reps=%d\n",
+            median(plain), bareMedian, recMedian, (recMedian - bareMedian) / bareMedian * 100.0,
+            (mean(r) - mean(b)) / mean(b) * 100.0, lo, hi, (minRec - minBare) / minBare * 100.0, o.reps);
     }
     return 0;
 }
