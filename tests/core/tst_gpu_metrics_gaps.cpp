@@ -97,8 +97,7 @@ private slots:
         QTest::newRow("20us") << 20'000ull << 2'560'000ull << 258u << (256ull << 20);
         QTest::newRow("1us: 1 ms floor") << 1'000ull << 1'000'000ull << 2003u << (256ull << 20);
         QTest::newRow("100us") << 100'000ull << 12'800'000ull << 258u << (128ull << 20);
-        QTest::newRow("1 ms: 20 ms ceiling, 64-sample floor") << 1'000'000ull << 20'000'000ull << 64u
-                                                               << (128ull << 20);
+        QTest::newRow("1 ms: 20 ms ceiling, 64-sample floor") << 1'000'000ull << 20'000'000ull << 64u << (128ull << 20);
     }
     void sizing()
     {
