@@ -98,17 +98,26 @@ private slots:
         QVERIFY(pm::completedSamples(m_image) >= m_expected.size());
     }
 
-    // The intervals, as the sampler read them (it had the PM sampling object; here there is none).
+    // The intervals: CUPTI 13.0 reads them only with the PM sampling object that decoded the
+    // image (offline, without one, it answers CUPTI_ERROR_INVALID_PARAMETER), so the sampler
+    // reads them in the target process and the fixture keeps what it read: back to back, one
+    // period each. Should a CUPTI read them offline, they must be the same.
     void sampleTimes()
     {
         const uint64_t period = std::stoull(m_about.at("period_ns"));
-        for (const Expected& e : m_expected) {
+        for (size_t i = 0; i < m_expected.size(); ++i) {
+            const Expected& e = m_expected[i];
+            QVERIFY(e.end - e.start > period - 1000 && e.end - e.start < period + 1000);
+            if (i > 0)
+                QCOMPARE(e.start, m_expected[i - 1].end);
             uint64_t start = 0, end = 0;
             const CUptiResult r = pm::sampleTimes(nullptr, m_image, e.index, start, end);
-            QVERIFY2(r == CUPTI_SUCCESS, qPrintable(QString::fromStdString(pm::resultText(r))));
-            QCOMPARE(start, e.start);
-            QCOMPARE(end, e.end);
-            QVERIFY(end - start > period / 2 && end - start < period * 2);
+            if (r == CUPTI_SUCCESS) {
+                QCOMPARE(start, e.start);
+                QCOMPARE(end, e.end);
+            } else {
+                QCOMPARE(r, CUPTI_ERROR_INVALID_PARAMETER);
+            }
         }
     }
 
