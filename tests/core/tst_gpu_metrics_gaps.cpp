@@ -93,11 +93,12 @@ private slots:
         QTest::addColumn<qulonglong>("intervalNs");
         QTest::addColumn<uint>("imageSamples");
         QTest::addColumn<qulonglong>("hwBytes");
-        // 128 periods per decode (1 .. 20 ms); the image holds 2 intervals + 2 samples.
-        QTest::newRow("20us") << 20'000ull << 2'560'000ull << 258u << (256ull << 20);
-        QTest::newRow("1us: 1 ms floor") << 1'000ull << 1'000'000ull << 2003u << (256ull << 20);
-        QTest::newRow("100us") << 100'000ull << 12'800'000ull << 258u << (128ull << 20);
-        QTest::newRow("1 ms: 20 ms ceiling, 64-sample floor") << 1'000'000ull << 20'000'000ull << 64u << (128ull << 20);
+        // 128 periods per decode (1 .. 20 ms); the image holds 8 intervals + 2 samples (64 .. 2048).
+        QTest::newRow("20us") << 20'000ull << 2'560'000ull << 1026u << (256ull << 20);
+        QTest::newRow("1us: 1 ms floor, 2048 cap") << 1'000ull << 1'000'000ull << 2048u << (256ull << 20);
+        QTest::newRow("100us") << 100'000ull << 12'800'000ull << 1026u << (128ull << 20);
+        QTest::newRow("1 ms: 20 ms ceiling") << 1'000'000ull << 20'000'000ull << 162u << (128ull << 20);
+        QTest::newRow("10 ms: 64-sample floor") << 10'000'000ull << 20'000'000ull << 64u << (128ull << 20);
     }
     void sizing()
     {
@@ -109,10 +110,18 @@ private slots:
         QCOMPARE(z.decodeIntervalNs, intervalNs);
         QCOMPARE(z.imageSamples, imageSamples);
         QCOMPARE(z.hardwareBufferBytes, hwBytes);
-        QCOMPARE(z.evaluators, 4u); // 16 hardware threads / 4
-        QCOMPARE(z.images, 6u);
+        QCOMPARE(z.evaluators, 2u); // 16 hardware threads / 8
+        QCOMPARE(z.images, 3u);
         QCOMPARE(raw::pmSizing(periodNs, 0, 2).evaluators, 1u);
         QCOMPARE(raw::pmSizing(periodNs, 0, 64, 2).evaluators, 2u); // WS_PM_EVAL_THREADS
+    }
+
+    // --duration caps the image at what the whole collection needs (+50 % + 2).
+    void sizingForShortDurations()
+    {
+        QCOMPARE(raw::pmSizing(20'000, 0.002, 16).imageSamples, 152u); // 100 samples
+        QCOMPARE(raw::pmSizing(20'000, 0.0001, 16).imageSamples, 64u);
+        QCOMPARE(raw::pmSizing(20'000, 10.0, 16).imageSamples, 1026u);
     }
 
     void gapTest()
