@@ -66,7 +66,7 @@ EXTRA=(--gpu-metrics-period 10)
 record period-10us -- "$MIX" --seconds 0.6
 record period-10us-image-4096 WS_PM_IMAGE_SAMPLES=4096 -- "$MIX" --seconds 0.6
 EXTRA=(--gpu-metrics-period 50)
-record period-50us -- "$MIX" --seconds 0.6
+record period-50us -- "$MIX" --summary "$O/period-50us-phases.tsv"
 EXTRA=()
 # A small session to keep (evidence, UI): 0.3 s phases at a 200 us period.
 EXTRA=(--gpu-metrics-period 200)
