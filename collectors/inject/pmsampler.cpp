@@ -183,6 +183,7 @@ struct Sampler {
     // Decode thread only.
     int64_t lastEnd = INT64_MIN; // end of the last decoded sample (monotonic)
     bool overflowSeen = false;
+    bool lastDecodeFull = false; // the previous decode filled its image (CUPTI then drops the rest)
     // A small image decoded once and written out as a test fixture (WS_PM_FIXTURE_DIR).
     std::string fixtureDir;
     int64_t fixtureAfterNs = 0;
@@ -192,7 +193,8 @@ struct Sampler {
     // Statistics (environment gpu_metrics.*): atomics, several threads add to them.
     std::atomic<uint64_t> completed {0}, written {0}, outside {0}, afterStop {0}, timeFailed {0}, evalFailed {0};
     std::atomic<uint64_t> gaps {0}, gapNs {0}, decodes {0}, decodeNs {0}, decodeMaxNs {0}, evalNs {0};
-    std::atomic<uint64_t> sampleInfoNs {0}, restoreNs {0}, imageWaits {0}, imageWaitNs {0}, restarts {0};
+    std::atomic<uint64_t> decodesFull {0}, decodeCpuNs {0}, sampleInfoNs {0}, restoreNs {0}, imageWaits {0},
+        imageWaitNs {0}, restarts {0};
 };
 
 std::mutex g_startMutex;
@@ -634,13 +636,14 @@ bool decodeOnce(Sampler& s)
     if (!img)
         return false;
     trace("decode");
-    const int64_t t0 = clockNs(CLOCK_MONOTONIC);
+    const int64_t t0 = clockNs(CLOCK_MONOTONIC), cpu0 = clockNs(CLOCK_THREAD_CPUTIME_ID);
     auto dd = params<CUpti_PmSampling_DecodeData_Params>(CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
     dd.pPmSamplingObject = s.object;
     dd.pCounterDataImage = img->bytes.data();
     dd.counterDataImageSize = img->bytes.size();
     const CUptiResult r = cuptiPmSamplingDecodeData(&dd);
     const int64_t t1 = clockNs(CLOCK_MONOTONIC);
+    s.decodeCpuNs += static_cast<uint64_t>(clockNs(CLOCK_THREAD_CPUTIME_ID) - cpu0);
     ++s.decodes;
     s.decodeNs += static_cast<uint64_t>(t1 - t0);
     atomicMax(s.decodeMaxNs, static_cast<uint64_t>(t1 - t0));
@@ -680,7 +683,11 @@ bool decodeOnce(Sampler& s)
     }
     Job job;
     job.image = img;
-    const auto gapReason = dd.overflow ? raw::PmGapReason::Overflow : raw::PmGapReason::Missing;
+    // A gap right after a decode that filled its image: CUPTI dropped what did not fit (seen on
+    // the H200: the missing stretch is the backlog beyond the image).
+    const auto gapReason = s.lastDecodeFull ? raw::PmGapReason::ImageFull
+        : dd.overflow                       ? raw::PmGapReason::Overflow
+                                            : raw::PmGapReason::Missing;
     const int64_t tInfo = clockNs(CLOCK_MONOTONIC);
     for (size_t i = 0; i < completed; ++i) {
         uint64_t rawStart = 0, rawEnd = 0;
@@ -709,6 +716,9 @@ bool decodeOnce(Sampler& s)
     }
     s.sampleInfoNs += static_cast<uint64_t>(clockNs(CLOCK_MONOTONIC) - tInfo);
     const bool more = dd.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL;
+    s.lastDecodeFull = more;
+    if (s.lastDecodeFull)
+        ++s.decodesFull;
     if (job.slots.empty()) {
         giveBack(s, img);
         return more;
@@ -792,6 +802,8 @@ void tearDown(Sampler& s)
         environment(s, "gpu_metrics.decodes", std::to_string(s.decodes));
         environment(s, "gpu_metrics.decode_ms_total", ms(s.decodeNs));
         environment(s, "gpu_metrics.decode_ms_max", ms(s.decodeMaxNs));
+        environment(s, "gpu_metrics.decode_cpu_ms_total", ms(s.decodeCpuNs));
+        environment(s, "gpu_metrics.decodes_full", std::to_string(s.decodesFull));
         environment(s, "gpu_metrics.evaluate_us_per_sample", evaluated ? ms(s.evalNs * 1000 / evaluated) : "0");
         environment(
             s, "gpu_metrics.sample_info_us_per_sample", s.completed ? ms(s.sampleInfoNs * 1000 / s.completed) : "0");
@@ -895,6 +907,9 @@ void contextCreated(Recorder& recorder, void* ctx, uint32_t deviceOrdinal)
     const char* evaluators = std::getenv("WS_PM_EVAL_THREADS");
     s->sizing = raw::pmSizing(s->periodNs, s->durationS, std::thread::hardware_concurrency(),
         evaluators ? static_cast<unsigned>(std::max(0, std::atoi(evaluators))) : 0u);
+    // WS_PM_IMAGE_SAMPLES: another counter-data image size, for measurements.
+    if (const char* image = std::getenv("WS_PM_IMAGE_SAMPLES"); image && std::atoi(image) > 0)
+        s->sizing.imageSamples = static_cast<uint32_t>(std::clamp(std::atoi(image), 16, 8192));
     // WS_PM_FIXTURE_DIR: write one small decoded image (and what it evaluates to) there, for
     // tests/pm, the first decode WS_PM_FIXTURE_AFTER_MS (default 1000) after sampling started.
     if (const char* dir = std::getenv("WS_PM_FIXTURE_DIR"); dir && *dir) {

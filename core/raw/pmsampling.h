@@ -82,6 +82,7 @@ enum class PmGapReason : uint32_t {
     EvaluateFailed = 3,   // the sample was decoded but its metric values could not be evaluated
     NotDecodedAtExit = 4, // the program ended before the sampler could decode this stretch
     DecodeFailed = 5,     // cuptiPmSamplingDecodeData failed: nothing after this point was decoded
+    ImageFull = 6,        // a decode filled the counter-data image: CUPTI dropped the rest of the buffer
 };
 
 // One stretch [start, end) of a device without samples, CLOCK_MONOTONIC.
@@ -105,6 +106,8 @@ inline const char* pmGapReasonText(uint32_t reason)
         return "not decoded before the program exited";
     case PmGapReason::DecodeFailed:
         return "decode failed";
+    case PmGapReason::ImageFull:
+        return "the decoder fell behind (counter-data image full)";
     }
     return "unknown";
 }
@@ -116,12 +119,16 @@ inline bool pmIsGap(int64_t previousEnd, int64_t nextStart, uint64_t periodNs)
     return nextStart - previousEnd > static_cast<int64_t>(periodNs / 2);
 }
 
-// How the sampler keeps up with a period. Decoding (hardware buffer -> counter-data image) runs
-// on one thread every `decodeIntervalNs`, about 128 samples, so the hardware buffer stays nearly
-// empty; evaluating the samples (the expensive part, metric values per sample) runs on
-// `evaluators` threads, one image each. `images` images circulate between them, each holding two
-// decode intervals (a late decode still fits one image). The hardware buffer absorbs a second of
-// backlog at 8 KB per raw sample (128..256 MB), for when the evaluators fall behind for a while.
+// How the sampler keeps up with a period (measured on the H200, docs/recorder.md):
+// - cuptiPmSamplingDecodeData is CPU-heavy: 0.4-0.85 ms per ms of sampled time (more at shorter
+//   periods), and a decode that fills the counter-data image drops the rest of what the
+//   hardware buffer held. So one decode thread decodes every `decodeIntervalNs` (128 periods,
+//   1 .. 20 ms) into an image that holds eight such intervals (a decode lasting up to seven
+//   intervals still fits), at most 2048 samples (about 61 MB) and, with --duration, no more
+//   than the whole collection needs;
+// - evaluating the samples (about 13 us each) runs on `evaluators` threads (an eighth of the
+//   hardware threads, 1 .. 2), one image each, and `images` = evaluators + 1 images circulate;
+// - the hardware buffer absorbs a second of backlog at 8 KB per raw sample (128 .. 256 MB).
 struct PmSizing {
     uint64_t decodeIntervalNs = 0;
     uint32_t imageSamples = 0;
@@ -135,10 +142,13 @@ inline PmSizing pmSizing(uint64_t periodNs, double durationS, unsigned hardwareT
     periodNs = std::max<uint64_t>(periodNs, 1);
     PmSizing z;
     z.decodeIntervalNs = std::clamp<uint64_t>(periodNs * 128, 1'000'000, 20'000'000);
-    // pmImageSamples adds 50 % and 2 to one interval: pass 4/3 of two intervals for two + 2.
-    z.imageSamples = pmImageSamples(periodNs, durationS, z.decodeIntervalNs * 4 / 3);
-    z.evaluators = evaluatorsWanted > 0 ? std::min(evaluatorsWanted, 16u) : std::clamp(hardwareThreads / 4, 1u, 4u);
-    z.images = z.evaluators + 2;
+    uint64_t samples = 8 * ((z.decodeIntervalNs + periodNs - 1) / periodNs) + 2;
+    if (durationS > 0)
+        samples = std::min<uint64_t>(
+            samples, static_cast<uint64_t>(durationS * 1e9 / static_cast<double>(periodNs) * 1.5) + 2);
+    z.imageSamples = static_cast<uint32_t>(std::clamp<uint64_t>(samples, 64, 2048));
+    z.evaluators = evaluatorsWanted > 0 ? std::min(evaluatorsWanted, 16u) : std::clamp(hardwareThreads / 8, 1u, 2u);
+    z.images = z.evaluators + 1;
     z.hardwareBufferBytes = pmHardwareBufferBytes(periodNs, 250'000'000);
     return z;
 }

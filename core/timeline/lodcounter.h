@@ -20,6 +20,14 @@ struct CounterColumn {
     bool operator==(const CounterColumn&) const = default;
 };
 
+// A stretch in which a sampled series has no samples although it was being sampled
+// (record --gpu-metrics gaps, core/model/gpumetricsgaps.h): the timeline marks it.
+struct CounterGap {
+    TimeNs start = 0;
+    TimeNs end = 0;
+    uint32_t reason = 0; // raw::PmGapReason
+};
+
 // A sampled series (PM sampling, clocks...) with a min/max pyramid (fan-out 16) so a column
 // spanning millions of samples costs O(log n), after Perfetto's counter mipmap.
 class CounterSeries {
@@ -35,6 +43,16 @@ public:
     uint32_t deviceId = 0;
     std::string name;
     std::string unit;
+    std::vector<CounterGap> gaps; // sorted by start, not overlapping
+
+    // The gap `t` falls in, or nullptr.
+    const CounterGap* gapAt(TimeNs t) const
+    {
+        for (const auto& g : gaps)
+            if (t >= g.start && t < g.end)
+                return &g;
+        return nullptr;
+    }
 
     size_t size() const { return m_ts.size(); }
     const std::vector<TimeNs>& timestamps() const { return m_ts; }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/session/sessionsnapshot.h"
 
+#include "core/model/gpumetricsgaps.h"
 #include "core/store/sessionreader.h"
 #include "core/timeline/lodfold.h"
 #include "ui/style/colorscheme.h"
@@ -120,6 +121,12 @@ std::shared_ptr<SessionSnapshot> SessionSnapshot::build(std::shared_ptr<const Ti
     s->model = std::move(model);
     s->counters = std::move(counters);
     s->meta = std::move(meta);
+    // record --gpu-metrics: the stretches without samples, on their device's counter tracks.
+    if (const auto gaps = s->meta.find(gpumetricskey::kGapList); gaps != s->meta.end())
+        for (const GpuMetricsGap& g : decodeGpuMetricsGaps(gaps->second))
+            for (auto& c : s->counters)
+                if (c.pid == g.pid && c.deviceId == g.deviceId)
+                    c.gaps.push_back({g.start, g.end, g.reason});
     const TimelineModel& m = *s->model;
 
     s->nameColor.resize(m.strings.size());

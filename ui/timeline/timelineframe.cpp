@@ -188,6 +188,22 @@ void rasterCounter(const SessionSnapshot& s, const FrameRequest& req, const Fram
         raster.column(col.x, yMax, std::max(yMin, yMax + 1), strong);
         ++frame.rectCount;
     }
+    // Stretches without samples (record --gpu-metrics gaps): the held value is erased and the
+    // stretch hatched in red with a red bar on top, so it never reads as a measurement (the
+    // tooltip says how long and why).
+    constexpr QRgb kGapInk = 0xffd04040u;
+    for (const CounterGap& g : c.gaps) {
+        const PixelSpan px = req.coords.span(g.start, g.end);
+        if (!req.coords.visible(px))
+            continue;
+        const int x0 = static_cast<int>(std::max<int64_t>(px.x0, 0));
+        const int x1 = static_cast<int>(std::min<int64_t>(px.x1, raster.width()));
+        for (int x = x0; x < x1; ++x) {
+            raster.column(x, top, top + row.height - 1, row.background);
+            raster.column(x, top, top + 2, kGapInk);
+        }
+        raster.hatch(x0, x1, top + 2, top + row.height - 1, 0xa0d04040u);
+    }
 }
 
 // Renders `text` elided to `bucket` px on `fill`; a null image when nothing readable fits.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/timelineview.h"
 
+#include "core/model/gpumetricsgaps.h"
 #include "ui/session/kernelactions.h"
 #include "ui/style/timeformat.h"
 
@@ -613,6 +614,10 @@ QString TimelineView::tooltipFor(const Hit& hit) const
                      .arg(hit.minValue, 0, 'g', 4)
                      .arg(hit.maxValue, 0, 'g', 4)
                      .arg(unit.toHtmlEscaped());
+        if (const CounterGap* g = c.gapAt(coords.xToTime(hit.column)))
+            s += QStringLiteral("<br><b>no samples</b> for %1 (+%2 to +%3): %4")
+                     .arg(formatDuration(g->end - g->start), formatDuration(g->start - origin),
+                         formatDuration(g->end - origin), QString::fromUtf8(gpuMetricsGapReason(g->reason)));
         return s;
     }
     const TimelineLane& l = m_snapshot->model->lanes[static_cast<size_t>(hit.lane)];
