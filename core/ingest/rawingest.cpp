@@ -8,6 +8,7 @@
 #include "core/ingest/nvtxtimingingest.h"
 #include "core/model/commranks.h"
 #include "core/model/launchindex.h"
+#include "core/model/streamdependencies.h"
 #include "core/util/demangle.h"
 
 #include <algorithm>
@@ -619,6 +620,7 @@ SessionData RawIngest::finish()
     sortByStart(s.apiCalls);
     sortByStart(s.syncs);
     sortByStart(s.eventOps);
+    anchorEventOps(s); // each record/wait's GPU op, so readers need not scan the GPU tables
     std::stable_sort(s.overheads.begin(), s.overheads.end(),
         [](const OverheadRecord& x, const OverheadRecord& y) { return x.start < y.start; });
     for (size_t i = 0; i < s.overheads.size(); ++i)
