@@ -7,6 +7,7 @@
 // the kernels it waited for, and only then.
 #include "streamdepsession.h"
 
+#include "core/model/streamdependencies.h"
 #include "core/store/sessionwriter.h"
 #include "core/timeline/lanebuilder.h"
 #include "ui/session/selectionmodel.h"
@@ -80,7 +81,9 @@ private slots:
         {
             SessionWriter w(path);
             attachLaneCache(w);
-            w.write(streamDepSession(forkJoin(), {2'000, 5'000, true}));
+            SessionData d = streamDepSession(forkJoin(), {2'000, 5'000, true});
+            anchorEventOps(d); // as ingest does
+            w.write(d);
             w.commit();
         }
         SessionDocument document;

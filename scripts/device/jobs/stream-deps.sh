@@ -80,6 +80,12 @@ for r in rows[:40]:
 joined = sum(1 for r in rows if r[5])
 print("event_op rows:", len(rows), "with an API record of the same correlation id:", joined)
 print("PASS" if rows and joined == len(rows) else "FAIL", "every event_op row's correlation id names its API call")
+cols = [r[1] for r in db.execute("PRAGMA table_info(event_op)")]
+if "op_table" in cols:
+    unresolved = db.execute("SELECT count(*) FROM event_op WHERE op_table < 0").fetchone()[0]
+    anchored = db.execute("SELECT count(*) FROM event_op WHERE op_table > 0").fetchone()[0]
+    print("anchored rows:", anchored, "unresolved:", unresolved)
+    print("PASS" if unresolved == 0 and anchored > 0 else "FAIL", "ingest anchored every event_op row")
 PY
 
 step "chrome trace export (flows)"
@@ -108,6 +114,11 @@ t0=$(date +%s%N); timeout 30 "$CLI" record -o "$O/long.wscope" -- "$EX" --iterat
 echo "recorded: $(( (t1 - t0) / 1000000 )) ms for 2000 iterations (whole record command)"
 timeout 20 "$CLI" dependencies "$O/long.wscope" | head -1
 rm -f "$O/long.wscope"
+
+step "fixture size"
+size=$(stat -c %s "$O/stream_deps.wscope" 2>/dev/null || echo 0)
+echo "stream_deps.wscope: $size bytes"
+[ "$size" -gt 0 ] && [ "$size" -le 2097152 ] && echo "PASS session kept as a fixture (<= 2 MB)" || echo "FAIL session size $size"
 
 step "done"
 du -sh "$O"/* | sort -h | tail
