@@ -151,6 +151,9 @@ Handles driverHandles(CUpti_CallbackId cbid, const void* params)
 // call the program made) is recorded. Per thread: >0 while inside a recorded runtime call.
 thread_local int t_runtimeDepth = 0;
 
+// > 0 while the recorder itself makes event calls on this thread (OwnCalls).
+thread_local int t_ownCalls = 0;
+
 int64_t currentTid()
 {
     thread_local int64_t tid = static_cast<int64_t>(syscall(SYS_gettid));
@@ -158,6 +161,16 @@ int64_t currentTid()
 }
 
 } // namespace
+
+OwnCalls::OwnCalls()
+{
+    ++t_ownCalls;
+}
+
+OwnCalls::~OwnCalls()
+{
+    --t_ownCalls;
+}
 
 void enable(CUpti_SubscriberHandle subscriber, Recorder& recorder)
 {
@@ -202,6 +215,8 @@ bool handles(CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
 
 void onCallback(Recorder& recorder, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& cb)
 {
+    if (t_ownCalls > 0)
+        return;
     const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
     Call call {};
     if (!(runtime ? runtimeCall(cbid, call) : driverCall(cbid, call)))
