@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 
 namespace ws::inject::streamevents {
 
@@ -205,6 +207,11 @@ OwnCalls::~OwnCalls()
 
 void enable(CUpti_SubscriberHandle subscriber, Recorder& recorder)
 {
+    // WS_CUPTI_KINDS_OFF=events: off, for measuring what the callbacks cost (like sync,overhead).
+    if (const char* off = std::getenv(raw::kEnvKindsOff); off && std::strstr(off, "events")) {
+        recorder.message(raw::MessageLevel::Info, "stream events off (WS_CUPTI_KINDS_OFF)");
+        return;
+    }
     static constexpr CUpti_CallbackId runtime[] = {
         CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020,
         CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000,
