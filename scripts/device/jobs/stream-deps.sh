@@ -119,10 +119,10 @@ for round in 1 2 3 4 5; do
     printf 'bare\t%s\n' "$(per "$O/cost.out")" >>"$O/cost.tsv"
     timeout 30 "$CLI" record -o "$O/cost.wscope" -- "$EX" --iterations $N --spin-us 0 >"$O/cost.out" 2>&1
     printf 'recorded\t%s\n' "$(per "$O/cost.out")" >>"$O/cost.tsv"
-    [ $round = 1 ] && timeout 20 "$CLI" dependencies "$O/cost.wscope" | head -1
+    if [ $round = 1 ]; then timeout 20 "$CLI" dependencies "$O/cost.wscope" | head -1; fi
     WS_CUPTI_KINDS_OFF=events timeout 30 "$CLI" record -o "$O/cost.wscope" -- "$EX" --iterations $N --spin-us 0 >"$O/cost.out" 2>&1
     printf 'recorded-events-off\t%s\n' "$(per "$O/cost.out")" >>"$O/cost.tsv"
-    [ $round = 1 ] && timeout 20 "$CLI" dependencies "$O/cost.wscope" | head -1
+    if [ $round = 1 ]; then timeout 20 "$CLI" dependencies "$O/cost.wscope" | head -1; fi
 done
 rm -f "$O/cost.wscope" "$O/cost.out"
 cat "$O/cost.tsv"
