@@ -3,6 +3,7 @@
 
 #include "cudadriver.h"
 #include "recorder.h"
+#include "streameventcapture.h"
 
 #include "core/raw/nvtxtiming.h"
 
@@ -138,6 +139,7 @@ bool begin(Recorder& r, std::string_view name, Open& o)
         write(r, o, o.hostStart, 0, raw::NvtxTimingStatus::NoContext);
         return false;
     }
+    const streamevents::OwnCalls own; // the recorder's events, not the program's (event_op)
     o.start = takeEvent(s, *cu, o.ctx);
     // A null stream: the legacy default stream (cuEventRecord, not its _ptsz variant).
     if (!o.start || cu->eventRecord(o.start, nullptr) != CUDA_SUCCESS) {
@@ -161,6 +163,7 @@ void finish(Recorder& r, Open o)
     if (cu)
         cu->ctxGetCurrent(&current);
     const bool switched = cu && current != o.ctx && cu->ctxSetCurrent(o.ctx) == CUDA_SUCCESS;
+    const streamevents::OwnCalls own; // the recorder's events, not the program's (event_op)
     const bool recorded = end && cu->eventRecord(end, nullptr) == CUDA_SUCCESS;
     if (switched)
         cu->ctxSetCurrent(current);
@@ -195,6 +198,7 @@ void resolve(Recorder& r, bool wait)
     for (auto& p : work) {
         if (current != p.open.ctx && cu->ctxSetCurrent(p.open.ctx) == CUDA_SUCCESS)
             current = p.open.ctx;
+        const streamevents::OwnCalls own; // the recorder's events, not the program's (event_op)
         const CUresult q = wait ? cu->eventSynchronize(p.end) : cu->eventQuery(p.end);
         if (q == CUDA_ERROR_NOT_READY) {
             notReady.push_back(p);

@@ -9,10 +9,13 @@
 // generated_cuda_runtime_api_meta.h); they have no include guards, so not included again here.
 #include <cuda.h>
 
+#include <dlfcn.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 
 namespace ws::inject::streamevents {
 
@@ -151,6 +154,39 @@ Handles driverHandles(CUpti_CallbackId cbid, const void* params)
 // call the program made) is recorded. Per thread: >0 while inside a recorded runtime call.
 thread_local int t_runtimeDepth = 0;
 
+// > 0 while the recorder itself makes event calls on this thread (OwnCalls).
+thread_local int t_ownCalls = 0;
+
+// The driver's id of a stream (cuStreamGetId, CUDA 12+): the id CUPTI's kernel, copy and memset
+// records carry. cuptiGetStreamIdEx is not: on the H200 (CUPTI 13.0, driver 580) it gave one
+// less than the records for every stream of ws-example-stream-deps (call A, 2026-12-02). Looked
+// up in the already loaded libcuda (not linked, see cuptisession.cpp).
+using StreamGetIdFn = CUresult (*)(CUstream, unsigned long long*);
+StreamGetIdFn streamGetId()
+{
+    static const StreamGetIdFn fn = [] {
+        void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+        return lib ? reinterpret_cast<StreamGetIdFn>(dlsym(lib, "cuStreamGetId")) : nullptr;
+    }();
+    return fn;
+}
+
+// The recorded call's stream as the GPU records name it; 0 when unknown.
+uint32_t streamIdOf(CUcontext ctx, uint64_t handle, bool perThread)
+{
+    auto stream = reinterpret_cast<CUstream>(static_cast<uintptr_t>(handle));
+    if (const StreamGetIdFn fn = streamGetId()) {
+        // Stream 0 of a _ptsz entry point is the calling thread's default stream.
+        if (handle == 0 && perThread)
+            stream = CU_STREAM_PER_THREAD;
+        unsigned long long id = 0;
+        if (fn(stream, &id) == CUDA_SUCCESS)
+            return static_cast<uint32_t>(id);
+    }
+    uint32_t id = 0;
+    return cuptiGetStreamIdEx(ctx, stream, perThread ? 1 : 0, &id) == CUPTI_SUCCESS ? id : 0;
+}
+
 int64_t currentTid()
 {
     thread_local int64_t tid = static_cast<int64_t>(syscall(SYS_gettid));
@@ -159,8 +195,23 @@ int64_t currentTid()
 
 } // namespace
 
+OwnCalls::OwnCalls()
+{
+    ++t_ownCalls;
+}
+
+OwnCalls::~OwnCalls()
+{
+    --t_ownCalls;
+}
+
 void enable(CUpti_SubscriberHandle subscriber, Recorder& recorder)
 {
+    // WS_CUPTI_KINDS_OFF=events: off, for measuring what the callbacks cost (like sync,overhead).
+    if (const char* off = std::getenv(raw::kEnvKindsOff); off && std::strstr(off, "events")) {
+        recorder.message(raw::MessageLevel::Info, "stream events off (WS_CUPTI_KINDS_OFF)");
+        return;
+    }
     static constexpr CUpti_CallbackId runtime[] = {
         CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020,
         CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000,
@@ -202,6 +253,8 @@ bool handles(CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
 
 void onCallback(Recorder& recorder, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& cb)
 {
+    if (t_ownCalls > 0)
+        return;
     const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
     Call call {};
     if (!(runtime ? runtimeCall(cbid, call) : driverCall(cbid, call)))
@@ -242,9 +295,11 @@ void onCallback(Recorder& recorder, CUpti_CallbackDomain domain, CUpti_CallbackI
         cuptiGetDeviceId(cb.context, &r.deviceId);
         // The stream's id as GPU records carry it; a wait or record on a stream the driver no
         // longer knows (a failed call) keeps 0, which the dependency pass ignores.
-        if (call.op != StreamEventOp::Synchronize)
-            cuptiGetStreamIdEx(cb.context, reinterpret_cast<CUstream>(static_cast<uintptr_t>(h.stream)),
-                call.perThread ? 1 : 0, &r.streamId);
+        if (call.op != StreamEventOp::Synchronize) {
+            // The recorder's own query is not the program's call (and is not recorded either way).
+            const OwnCalls own;
+            r.streamId = streamIdOf(cb.context, h.stream, call.perThread);
+        }
     }
     recorder.writer().add(raw::RecordType::StreamEvent, r);
 }

@@ -18,6 +18,16 @@ void enable(CUpti_SubscriberHandle subscriber, Recorder& recorder);
 
 // True for the callbacks enable() turned on; onCallback writes their records.
 bool handles(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
+
+// While one exists on a thread, that thread's event calls are the recorder's own (--nvtx-timing
+// brackets ranges with events) and are not recorded as the program's.
+class OwnCalls {
+public:
+    OwnCalls();
+    ~OwnCalls();
+    OwnCalls(const OwnCalls&) = delete;
+    OwnCalls& operator=(const OwnCalls&) = delete;
+};
 void onCallback(Recorder& recorder, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& cb);
 
 } // namespace streamevents

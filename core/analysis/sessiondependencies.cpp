@@ -14,6 +14,9 @@ std::vector<StreamDependency> readStreamDependencies(const SessionReader& reader
     data.eventOps = reader.readEventOps();
     if (data.eventOps.empty())
         return {};
+    // Rows anchored by ingest pair without the GPU tables.
+    if (allAnchored(data.eventOps))
+        return pairEventOps(data.eventOps);
     // Recorded event ops carry correlation ids: the GPU ops of their streams suffice (a narrow
     // read). Without them the issue order is by host time, which needs each op's launch call.
     const bool correlated = std::all_of(

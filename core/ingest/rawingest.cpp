@@ -9,6 +9,7 @@
 #include "core/ingest/rawtail.h"
 #include "core/model/commranks.h"
 #include "core/model/launchindex.h"
+#include "core/model/streamdependencies.h"
 #include "core/util/demangle.h"
 
 #include <algorithm>
@@ -979,6 +980,7 @@ SessionData RawIngest::finish()
             && settling->memcpys.holds(s.memcpys) && settling->memsets.holds(s.memsets)
             && settling->apiCalls.holds(s.apiCalls);
     sortByStart(s.eventOps);
+    anchorEventOps(s); // each record/wait's GPU op, so readers need not scan the GPU tables
     std::stable_sort(s.overheads.begin(), s.overheads.end(),
         [](const OverheadRecord& x, const OverheadRecord& y) { return x.start < y.start; });
     for (size_t i = 0; i < s.overheads.size(); ++i)

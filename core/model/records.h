@@ -259,6 +259,15 @@ struct EventOpRecord {
     ApiDomain domain = ApiDomain::Runtime;
     int32_t cbid = 0;
     int32_t returnValue = 0;
+    // The GPU op the call is anchored to on its stream, resolved by ingest (anchorEventOps in
+    // core/model/streamdependencies.h) so that readers need not scan the GPU tables: for a
+    // Record the last op issued on the stream before it (what the event completes after), for
+    // a Wait the first op issued on the stream after it (what waits). opTable: -1 not resolved,
+    // 0 none, 1 kernel, 2 memcpy, 3 memset (GpuOpRef::Table); opStart/opEnd its GPU times.
+    int32_t opTable = -1;
+    int64_t opId = 0;
+    TimeNs opStart = 0;
+    TimeNs opEnd = 0;
     uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const EventOpRecord&) const = default;
 };

@@ -91,8 +91,7 @@ std::vector<GpuOp> gpuOpsOf(const SessionData& data)
     return ops;
 }
 
-std::vector<StreamDependency> deriveStreamDependencies(
-    std::span<const EventOpRecord> eventOps, std::span<const GpuOp> ops)
+void anchorEventOps(std::span<EventOpRecord> eventOps, std::span<const GpuOp> ops)
 {
     std::map<StreamKey, StreamOps> streams;
     for (const GpuOp& o : ops)
@@ -101,7 +100,41 @@ std::vector<StreamDependency> deriveStreamDependencies(
         std::stable_sort(s.ops.begin(), s.ops.end(), [](const GpuOp* a, const GpuOp* b) {
             return std::tie(a->correlationId, a->issued) < std::tie(b->correlationId, b->issued);
         });
+    for (EventOpRecord& e : eventOps) {
+        e.opTable = static_cast<int32_t>(GpuOpRef::Table::None);
+        e.opId = 0;
+        e.opStart = e.opEnd = 0;
+        if (e.kind == EventOpKind::Synchronize)
+            continue;
+        const auto s = streams.find({e.pid, e.streamId});
+        if (s == streams.end())
+            continue;
+        const GpuOp* o = e.kind == EventOpKind::Record ? s->second.lastBefore(e.correlationId, e.start)
+                                                       : s->second.firstAfter(e.correlationId, e.start);
+        if (!o)
+            continue;
+        e.opTable = static_cast<int32_t>(o->ref.table);
+        e.opId = o->ref.id;
+        e.opStart = o->start;
+        e.opEnd = o->end;
+    }
+}
 
+void anchorEventOps(SessionData& data)
+{
+    if (data.eventOps.empty())
+        return;
+    const std::vector<GpuOp> ops = gpuOpsOf(data);
+    anchorEventOps(data.eventOps, ops);
+}
+
+bool allAnchored(std::span<const EventOpRecord> eventOps)
+{
+    return std::all_of(eventOps.begin(), eventOps.end(), [](const EventOpRecord& e) { return e.opTable >= 0; });
+}
+
+std::vector<StreamDependency> pairEventOps(std::span<const EventOpRecord> eventOps)
+{
     // Records per (pid, event), for finding the one in effect at a wait.
     std::map<std::pair<int64_t, uint64_t>, std::vector<const EventOpRecord*>> records;
     for (const EventOpRecord& e : eventOps)
@@ -114,6 +147,9 @@ std::vector<StreamDependency> deriveStreamDependencies(
             waits.push_back(&e);
     std::stable_sort(waits.begin(), waits.end(), [](const auto* a, const auto* b) { return a->id < b->id; });
 
+    const auto anchor = [](const EventOpRecord& e) {
+        return e.opTable > 0 ? GpuOpRef {static_cast<GpuOpRef::Table>(e.opTable), e.opId} : GpuOpRef {};
+    };
     std::vector<StreamDependency> out;
     for (const EventOpRecord* w : waits) {
         const auto rs = records.find({w->pid, w->event});
@@ -142,25 +178,29 @@ std::vector<StreamDependency> deriveStreamDependencies(
         d.consumerStream = hostWait ? 0 : w->streamId;
         d.recordTime = record->start;
         d.waitTime = w->start;
-        if (const auto s = streams.find({record->pid, record->streamId}); s != streams.end()) {
-            if (const GpuOp* p = s->second.lastBefore(record->correlationId, record->start)) {
-                d.producer = p->ref;
-                d.producerStart = p->start;
-                d.producerEnd = p->end;
-            }
+        d.producer = anchor(*record);
+        if (d.producer.valid()) {
+            d.producerStart = record->opStart;
+            d.producerEnd = record->opEnd;
         }
         if (!hostWait) {
-            if (const auto s = streams.find({w->pid, w->streamId}); s != streams.end()) {
-                if (const GpuOp* c = s->second.firstAfter(w->correlationId, w->start)) {
-                    d.consumer = c->ref;
-                    d.consumerStart = c->start;
-                    d.consumerEnd = c->end;
-                }
+            d.consumer = anchor(*w);
+            if (d.consumer.valid()) {
+                d.consumerStart = w->opStart;
+                d.consumerEnd = w->opEnd;
             }
         }
         out.push_back(d);
     }
     return out;
+}
+
+std::vector<StreamDependency> deriveStreamDependencies(
+    std::span<const EventOpRecord> eventOps, std::span<const GpuOp> ops)
+{
+    std::vector<EventOpRecord> anchored(eventOps.begin(), eventOps.end());
+    anchorEventOps(anchored, ops);
+    return pairEventOps(anchored);
 }
 
 std::vector<StreamDependency> deriveStreamDependencies(const SessionData& data)

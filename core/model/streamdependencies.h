@@ -63,7 +63,18 @@ struct StreamDependency {
 // The session's GPU ops (kernels, copies, memsets), with issue times from their API calls.
 std::vector<GpuOp> gpuOpsOf(const SessionData& data);
 
-// Every dependency, in the order of the waits (event_op id).
+// Resolves each row's anchor (EventOpRecord::opTable, opId, opStart, opEnd) from `ops`: for a
+// Record the last op issued on its stream before it, for a Wait the first op issued on its
+// stream after it, none for a Synchronize. Ingest does this once, so readers pair the rows
+// without the GPU tables.
+void anchorEventOps(std::span<EventOpRecord> eventOps, std::span<const GpuOp> ops);
+void anchorEventOps(SessionData& data);
+bool allAnchored(std::span<const EventOpRecord> eventOps);
+
+// Every dependency, in the order of the waits (event_op id), from anchored rows.
+std::vector<StreamDependency> pairEventOps(std::span<const EventOpRecord> anchored);
+
+// Anchors a copy of the rows from `ops`, then pairs them.
 std::vector<StreamDependency> deriveStreamDependencies(
     std::span<const EventOpRecord> eventOps, std::span<const GpuOp> ops);
 std::vector<StreamDependency> deriveStreamDependencies(const SessionData& data);

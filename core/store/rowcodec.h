@@ -462,6 +462,7 @@ template <> struct Codec<EventOpRecord> {
             v("context_id", r.contextId), v("stream_id", r.streamId), v("correlation_id", r.correlationId),
             v("start", r.start), v("end", r.end), v("kind", r.kind), v("event", r.event), v("stream", r.stream),
             v("flags", r.flags), v("domain", r.domain), v("cbid", r.cbid), v("return_value", r.returnValue),
+            v("op_table", r.opTable), v("op_id", r.opId), v("op_start", r.opStart), v("op_end", r.opEnd),
             v(Col {"run_id", Ref::Run, 2}, r.runId);
     }
 };

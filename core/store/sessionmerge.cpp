@@ -180,7 +180,21 @@ SessionData mergeSessions(SessionData base, const SessionData& more, std::vector
     append(base.nvtxMarks, more.nvtxMarks, ids);
     append(base.syncs, more.syncs, ids);
     append(base.overheads, more.overheads, ids);
-    append(base.eventOps, more.eventOps, ids);
+    {
+        // An event_op row's anchor names a kernel, copy or memset by id (op_table says which):
+        // one column, three tables, so it moves here rather than through a column's Ref.
+        const size_t first = base.eventOps.size();
+        append(base.eventOps, more.eventOps, ids);
+        for (size_t i = first; i < base.eventOps.size(); ++i) {
+            EventOpRecord& e = base.eventOps[i];
+            if (e.opTable == 1)
+                e.opId = ids.map(Ref::Kernel, "kernel", e.opId);
+            else if (e.opTable == 2)
+                e.opId = ids.map(Ref::Own, "memcpy", e.opId);
+            else if (e.opTable == 3)
+                e.opId = ids.map(Ref::Own, "memset", e.opId);
+        }
+    }
     append(base.kernelMetrics, more.kernelMetrics, ids);
     append(base.counterTracks, more.counterTracks, ids);
     append(base.counterSamples, more.counterSamples, ids);

@@ -135,6 +135,9 @@ private slots:
         QCOMPARE(r.cbid, 371);
         QCOMPARE(r.flags, 1u);
         QCOMPARE(s.eventOps[2].kind, EventOpKind::Synchronize);
+        // Ingest anchored every row: no GPU work in this file, so to none.
+        for (const auto& e : s.eventOps)
+            QCOMPARE(e.opTable, 0);
     }
 
     void rowsRoundTripThroughAFile()
@@ -160,14 +163,32 @@ private slots:
         const auto expected = deriveStreamDependencies(fresh);
         QCOMPARE(expected.size(), size_t(4));
         writeSession(path("fresh.wscope"), fresh);
-        QCOMPARE(readStreamDependencies(SessionReader(path("fresh.wscope"))), expected);
+        QCOMPARE(readStreamDependencies(SessionReader(path("fresh.wscope"))), expected); // rows not anchored
+        anchorEventOps(fresh);
+        writeSession(path("anchored.wscope"), fresh);
+        const SessionReader anchored(path("anchored.wscope"));
+        QVERIFY(allAnchored(anchored.readEventOps()));
+        QCOMPARE(readStreamDependencies(anchored), expected); // from the anchors alone
+        // Without correlation ids (issue order by host time): the full read and the API join.
+        DepSessionOptions byTime;
+        byTime.correlationIds = false;
+        const SessionData timed
+            = streamDepSession({launch(1, "p"), record(0xa0, 1), wait(2, 0xa0), launch(2, "b")}, byTime);
+        writeSession(path("timed.wscope"), timed);
+        const auto timedDeps = readStreamDependencies(SessionReader(path("timed.wscope")));
+        QCOMPARE(timedDeps, deriveStreamDependencies(timed));
+        QCOMPARE(timedDeps.size(), size_t(1));
     }
 
     void mergeKeepsBothSessionsRows()
     {
-        const SessionData a = streamDepSession({launch(1, "a"), record(0xa0, 1), wait(2, 0xa0), launch(2, "b")});
-        const SessionData b = streamDepSession({launch(1, "x"), record(0xa0, 1), wait(3, 0xa0), launch(3, "y")});
+        SessionData a = streamDepSession({launch(1, "a"), record(0xa0, 1), wait(2, 0xa0), launch(2, "b")});
+        SessionData b = streamDepSession({launch(1, "x"), record(0xa0, 1), wait(3, 0xa0), launch(3, "y")});
+        anchorEventOps(a);
+        anchorEventOps(b);
         const SessionData merged = mergeSessions(a, b);
+        // The appended rows' anchors follow their kernels' new ids.
+        QCOMPARE(pairEventOps(merged.eventOps), deriveStreamDependencies(merged));
         QCOMPARE(merged.eventOps.size(), size_t(4));
         std::set<int64_t> ids;
         for (const auto& e : merged.eventOps)

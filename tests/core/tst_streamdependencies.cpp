@@ -251,8 +251,14 @@ private slots:
         for (const bool withIds : {true, false}) {
             DepSessionOptions o;
             o.correlationIds = withIds;
-            const SessionData d = streamDepSession(program, o);
-            QCOMPARE(named(d, deriveStreamDependencies(d)), expected);
+            SessionData d = streamDepSession(program, o);
+            const auto derived = deriveStreamDependencies(d);
+            QCOMPARE(named(d, derived), expected);
+            // Rows anchored once (as ingest does) pair into the same dependencies.
+            QVERIFY(!allAnchored(d.eventOps) || d.eventOps.empty());
+            anchorEventOps(d);
+            QVERIFY(allAnchored(d.eventOps));
+            QCOMPARE(pairEventOps(d.eventOps), derived);
         }
     }
 

@@ -7,8 +7,10 @@
 // the kernels it waited for, and only then.
 #include "streamdepsession.h"
 
+#include "core/model/streamdependencies.h"
 #include "core/store/sessionwriter.h"
 #include "core/timeline/lanebuilder.h"
+#include "ui/mainwindow.h"
 #include "ui/session/selectionmodel.h"
 #include "ui/session/sessiondocument.h"
 #include "ui/session/sessionsnapshot.h"
@@ -16,6 +18,7 @@
 #include "ui/timeline/timelinerowmodel.h"
 #include "ui/timeline/timelineview.h"
 
+#include <QAction>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -55,6 +58,8 @@ class TestDependencyArrows : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_dir;
+    QString m_path;      // the fork-join session
+    QString m_plainPath; // a session without event_op rows
     std::shared_ptr<const SessionSnapshot> m_snapshot;
 
     int streamLane(uint32_t stream) const
@@ -76,11 +81,23 @@ class TestDependencyArrows : public QObject {
 private slots:
     void initTestCase()
     {
-        const std::string path = m_dir.filePath("forkjoin.wscope").toStdString();
+        QCoreApplication::setOrganizationName(QStringLiteral("warpscope-test-dependencyarrows"));
+        {
+            // A session without event_op rows, for the menu item's greyed-out state.
+            m_plainPath = m_dir.filePath("plain.wscope");
+            SessionWriter w(m_plainPath.toStdString());
+            attachLaneCache(w);
+            w.write(streamDepSession({launch(1, "a"), launch(2, "b")}));
+            w.commit();
+        }
+        m_path = m_dir.filePath("forkjoin.wscope");
+        const std::string path = m_path.toStdString();
         {
             SessionWriter w(path);
             attachLaneCache(w);
-            w.write(streamDepSession(forkJoin(), {2'000, 5'000, true}));
+            SessionData d = streamDepSession(forkJoin(), {2'000, 5'000, true});
+            anchorEventOps(d); // as ingest does
+            w.write(d);
             w.commit();
         }
         SessionDocument document;
@@ -137,6 +154,30 @@ private slots:
             }
         }
         QCOMPARE(probes, 12);
+    }
+
+    void viewMenuToggle()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        auto* toggle = w.findChild<QAction*>(QStringLiteral("showDependencies"));
+        QVERIFY(toggle);
+        QVERIFY(toggle->isCheckable());
+        QVERIFY(toggle->isChecked()); // on by default
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        w.openFile(m_plainPath);
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(!toggle->isEnabled()); // nothing to show
+        w.openFile(m_path);
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(toggle->isEnabled());
+        QVERIFY(w.timelineView()->hasDependencies());
+        QVERIFY(w.timelineView()->dependenciesVisible());
+        toggle->setChecked(false);
+        QVERIFY(!w.timelineView()->dependenciesVisible());
+        toggle->setChecked(true);
+        QVERIFY(w.timelineView()->dependenciesVisible());
     }
 
     void selectedKernelShowsWhatItWaitedFor()

@@ -80,6 +80,12 @@ for r in rows[:40]:
 joined = sum(1 for r in rows if r[5])
 print("event_op rows:", len(rows), "with an API record of the same correlation id:", joined)
 print("PASS" if rows and joined == len(rows) else "FAIL", "every event_op row's correlation id names its API call")
+cols = [r[1] for r in db.execute("PRAGMA table_info(event_op)")]
+if "op_table" in cols:
+    unresolved = db.execute("SELECT count(*) FROM event_op WHERE op_table < 0").fetchone()[0]
+    anchored = db.execute("SELECT count(*) FROM event_op WHERE op_table > 0").fetchone()[0]
+    print("anchored rows:", anchored, "unresolved:", unresolved)
+    print("PASS" if unresolved == 0 and anchored > 0 else "FAIL", "ingest anchored every event_op row")
 PY
 
 step "chrome trace export (flows)"
@@ -100,14 +106,45 @@ print("dependency flow events:", len(flows), "flows:", len(ids), "expected:", wa
 print("PASS" if len(ids) == want and want > 0 else "FAIL", "Chrome trace export has a flow per dependency")
 PY
 
-step "recorder overhead on a longer run (host time per iteration, bare vs recorded)"
-timeout 20 "$EX" --iterations 2000 --spin-us 5 >/dev/null 2>&1; echo "warm rc=$?"
-t0=$(date +%s%N); timeout 20 "$EX" --iterations 2000 --spin-us 5 >/dev/null; t1=$(date +%s%N)
-echo "bare: $(( (t1 - t0) / 1000000 )) ms for 2000 iterations (whole process)"
-t0=$(date +%s%N); timeout 30 "$CLI" record -o "$O/long.wscope" -- "$EX" --iterations 2000 --spin-us 5 >"$O/long.log" 2>&1; t1=$(date +%s%N)
-echo "recorded: $(( (t1 - t0) / 1000000 )) ms for 2000 iterations (whole record command)"
-timeout 20 "$CLI" dependencies "$O/long.wscope" | head -1
-rm -f "$O/long.wscope"
+step "cost of the event callbacks: host time to issue an iteration, alternating rounds"
+# 20000 iterations of 4 launches + 3 event records + 4 stream waits, kernels of 0 us: bare,
+# recorded, recorded with the event callbacks off (WS_CUPTI_KINDS_OFF=events). The program
+# prints its own issue time per iteration.
+N=20000
+per() { grep -o 'issue_us_per_iteration=[0-9.]*' "$1" | cut -d= -f2; }
+: >"$O/cost.tsv"
+timeout 20 "$EX" --iterations 2000 --spin-us 0 >/dev/null 2>&1; echo "warm-up rc=$?"
+for round in 1 2 3 4 5; do
+    timeout 20 "$EX" --iterations $N --spin-us 0 >"$O/cost.out" 2>&1
+    printf 'bare\t%s\n' "$(per "$O/cost.out")" >>"$O/cost.tsv"
+    timeout 30 "$CLI" record -o "$O/cost.wscope" -- "$EX" --iterations $N --spin-us 0 >"$O/cost.out" 2>&1
+    printf 'recorded\t%s\n' "$(per "$O/cost.out")" >>"$O/cost.tsv"
+    if [ $round = 1 ]; then timeout 20 "$CLI" dependencies "$O/cost.wscope" | head -1; fi
+    WS_CUPTI_KINDS_OFF=events timeout 30 "$CLI" record -o "$O/cost.wscope" -- "$EX" --iterations $N --spin-us 0 >"$O/cost.out" 2>&1
+    printf 'recorded-events-off\t%s\n' "$(per "$O/cost.out")" >>"$O/cost.tsv"
+    if [ $round = 1 ]; then timeout 20 "$CLI" dependencies "$O/cost.wscope" | head -1; fi
+done
+rm -f "$O/cost.wscope" "$O/cost.out"
+cat "$O/cost.tsv"
+python3 - "$O/cost.tsv" <<'PY'
+import statistics, sys
+rows = [l.split("\t") for l in open(sys.argv[1]).read().split("\n") if "\t" in l]
+by = {}
+for k, v in rows:
+    if v.strip():
+        by.setdefault(k, []).append(float(v))
+med = {k: statistics.median(v) for k, v in by.items()}
+for k, v in med.items():
+    print(f"median {k}: {v:.3f} us per iteration ({len(by[k])} rounds)")
+if "recorded" in med and "recorded-events-off" in med:
+    d = med["recorded"] - med["recorded-events-off"]
+    print(f"event callbacks: {d:.3f} us per iteration = {d / 7 * 1000:.0f} ns per event record / stream wait (7 per iteration)")
+PY
+
+step "fixture size"
+size=$(stat -c %s "$O/stream_deps.wscope" 2>/dev/null || echo 0)
+echo "stream_deps.wscope: $size bytes"
+[ "$size" -gt 0 ] && [ "$size" -le 2097152 ] && echo "PASS session kept as a fixture (<= 2 MB)" || echo "FAIL session size $size"
 
 step "done"
 du -sh "$O"/* | sort -h | tail
