@@ -128,6 +128,16 @@ SessionData mergeSessions(SessionData base, const SessionData& more, std::vector
         if (runOfPid.contains(p.pid))
             ids.pids[p.pid] = p.pid + (static_cast<int64_t>(p.runId + ids.runOffset) << 32);
     }
+    // Devices are keyed (pid, id). A session without process rows (a benchmark result imported
+    // with `bench --from-json`: every warpscope.bench call of one Python process has its pid) still
+    // names a pid the base may hold already: it moves like a process's would, with its run.
+    std::set<std::pair<int64_t, uint32_t>> baseDevices;
+    for (const DeviceInfo& d : base.devices)
+        baseDevices.emplace(d.pid, d.id);
+    for (const DeviceInfo& d : more.devices) {
+        if (!ids.pids.contains(d.pid) && baseDevices.contains({d.pid, d.id}))
+            ids.pids[d.pid] = d.pid + (static_cast<int64_t>(moreRuns.front().id + ids.runOffset) << 32);
+    }
 
     std::map<std::string, uint32_t> metricByName;
     uint32_t nextMetric = 1;

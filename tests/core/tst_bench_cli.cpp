@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+#include <set>
+
 using namespace ws;
 using namespace ws::bench;
 
@@ -144,6 +146,49 @@ private Q_SLOTS:
         QCOMPARE(back.environment.at("bench.imported_from"), QFileInfo(json).absoluteFilePath().toStdString());
         back.environment.erase("bench.imported_from");
         QVERIFY(back == expected);
+    }
+
+    // warpscope.bench (python/) writes every call of one Python process through --from-json:
+    // the same pid and device in each result. Appended one after another they must all land
+    // (issue 21, found on the H200: the second append failed on device(pid, id)).
+    void fromJsonAppendedFromOneProcess()
+    {
+        QTemporaryDir dir;
+        const auto session = dir.filePath(QStringLiteral("py.wscope"));
+        BenchResult expected = resultToImport();
+        DeviceInfo gpu;
+        gpu.id = 0;
+        gpu.pid = 4242;
+        gpu.name = "NVIDIA H200";
+        expected.devices = {gpu};
+        for (int i = 0; i < 3; ++i) {
+            BenchResult r = expected;
+            r.runs[0].workload = "op" + std::to_string(i);
+            const auto json = dir.filePath(QStringLiteral("r%1.json").arg(i));
+            {
+                QFile f(json);
+                QVERIFY(f.open(QIODevice::WriteOnly));
+                f.write(QByteArray::fromStdString(toJson(r)));
+            }
+            const auto out = i == 0 ? QStringLiteral("-o") : QStringLiteral("--append");
+            const auto run = cli({QStringLiteral("bench"), QStringLiteral("--from-json"), json, out, session});
+            QVERIFY2(run.exitCode == 0, qPrintable(QString::number(i) + ": " + run.err));
+        }
+        const SessionReader reader(session.toStdString());
+        const SessionData data = reader.readAll();
+        QCOMPARE(data.benchRuns.size(), size_t {3});
+        std::set<std::string> workloads;
+        for (const auto& r : benchResultFromSession(data, session.toStdString()).runs)
+            workloads.insert(r.workload);
+        QCOMPARE(workloads, (std::set<std::string> {"op0", "op1", "op2"}));
+        // One device row per appended run, each under its own (pid, id).
+        QCOMPARE(data.devices.size(), size_t {3});
+        std::set<std::pair<int64_t, uint32_t>> keys;
+        for (const DeviceInfo& d : data.devices) {
+            QCOMPARE(d.pid & 0xffffffff, int64_t {4242});
+            keys.emplace(d.pid, d.id);
+        }
+        QCOMPARE(keys.size(), size_t {3});
     }
 
     void fromJsonRejectsBadContent()
