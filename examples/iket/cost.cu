@@ -473,7 +473,7 @@ int main(int argc, char** argv)
         return 2;
     }
     std::printf("# device %s, %d SMs, default recorder: %s\n", prop.name, prop.multiProcessorCount,
-        std::is_same_v<DefaultRecorder, CompactRecorder<true, true>> ? "compact_gt_deferred" : "other");
+        std::is_same_v<DefaultRecorder, CompactRecorder<true, false>> ? "compact_gt_immediate" : "other");
     int rc = 2;
     if (std::strcmp(mode, "parts") == 0)
         rc = parts(reps);
