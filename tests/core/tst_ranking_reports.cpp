@@ -47,7 +47,6 @@ void compareWithLaunchTablePath(const RecordSource& src)
     }
 }
 
-
 constexpr int64_t kPid = 10;
 
 QString rowText(const ReportTable& t, int row)
