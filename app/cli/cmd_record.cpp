@@ -86,7 +86,8 @@ ws::cli::CommandRegistrar registrar(
              "Sample GPU metrics (tensor pipe, DRAM throughput, warps active) with CUPTI PM sampling as counter "
              "tracks under the GPU; needs permission to read GPU performance counters");
          cmd->add_option("--gpu-metrics-period", args->options.gpuMetricsPeriodUs,
-                "PM sampling period in microseconds (default 20, 1 .. 100000)")
+                "PM sampling period in microseconds (default 200, 1 .. 100000; shorter periods can lose samples: "
+                "`record` and `info` report the gaps)")
              ->check([](const std::string& v) {
                  try {
                      ws::validateGpuMetricsPeriod(std::stod(v));

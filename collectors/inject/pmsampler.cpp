@@ -174,7 +174,8 @@ struct Sampler {
     std::vector<uint8_t> config;
     std::vector<const char*> names;
     bool started = false;
-    bool broken = false; // decoding failed for good: the rest is torn down at exit
+    bool broken = false;  // decoding failed for good: the rest is torn down at exit
+    int64_t brokenNs = 0; // when: from there to the program's end is a gap
     int64_t startNs = 0;
     int64_t programEndNs = 0;
     int64_t stoppedNs = 0;
@@ -651,17 +652,16 @@ bool decodeOnce(Sampler& s)
         giveBack(s, img);
         if (!restartAfterOverflow(s)) {
             s.broken = true;
+            s.brokenNs = t1;
             message(s, raw::MessageLevel::Error, "sampling could not be restarted after the overflow");
-            gap(s, t1, std::max(t1 + 1, s.stopNs == INT64_MAX ? t1 + 1 : s.stopNs), raw::PmGapReason::DecodeFailed);
         }
         return false;
     }
     if (r != CUPTI_SUCCESS) {
         giveBack(s, img);
         s.broken = true;
+        s.brokenNs = s.lastEnd == INT64_MIN ? t1 : s.lastEnd;
         fail(s, "cuptiPmSamplingDecodeData", r);
-        gap(s, s.lastEnd == INT64_MIN ? t1 : s.lastEnd, std::max(t1, s.stopNs == INT64_MAX ? t1 : s.stopNs),
-            raw::PmGapReason::DecodeFailed);
         return false;
     }
     if (dd.overflow && !s.overflowSeen) {
@@ -814,8 +814,11 @@ void tearDown(Sampler& s)
         if (s.programEndNs > 0) {
             environment(s, "gpu_metrics.program_end_ns", std::to_string(s.programEndNs));
             environment(s, "gpu_metrics.stopped_ns", std::to_string(s.stoppedNs));
-            environment(s, "gpu_metrics.stop_latency_ms", ms(static_cast<uint64_t>(s.stoppedNs - s.programEndNs)));
-            environment(s, "gpu_metrics.drain_ms", ms(static_cast<uint64_t>(s.finishedNs - s.programEndNs)));
+            // Sampling that broke off earlier stopped before the end: latency 0.
+            environment(s, "gpu_metrics.stop_latency_ms",
+                ms(static_cast<uint64_t>(std::max<int64_t>(0, s.stoppedNs - s.programEndNs))));
+            environment(s, "gpu_metrics.drain_ms",
+                ms(static_cast<uint64_t>(std::max<int64_t>(0, s.finishedNs - s.programEndNs))));
         }
     }
     if (s.object) {
@@ -988,6 +991,10 @@ void shutdown()
     }
     if (s->thread.joinable())
         s->thread.join();
+    // Decoding broke off (a failed decode, or no restart after an overflow): nothing from there
+    // to the program's end was sampled.
+    if (s->broken && s->brokenNs > 0)
+        gap(*s, s->brokenNs, programEnd, raw::PmGapReason::DecodeFailed);
     tearDown(*s);
     trace("shutdown: done");
 }

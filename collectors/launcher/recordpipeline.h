@@ -14,12 +14,14 @@ struct RecordOptions {
     std::string append;               // or: session to append the run to (exclusive with output)
     std::vector<std::string> command; // program and its arguments
     std::vector<std::string> trace {"cuda", "nvtx"};
-    std::string captureRange;            // "", "cudaProfilerApi" or "nvtx:NAME"
-    double durationS = 0;                // stop collecting after this many seconds (0: until exit)
-    bool allApi = false;                 // keep every runtime/driver API call, not only the timeline's
-    bool keepRaw = false;                // keep the raw record directory after ingest
-    bool gpuMetrics = false;             // PM sampling counter tracks (tensor pipe, DRAM, warps active)
-    double gpuMetricsPeriodUs = 20;      // PM sampling period
+    std::string captureRange; // "", "cudaProfilerApi" or "nvtx:NAME"
+    double durationS = 0;     // stop collecting after this many seconds (0: until exit)
+    bool allApi = false;      // keep every runtime/driver API call, not only the timeline's
+    bool keepRaw = false;     // keep the raw record directory after ingest
+    bool gpuMetrics = false;  // PM sampling counter tracks (tensor pipe, DRAM, warps active)
+    // PM sampling period. 200 us: on the H200 shorter periods lose samples, CUPTI decoding cannot
+    // keep up (docs/recorder.md, GPU metrics); they stay available, their gaps reported.
+    double gpuMetricsPeriodUs = 200;
     std::vector<std::string> nvtxTiming; // NVTX ranges whose GPU-stream time is measured per instance
 };
 

@@ -5,6 +5,7 @@
 #include "core/raw/pmsampling.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -107,7 +108,7 @@ void appendGpuMetrics(const raw::RawFile& file, SessionData& session, std::vecto
     if (metrics.empty() && intervals.empty())
         return;
 
-    int64_t kept = 0, dropped = 0, mismatched = 0;
+    int64_t kept = 0, dropped = 0, mismatched = 0, notANumber = 0;
     uint64_t period = 0;
     std::vector<GpuMetricsGap> gaps;
     TimeNs spanTotal = 0, coveredTotal = 0;
@@ -148,8 +149,14 @@ void appendGpuMetrics(const raw::RawFile& file, SessionData& session, std::vecto
                 ++mismatched;
                 continue;
             }
-            for (const auto& [index, track] : trackOf)
-                session.counterSamples.push_back({track, in.start, in.values[index]});
+            // CUPTI evaluates some samples to NaN (seen at 50 us on the H200): no value for that
+            // metric in that interval (SQLite has no NaN, and a counter holds a number).
+            for (const auto& [index, track] : trackOf) {
+                if (std::isfinite(in.values[index]))
+                    session.counterSamples.push_back({track, in.start, in.values[index]});
+                else
+                    ++notANumber;
+            }
             ++kept;
         }
         const uint64_t devicePeriod
@@ -182,6 +189,11 @@ void appendGpuMetrics(const raw::RawFile& file, SessionData& session, std::vecto
         session.meta[key] = std::to_string(before + v);
     };
     add("gpu_metrics.samples", kept);
+    if (notANumber > 0) {
+        add("gpu_metrics.not_a_number", notANumber);
+        warnings.push_back(file.path() + ": " + std::to_string(notANumber)
+            + " GPU metric value(s) evaluated to NaN were left out (no value for that metric in that interval)");
+    }
     add("gpu_metrics.dropped_first", dropped);
     if (period > 0)
         session.meta["gpu_metrics.period_ns"] = std::to_string(period);

@@ -23,7 +23,7 @@ inline constexpr PmMetricSpec kPmMetrics[] = {
     {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput", "%"},
     {"sm__warps_active.avg.pct_of_peak_sustained_elapsed", "Warps active", "%"},
 };
-inline constexpr uint64_t kPmDefaultPeriodNs = 20'000;
+inline constexpr uint64_t kPmDefaultPeriodNs = 200'000; // see RecordOptions::gpuMetricsPeriodUs
 inline constexpr uint64_t kPmMinPeriodNs = 1'000;
 inline constexpr uint64_t kPmMaxPeriodNs = 100'000'000;
 // The decode interval of the first version (one thread decoding and evaluating every 10 ms); the

@@ -69,7 +69,7 @@ private slots:
         QVERIFY2(r.out.contains(QStringLiteral("hello-extras")), qPrintable(r.out + r.err));
         const SessionData s = SessionReader(out.toStdString()).readAll();
         QCOMPARE(s.meta.at("record.nvtx_timing"), std::string("step"));
-        QCOMPARE(s.meta.at("record.gpu_metrics"), std::string("20 us"));
+        QCOMPARE(s.meta.at("record.gpu_metrics"), std::string("200 us")); // the default period (issue 23)
         if (s.meta.at("host_only") == "1")
             QVERIFY2(r.err.contains(QStringLiteral("--gpu-metrics needs a CUDA driver and GPU")), qPrintable(r.err));
     }

@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+
 #include <string>
 
 using namespace ws;
@@ -200,6 +202,30 @@ private slots:
         QCOMPARE(meta(s, gpumetricskey::kGaps), std::string("0"));
         QCOMPARE(meta(s, gpumetricskey::kGapList), std::string(""));
         QCOMPARE(meta(s, gpumetricskey::kCoveragePct), std::string("100.00"));
+    }
+
+    // A value CUPTI evaluated to NaN is left out (SQLite cannot store it), counted and warned.
+    void notANumberLeftOut()
+    {
+        RawBuilder b(302);
+        b.metrics(0, 50'000);
+        b.samples(0, 0, 200'000, 50'000);
+        const double v[3] = {1, std::nan(""), 3};
+        b.add(raw::RecordType::PmSample, raw::PmSampleRecord {200'000, 250'000, 0, 3},
+            std::string_view(reinterpret_cast<const char*>(v), sizeof v));
+        RawIngest in;
+        b.add(raw::RecordType::End, raw::EndRecord {});
+        in.addFile(b.file());
+        const SessionData s = in.finish();
+        QCOMPARE(s.counterSamples.size(), size_t(3 * 3 + 2)); // first interval dropped
+        for (const auto& c : s.counterSamples)
+            QVERIFY(std::isfinite(c.value));
+        QCOMPARE(meta(s, "gpu_metrics.not_a_number"), std::string("1"));
+        QCOMPARE(meta(s, gpumetricskey::kSamples), std::string("4"));
+        bool warned = false;
+        for (const auto& w : in.warnings())
+            warned = warned || w.find("1 GPU metric value(s) evaluated to NaN") != std::string::npos;
+        QVERIFY(warned);
     }
 
     // What the record summary and `info` print.

@@ -89,7 +89,8 @@ private slots:
     {
         const QString out = m_dir.filePath(QStringLiteral("pm.wscope"));
         const Run r = cli({QStringLiteral("record"), QStringLiteral("-o"), out, QStringLiteral("--gpu-metrics"),
-            QStringLiteral("--"), example(), QStringLiteral("--iters"), QStringLiteral("10")});
+            QStringLiteral("--gpu-metrics-period"), QStringLiteral("20"), QStringLiteral("--"), example(),
+            QStringLiteral("--iters"), QStringLiteral("10")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const SessionData s = SessionReader(out.toStdString()).readAll();
         QVERIFY2(s.meta.at("host_only") == "0",

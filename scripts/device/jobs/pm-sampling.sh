@@ -5,7 +5,7 @@
 # once without the recorder, then recorded with --gpu-metrics at the default 20 us period:
 # coverage of the kernel span, gaps, per-kernel character, stop latency and exit time
 # (scripts/device/pm-coverage.py) and the sampler's own figures (environment gpu_metrics.*), twice;
-# then 10 and 50 us periods, 200 us (a small session kept), a short program. (Call A also wrote
+# then 10, 20 and 100 us periods, 200 us with short phases (a small session kept), a short program. (Call A also wrote
 # the tests/pm fixture: WS_PM_FIXTURE_DIR=DIR WS_PM_FIXTURE_AFTER_MS=900 on the main run.) Prints PASS/FAIL lines; never stops at the first failure.
 # Needs (scripts/device.sh stage pm-sampling) $WS_DEVICE_BIN/{warpscope-cli,ws-example-gpu-mix},
 # $WS_DEVICE_LIB/libwarpscope-inject.so. Usage on the device: bash scripts/device.sh run pm-sampling
@@ -64,9 +64,10 @@ record main -- "$MIX" --summary "$O/main-phases.tsv"
 record main-2 -- "$MIX" --seconds 1.5
 EXTRA=(--gpu-metrics-period 10)
 record period-10us -- "$MIX" --seconds 0.6
-record period-10us-image-4096 WS_PM_IMAGE_SAMPLES=4096 -- "$MIX" --seconds 0.6
-EXTRA=(--gpu-metrics-period 50)
-record period-50us -- "$MIX" --summary "$O/period-50us-phases.tsv"
+EXTRA=(--gpu-metrics-period 20)
+record period-20us -- "$MIX" --seconds 0.6
+EXTRA=(--gpu-metrics-period 100)
+record period-100us -- "$MIX" --seconds 0.6
 EXTRA=()
 # A small session to keep (evidence, UI): 0.3 s phases at a 200 us period.
 EXTRA=(--gpu-metrics-period 200)
