@@ -9,9 +9,9 @@
 namespace ws {
 
 struct ChromeTraceSummary {
-    int64_t events = 0; // every element of traceEvents, metadata and flows included
-    int64_t slices = 0; // X events
-    int64_t flows = 0;  // launch -> GPU work arrows (one "s" plus one "f" each)
+    int64_t events = 0;          // every element of traceEvents, metadata and flows included
+    int64_t slices = 0;          // X events
+    int64_t flows = 0;           // launch -> GPU work arrows (one "s" plus one "f" each)
     int64_t dependencyFlows = 0; // cross-stream dependency arrows (cat "dependency"), see below
 };
 
