@@ -157,10 +157,11 @@ thread_local int t_runtimeDepth = 0;
 // > 0 while the recorder itself makes event calls on this thread (OwnCalls).
 thread_local int t_ownCalls = 0;
 
-// The driver's id of a stream (cuStreamGetId, CUDA 12+): the id CUPTI's kernel, copy and memset
-// records carry. cuptiGetStreamIdEx is not: on the H200 (CUPTI 13.0, driver 580) it gave one
-// less than the records for every stream of ws-example-stream-deps (call A, 2026-12-02). Looked
-// up in the already loaded libcuda (not linked, see cuptisession.cpp).
+// The program's own id of a stream (cuStreamGetId, CUDA 12+): the id the session's kernel, copy
+// and memset rows carry once ingest maps CUPTI's ids to the program's (StreamMap, issue 20 item
+// 6). CUPTI's own id (cuptiGetStreamIdEx) is the one before that mapping: on the H200 (call A,
+// 2026-12-02) it was one less than the session's ids for every stream of ws-example-stream-deps.
+// Looked up in the already loaded libcuda (not linked, see cuptisession.cpp).
 using StreamGetIdFn = CUresult (*)(CUstream, unsigned long long*);
 StreamGetIdFn streamGetId()
 {

@@ -248,7 +248,7 @@ struct EventOpRecord {
     int64_t tid = 0; // calling thread
     uint32_t deviceId = 0;
     uint32_t contextId = 0;
-    uint32_t streamId = 0;      // CUPTI id of the stream recorded on / waiting; 0 for Synchronize or unknown
+    uint32_t streamId = 0;      // the program's id of the stream (as GPU rows); 0 for Synchronize / unknown
     uint32_t correlationId = 0; // orders the call among the process's launches
     TimeNs start = 0;           // the host call
     TimeNs end = 0;

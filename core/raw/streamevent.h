@@ -29,7 +29,7 @@ struct StreamEventRecord {
     uint32_t correlationId; // CUPTI's: orders the call among the program's launches
     uint32_t contextId;
     uint32_t deviceId;
-    uint32_t streamId; // CUPTI's id of `stream` (the id GPU records carry); 0 when unknown
+    uint32_t streamId; // the program's id of `stream` (cuStreamGetId; the session's GPU rows carry it); 0 unknown
     uint32_t cbid;
     uint32_t flags; // the call's flags argument
     int32_t returnValue;

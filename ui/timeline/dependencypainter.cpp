@@ -52,20 +52,6 @@ void arrowHead(QPainter& p, QPointF to, QPointF from, double size)
 
 } // namespace
 
-int DependencyPainter::streamLane(const SessionSnapshot& s, int64_t pid, uint32_t stream) const
-{
-    if (m_indexed != &s) {
-        m_streamLanes.clear();
-        const auto& lanes = s.model->lanes;
-        for (size_t i = 0; i < lanes.size(); ++i)
-            if (lanes[i].kind == LaneKind::GpuStream)
-                m_streamLanes.emplace(std::make_pair(lanes[i].pid, lanes[i].streamId), static_cast<int>(i));
-        m_indexed = &s;
-    }
-    const auto it = m_streamLanes.find({pid, stream});
-    return it == m_streamLanes.end() ? -1 : it->second;
-}
-
 std::vector<DependencyPainter::Arrow> DependencyPainter::arrows(
     const TimelinePaintContext& c, const LaneRect& laneRect, const EventSelection& selected) const
 {
@@ -75,6 +61,17 @@ std::vector<DependencyPainter::Arrow> DependencyPainter::arrows(
     const TimeNs viewBegin = c.coords.viewStart();
     const TimeNs viewEnd = c.coords.viewEnd();
     const GpuOpRef selectedOp = opOf(selected);
+    // (pid, stream) -> lane of its GPU stream row; built per paint (lanes are few next to events,
+    // and a cache keyed by the snapshot's address could outlive the snapshot).
+    std::map<std::pair<int64_t, uint32_t>, int> streamLanes;
+    const auto& lanes = c.snapshot->model->lanes;
+    for (size_t i = 0; i < lanes.size(); ++i)
+        if (lanes[i].kind == LaneKind::GpuStream)
+            streamLanes.emplace(std::make_pair(lanes[i].pid, lanes[i].streamId), static_cast<int>(i));
+    const auto streamLane = [&](int64_t pid, uint32_t stream) {
+        const auto it = streamLanes.find({pid, stream});
+        return it == streamLanes.end() ? -1 : it->second;
+    };
     for (const StreamDependency& d : c.snapshot->dependencies) {
         if (d.waitKind != EventOpKind::Wait)
             continue;
@@ -83,8 +80,8 @@ std::vector<DependencyPainter::Arrow> DependencyPainter::arrows(
         const TimeNs last = std::max({d.recordTime, d.waitTime, d.consumer.valid() ? d.consumerStart : d.waitTime});
         if (last < viewBegin || first > viewEnd)
             continue;
-        const int laneA = streamLane(*c.snapshot, d.pid, d.producerStream);
-        const int laneB = streamLane(*c.snapshot, d.pid, d.consumerStream);
+        const int laneA = streamLane(d.pid, d.producerStream);
+        const int laneB = streamLane(d.pid, d.consumerStream);
         const QRect rowA = laneA >= 0 ? laneRect(laneA) : QRect();
         const QRect rowB = laneB >= 0 ? laneRect(laneB) : QRect();
         if (rowA.isEmpty() || rowB.isEmpty())

@@ -49,13 +49,6 @@ public:
         const TimelinePaintContext& c, const LaneRect& laneRect, const EventSelection& selected) const;
     void paint(
         QPainter& p, const TimelinePaintContext& c, const LaneRect& laneRect, const EventSelection& selected) const;
-
-private:
-    int streamLane(const SessionSnapshot& s, int64_t pid, uint32_t stream) const;
-
-    // (pid, stream) -> lane of the GPU stream row, for the snapshot last painted.
-    mutable const SessionSnapshot* m_indexed = nullptr;
-    mutable std::map<std::pair<int64_t, uint32_t>, int> m_streamLanes;
 };
 
 } // namespace ws
