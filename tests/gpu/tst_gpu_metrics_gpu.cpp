@@ -109,10 +109,10 @@ private slots:
         const QString out = m_dir.filePath(QStringLiteral("mix.wscope"));
         QElapsedTimer wall;
         wall.start();
-        const ws::test::CliRun r = ws::test::runCli({QStringLiteral("record"), QStringLiteral("-o"), out,
-                                                        QStringLiteral("--gpu-metrics"), QStringLiteral("--"), example(), QStringLiteral("--seconds"),
-                                                        QStringLiteral("1.5")},
-            300000);
+        const ws::test::CliRun r
+            = ws::test::runCli({QStringLiteral("record"), QStringLiteral("-o"), out, QStringLiteral("--gpu-metrics"),
+                                   QStringLiteral("--"), example(), QStringLiteral("--seconds"), QStringLiteral("1.5")},
+                300000);
         m_wallS = double(wall.elapsed()) / 1000;
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         m_err = r.err;

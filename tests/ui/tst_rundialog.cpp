@@ -231,7 +231,7 @@ private slots:
         QCOMPARE(steps[0].kind, QStringLiteral("trace"));
         QCOMPARE(steps[0].arguments,
             (QStringList {"record", "-o", "/tmp/all.wscope", "--trace", "cuda", "--gpu-metrics", "--gpu-metrics-period",
-                "20", "--", "/opt/train", "-n", "3"}));
+                "200", "--", "/opt/train", "-n", "3"}));
         QCOMPARE(steps[1].arguments,
             (QStringList {"profile", "--append", "/tmp/all.wscope", "--set", "full", "--kernel-name", "regex:^gemm",
                 "--", "/opt/train", "-n", "3"}));

@@ -160,7 +160,9 @@ RunDialog::RunDialog(QWidget* parent)
     m_pcInterval->setSuffix(tr(" cycles"));
     m_sourceFolders->setPlaceholderText(tr("folders with the CUDA sources, comma-separated"));
     m_gpuPeriod->setRange(1, 100000);
-    m_gpuPeriod->setValue(20);
+    // record's default (RecordOptions::gpuMetricsPeriodUs): shorter periods lose samples on the
+    // H200, CUPTI's decode cannot keep up (docs/recorder.md, GPU metrics).
+    m_gpuPeriod->setValue(200);
     m_gpuPeriod->setSuffix(tr(" µs"));
     m_benchWorkload->setObjectName(QStringLiteral("benchWorkload"));
     m_benchSize->setPlaceholderText(tr("default size"));
@@ -431,7 +433,7 @@ void RunDialog::applyRecipe(const QVariantMap& r)
     m_cacheControl->setCurrentIndex(std::max(0, m_cacheControl->findData(s("cacheControl"))));
     m_pcInterval->setValue(r.value(QStringLiteral("pcInterval"), 7).toInt());
     m_sourceFolders->setText(s("sourceFolders"));
-    m_gpuPeriod->setValue(r.value(QStringLiteral("gpuMetricsPeriod"), 20).toInt());
+    m_gpuPeriod->setValue(r.value(QStringLiteral("gpuMetricsPeriod"), 200).toInt());
     if (!s("benchWorkload").isEmpty())
         setBenchWorkload(s("benchWorkload"));
     m_benchSize->setText(s("benchSize"));
