@@ -44,7 +44,7 @@ bool ChangedMemory::loadKernel(std::string& error)
     return true;
 }
 
-bool ChangedMemory::save(std::vector<std::pair<CUdeviceptr, size_t>> regions, std::string& error)
+bool ChangedMemory::save(const std::vector<std::pair<CUdeviceptr, size_t>>& regions, std::string& error)
 {
     clear();
     if (!loadKernel(error))

@@ -36,7 +36,7 @@ public:
 
     // Copies `regions` (device allocations of the current context) on the device. False with
     // `error` set.
-    bool save(std::vector<std::pair<CUdeviceptr, size_t>> regions, std::string& error);
+    bool save(const std::vector<std::pair<CUdeviceptr, size_t>>& regions, std::string& error);
     // Compares the regions with the copy (after the kernel ran) and notes the blocks that differ.
     bool findChanged(std::string& error);
     // Copies the saved bytes back over the blocks findChanged() found.

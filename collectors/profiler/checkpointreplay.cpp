@@ -87,7 +87,8 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
         m_lastChangedBytes = m_lastWatchedBytes = 0;
         {
             StepTimer t(m_times.saveMs);
-            ok = m_changed.save(std::move(m_diffRegions), error);
+            ok = m_changed.save(m_diffRegions, error);
+            m_diffRegions.clear();
         }
         m_lastWatchedBytes = m_changed.savedBytes();
         // The copies just written are dirty in L2: evict once, so no pass writes them back.

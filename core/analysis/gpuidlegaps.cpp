@@ -75,8 +75,10 @@ void addCopiesAndMemsets(
     });
 }
 
+// byDevice by value: each device's work is sorted in place.
 GpuIdleAnalysis analyzeGpuWork(
-    std::map<uint32_t, std::vector<GpuWork>> byDevice, const std::vector<std::string>& labels, TimeNs minGapNs)
+    std::map<uint32_t, std::vector<GpuWork>> byDevice, // NOLINT(performance-unnecessary-value-param)
+    const std::vector<std::string>& labels, TimeNs minGapNs)
 {
     GpuIdleAnalysis out;
     for (auto& [device, work] : byDevice) {

@@ -3,8 +3,8 @@
 
 namespace ws {
 
-GpuIdleAnalysis analyzeGpuIdle(const KernelLaunchTable& launches, std::map<uint32_t, std::vector<GpuWork>> copies,
-    std::vector<std::string> copyLabels, TimeNs minGapNs)
+GpuIdleAnalysis analyzeGpuIdle(const KernelLaunchTable& launches,
+    const std::map<uint32_t, std::vector<GpuWork>>& copies, std::vector<std::string> copyLabels, TimeNs minGapNs)
 {
     // Kernels are labelled by group index; the copies' labels follow the groups'.
     std::vector<std::string> labels;
@@ -17,7 +17,7 @@ GpuIdleAnalysis analyzeGpuIdle(const KernelLaunchTable& launches, std::map<uint3
     std::map<uint32_t, std::vector<GpuWork>> byDevice;
     for (const KernelLaunchTable::Launch& l : launches.launches())
         byDevice[l.deviceId].push_back({l.start, l.end, l.group});
-    for (auto& [device, work] : copies) {
+    for (const auto& [device, work] : copies) {
         auto& into = byDevice[device];
         for (GpuWork w : work) {
             w.label += shift;

@@ -16,7 +16,7 @@ namespace ws {
 // copies and memsets as addCopiesAndMemsets() collects them (the panels read them on another
 // thread meanwhile). The same result as analyzeGpuIdle(source) when the table holds the source's
 // kernels: a kernel is labelled by its group's base name.
-GpuIdleAnalysis analyzeGpuIdle(const KernelLaunchTable& launches, std::map<uint32_t, std::vector<GpuWork>> copies,
-    std::vector<std::string> copyLabels, TimeNs minGapNs = 0);
+GpuIdleAnalysis analyzeGpuIdle(const KernelLaunchTable& launches,
+    const std::map<uint32_t, std::vector<GpuWork>>& copies, std::vector<std::string> copyLabels, TimeNs minGapNs = 0);
 
 } // namespace ws

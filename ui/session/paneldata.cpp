@@ -59,7 +59,7 @@ std::shared_ptr<PanelData> PanelData::load(
     d->metrics = SessionMetrics::read(reader);
     if (cancel.isCancelled())
         throw SessionError(SessionError::Kind::Cancelled, reader.path(), "cancelled");
-    d->idle = analyzeGpuIdle(d->launches, std::move(work), std::move(labels));
+    d->idle = analyzeGpuIdle(d->launches, work, std::move(labels));
     try {
         // Small next to the session's events (one row per instruction and reason).
         auto tables = std::make_shared<SourceTables>(SourceTables::read(reader));
