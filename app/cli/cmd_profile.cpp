@@ -114,8 +114,9 @@ const ws::cli::CommandRegistrar registrar(
          cmd->add_flag("-v,--verbose", args->options.verbose, "Print every profiled launch");
          cmd->add_option("--cache-control", args->options.cacheControl,
                 "Cache state at the start of every replay pass, as in ncu: all (default; memory restored "
-                "from a checkpoint and L2 evicted before each pass, our own replay) or none (CUPTI's kernel "
-                "replay; L2 as its memory restore left it, faster)")
+                "from a checkpoint and L2 evicted before each pass) or none (after every run only the memory "
+                "it changed in the launch's buffers is restored; each pass starts with L2 as the previous run "
+                "left it, as ncu --cache-control none)")
              ->check(CLI::IsMember({"all", "none"}));
          cmd->add_flag("--pc-sampling", args->options.pcSampling,
              "Sample warp stall reasons per SASS instruction with CUPTI PC sampling (the SourceCounters section); "

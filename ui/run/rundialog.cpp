@@ -153,7 +153,7 @@ RunDialog::RunDialog(QWidget* parent)
     m_launchCount->setRange(0, 1 << 30);
     m_launchCount->setSpecialValueText(tr("all"));
     m_cacheControl->addItem(tr("all (flush before each pass, as ncu)"), QStringLiteral("all"));
-    m_cacheControl->addItem(tr("none (faster)"), QStringLiteral("none"));
+    m_cacheControl->addItem(tr("none (L2 as the previous run left it, as ncu)"), QStringLiteral("none"));
     m_pcInterval->setRange(5, 31);
     m_pcInterval->setValue(7);
     m_pcInterval->setPrefix(QStringLiteral("2^"));
