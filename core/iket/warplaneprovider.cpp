@@ -9,9 +9,9 @@ namespace ws::iket {
 
 namespace {
 
-void append(TimelineModel& model, std::span<const WarpEvent> events)
+void append(TimelineModel& model, std::span<const WarpEvent> events, const std::map<std::string, std::string>& meta)
 {
-    appendWarpLanes(model, events); // never cached: see warplanes.h
+    appendWarpLanes(model, events, droppedEventsByWarp(meta)); // never cached: see warplanes.h
     if (events.empty())
         return;
     auto summaries = std::make_shared<WarpRoleSummaries>();
@@ -23,12 +23,12 @@ void append(TimelineModel& model, std::span<const WarpEvent> events)
 
 void WarpLaneProvider::appendLanes(TimelineModel& model, const SessionReader& reader) const
 {
-    append(model, reader.readWarpEvents());
+    append(model, reader.readWarpEvents(), reader.meta());
 }
 
 void WarpLaneProvider::appendLanes(TimelineModel& model, const SessionData& data) const
 {
-    append(model, data.warpEvents);
+    append(model, data.warpEvents, data.meta);
 }
 
 const std::vector<RoleSummary>& warpRoles(const TimelineModel& model)

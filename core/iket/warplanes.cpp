@@ -3,16 +3,34 @@
 
 #include <algorithm>
 #include <map>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
 namespace ws::iket {
 
-void appendWarpLanes(TimelineModel& model, std::span<const WarpEvent> events)
+std::map<WarpKey, int64_t> droppedEventsByWarp(const std::map<std::string, std::string>& meta)
+{
+    std::map<WarpKey, int64_t> out;
+    const auto it = meta.find("iket_dropped_warps");
+    if (it == meta.end())
+        return out;
+    static const std::regex line(R"(\(kernel #(\d+)\): block (\d+) warp (\d+) \((\d+)\)$)");
+    std::istringstream in(it->second);
+    std::string text;
+    while (std::getline(in, text)) {
+        std::smatch m;
+        if (std::regex_search(text, m, line))
+            out[{std::stoll(m[1]), std::stoi(m[2]), std::stoi(m[3])}] += std::stoll(m[4]);
+    }
+    return out;
+}
+
+void appendWarpLanes(TimelineModel& model, std::span<const WarpEvent> events, const std::map<WarpKey, int64_t>& lost)
 {
     // (kernel, block, warp) -> (row kind, index) -> events; row kind 0 ranges, 1 async, 2 marks.
-    using WarpKey = std::tuple<int64_t, int32_t, int32_t>;
     std::map<WarpKey, std::map<std::pair<int, int32_t>, std::vector<const WarpEvent*>>> warps;
     std::map<WarpKey, StringId> roles;
     for (const WarpEvent& e : events) {
@@ -40,6 +58,8 @@ void appendWarpLanes(TimelineModel& model, std::span<const WarpEvent> events)
             lane.role = role;
             lane.depth = index++;
             lane.label = base;
+            if (const auto l = lost.find(key); l != lost.end() && index == 1)
+                lane.label += " · " + std::to_string(l->second) + " events lost";
             if (row.first == 0 && row.second > 0)
                 lane.label += " · depth " + std::to_string(row.second);
             else if (row.first == 1)

@@ -4,7 +4,11 @@
 #include "core/model/records.h"
 #include "core/timeline/timelinemodel.h"
 
+#include <cstdint>
+#include <map>
 #include <span>
+#include <string>
+#include <tuple>
 
 namespace ws::iket {
 
@@ -16,6 +20,17 @@ namespace ws::iket {
 // stored in the lane cache. Events refer to warp_event rows by id.
 // TimelineModel gets them through WarpLaneProvider (warplaneprovider.h), which also attaches
 // the per-role summaries.
-void appendWarpLanes(TimelineModel& model, std::span<const WarpEvent> events);
+//
+// `lost` (from droppedEventsByWarp): a warp that ran out of slots says so on its first lane,
+// "producer · warp 0 · 138 events lost", where a user reading that warp looks (issue 23: no loss
+// is silent).
+using WarpKey = std::tuple<int64_t, int32_t, int32_t>; // kernel id, block, warp
+void appendWarpLanes(
+    TimelineModel& model, std::span<const WarpEvent> events, const std::map<WarpKey, int64_t>& lost = {});
+
+// Per warp, the events it lost, from the session's meta `iket_dropped_warps` (lines of
+// "<launch> (kernel #<id>): block <b> warp <w> (<n>)", as ingest writes them). Lines of launches
+// whose kernel was not found, or that do not parse, are left out.
+std::map<WarpKey, int64_t> droppedEventsByWarp(const std::map<std::string, std::string>& meta);
 
 } // namespace ws::iket

@@ -3,6 +3,7 @@
 // keep their invariants (sorted, nested calls on deeper lanes); loading reports progress and
 // stops when cancelled.
 #include "core/iket/warplaneprovider.h"
+#include "core/iket/warplanes.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
@@ -460,6 +461,37 @@ private slots:
         const auto file = TimelineModel::load(reader, {}, {}, true, iket::laneProviders());
         compareModels(*file, *memory);
         QCOMPARE(iket::warpRoles(*file).size(), roles.size());
+    }
+
+    // A warp that ran out of slots says so on its lane, from the meta ingest writes (issue 23).
+    void warpLanesSayWhatAWarpLost()
+    {
+        SessionData d = warpSession();
+        d.meta["iket_dropped_warps"] = "pipelined (kernel #3): block 0 warp 1 (138)\n"
+                                       "other (kernel #9): block 2 warp 3 (5)\n"
+                                       "lost (kernel not found): block 0 warp 0 (7)";
+        const auto lost = iket::droppedEventsByWarp(d.meta);
+        QCOMPARE(lost.size(), size_t(2)); // the unmatched launch names no kernel id
+        QCOMPARE(lost.at({3, 0, 1}), int64_t(138));
+        QCOMPARE(lost.at({9, 2, 3}), int64_t(5));
+        const auto model = TimelineModel::fromSessionData(d, iket::laneProviders());
+        QStringList labels;
+        for (const TimelineLane& l : model->lanes) {
+            if (l.kind == LaneKind::WarpRole)
+                labels << QString::fromStdString(l.label);
+        }
+        QCOMPARE(labels, (QStringList {"producer · warp 0", "consumer · warp 1 · 138 events lost"}));
+        // The file path reads the same meta.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("lost.wscope").toStdString();
+        {
+            SessionWriter writer(path);
+            writer.write(d);
+            writer.commit();
+        }
+        SessionReader reader(path);
+        const auto file = TimelineModel::load(reader, {}, {}, true, iket::laneProviders());
+        compareModels(*file, *model);
     }
 
     void eventRefRefusesRowIdsBeyondItsBits()
