@@ -21,21 +21,6 @@ using namespace ws;
 
 namespace {
 
-const char* const kCannotSample[] = {
-    "this CUPTI has no PM sampling API",
-    "PM sampling is not supported on",
-    "no permission to read the GPU performance counters",
-};
-
-QString cannotSample(const QString& err)
-{
-    for (const QString& line : err.split(QLatin1Char('\n')))
-        for (const char* why : kCannotSample)
-            if (line.contains(QLatin1String(why)))
-                return line;
-    return {};
-}
-
 QString example()
 {
     return QStringLiteral(WS_BUILD_DIR "/bin/ws-example-gpu-mix");
@@ -118,7 +103,8 @@ private slots:
         m_err = r.err;
         m_session = SessionReader(out.toStdString()).readAll();
         QVERIFY2(m_session.meta.at("host_only") == "0", "a GPU is present but the recording is host-only");
-        if (const QString why = cannotSample(r.err); !why.isEmpty() && m_session.counterSamples.empty())
+        if (const QString why = ws::test::pmSamplingUnavailable(r.err);
+            !why.isEmpty() && m_session.counterSamples.empty())
             QSKIP(qPrintable(QStringLiteral("PM sampling unavailable here: ") + why));
         QVERIFY2(!m_session.counterSamples.empty(), qPrintable(QStringLiteral("no counter samples: ") + r.err));
         QVERIFY2(!r.err.contains(QStringLiteral("did not finish")), qPrintable(r.err));

@@ -25,23 +25,6 @@ Run cli(const QStringList& args)
     return ws::test::runCli(args, 300000);
 }
 
-// What the PM sampler (collectors/inject/pmsampler.cpp) prints when this machine cannot sample
-// at all: the only reasons to skip once a GPU is present. Any other zero-sample run is a bug.
-const char* const kCannotSample[] = {
-    "this CUPTI has no PM sampling API",
-    "PM sampling is not supported on",
-    "no permission to read the GPU performance counters",
-};
-
-QString cannotSample(const QString& err)
-{
-    for (const QString& line : err.split(QLatin1Char('\n')))
-        for (const char* why : kCannotSample)
-            if (line.contains(QLatin1String(why)))
-                return line;
-    return {};
-}
-
 QString example()
 {
     return QStringLiteral(WS_BUILD_DIR "/bin/ws-example-nvtx-timing");
@@ -96,7 +79,7 @@ private slots:
         QVERIFY2(s.meta.at("host_only") == "0",
             qPrintable(QStringLiteral("a GPU is present but the recording is host-only: ")
                 + QString::fromStdString(s.meta.at("gpu_status"))));
-        if (const QString why = cannotSample(r.err); !why.isEmpty() && s.counterSamples.empty())
+        if (const QString why = ws::test::pmSamplingUnavailable(r.err); !why.isEmpty() && s.counterSamples.empty())
             QSKIP(qPrintable(QStringLiteral("PM sampling unavailable here: ") + why));
         QVERIFY2(!s.counterSamples.empty(), qPrintable(QStringLiteral("no counter samples: ") + r.err));
         QCOMPARE(s.counterTracks.size(), size_t(3));

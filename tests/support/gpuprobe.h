@@ -34,6 +34,23 @@ inline constexpr bool cudaProgramsConfigured()
 #endif
 }
 
+// The line of `record`'s stderr in which the PM sampler (collectors/inject/pmsampler.cpp) says
+// this machine cannot sample at all: the only reason for a GPU-metrics test to skip once a GPU is
+// present; empty otherwise (then a run without samples is a bug).
+inline QString pmSamplingUnavailable(const QString& err)
+{
+    static const char* const reasons[] = {
+        "this CUPTI has no PM sampling API",
+        "PM sampling is not supported on",
+        "no permission to read the GPU performance counters",
+    };
+    for (const QString& line : err.split(QLatin1Char('\n')))
+        for (const char* why : reasons)
+            if (line.contains(QLatin1String(why)))
+                return line;
+    return {};
+}
+
 } // namespace ws::test
 
 // In a test function or initTestCase: skips when `path` is missing because this build has no CUDA
