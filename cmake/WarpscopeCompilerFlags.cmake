@@ -13,6 +13,8 @@ if(WS_SANITIZE)
 endif()
 find_program(WS_CCACHE ccache)
 if(WS_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
-  set(CMAKE_CXX_COMPILER_LAUNCHER ${WS_CCACHE})
+  # The test suites use precompiled headers (tests/CMakeLists.txt): ccache caches their compiles
+  # only with this sloppiness (its manual, "Precompiled headers").
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${CMAKE_COMMAND} -E env CCACHE_SLOPPINESS=pch_defines,time_macros ${WS_CCACHE})
   set(CMAKE_C_COMPILER_LAUNCHER ${WS_CCACHE})
 endif()

@@ -273,6 +273,17 @@ cmd_run() {
 # ---------------------------------------------------------------------------------------------------
 # collect (build machine)
 
+# fresh_dest BASE: BASE, or BASE-2, BASE-3, ... when it exists: evidence that docs cite is never
+# overwritten by a later run of the same job on the same day.
+fresh_dest() {
+  local dest=$1 k=2
+  while [ -e "$dest" ]; do
+    dest=$1-$k
+    k=$((k + 1))
+  done
+  echo "$dest"
+}
+
 cmd_collect() {
   local from=${1:?usage: scripts/device.sh collect DIR [DATE]}
   local date=${2:-$(date -u +%F)}
@@ -285,7 +296,7 @@ cmd_collect() {
     tar -xzf "$from/bundle.tar.gz" -C "$tmp"
     for j in "$tmp"/*/; do
       j=$(basename "$j")
-      dest=$ROOT/docs/evidence/$date-$j
+      dest=$(fresh_dest "$ROOT/docs/evidence/$date-$j")
       mkdir -p "$dest"
       cp -r "$tmp/$j/." "$dest/"
       [ -f "$from/device.log" ] && cp "$from/device.log" "$dest/device.log"
@@ -298,7 +309,7 @@ cmd_collect() {
     [ -e "$f" ] || continue
     [ "$(basename "$f")" = bundle.tar.gz ] && continue
     j=$(basename "$f" .tar.gz)
-    dest=$ROOT/docs/evidence/$date-$j
+    dest=$(fresh_dest "$ROOT/docs/evidence/$date-$j")
     mkdir -p "$dest"
     tar -xzf "$f" -C "$dest" --strip-components=1
     [ -f "$from/device.log" ] && cp "$from/device.log" "$dest/device.log"

@@ -110,7 +110,7 @@ private slots:
         QTemporaryDir dir;
         const QString original = dir.filePath("original.wscope");
         const SessionData source
-            = importSession(std::string(WS_FIXTURES_DIR) + "/import/kineto_mm_relu.json", ImportFormat::Kineto, {});
+            = importSession(WS_FIXTURES_DIR "/import/kineto_mm_relu.json", ImportFormat::Kineto, {});
         {
             SessionWriter writer(original.toStdString());
             attachLaneCache(writer);

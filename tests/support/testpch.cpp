@@ -1,0 +1,2 @@
+// SPDX-License-Identifier: MIT
+// The translation unit that builds a test directory's precompiled header (testpch.h).
