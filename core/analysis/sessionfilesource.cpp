@@ -4,6 +4,7 @@
 #include "core/store/sessionreader.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 namespace ws {
@@ -98,6 +99,15 @@ SessionFileSource::SessionFileSource(const SessionFileSource& all, Runs runs)
 {
 }
 
+SessionFileSource::SessionFileSource(
+    const SessionFileSource& base, const SessionReader& reader, SessionReader::IdRange ids)
+    : m_reader(reader)
+    , m_header(base.m_header)
+    , m_runIds(base.m_runIds)
+    , m_ids(ids)
+{
+}
+
 std::set<uint32_t> SessionFileSource::timingRunIds(const SessionReader& reader)
 {
     std::set<uint32_t> timing;
@@ -114,6 +124,23 @@ std::set<uint32_t> SessionFileSource::timingRunIds(const SessionReader& reader)
 
 template <class R> void SessionFileSource::stream(const std::function<void(const R&)>& visit) const
 {
+    if (m_ids) {
+        if constexpr (requires(const R& r) { r.id; }) {
+            if constexpr (requires(const R& r) { r.runId; }) {
+                if (!m_runIds.empty()) {
+                    m_reader.forEachRow<R>(*m_ids, [&](const R& row) {
+                        if (m_runIds.contains(row.runId))
+                            visit(row);
+                    });
+                    return;
+                }
+            }
+            m_reader.forEachRow<R>(*m_ids, visit);
+            return;
+        } else {
+            throw std::logic_error("SessionFileSource: a slice by id of a table without ids");
+        }
+    }
     if (m_runIds.empty()) {
         m_reader.forEachRow<R>(visit);
         return;

@@ -2,13 +2,13 @@
 #pragma once
 
 #include "core/model/recordsource.h"
+#include "core/store/sessionreader.h"
 
 #include <cstdint>
+#include <optional>
 #include <set>
 
 namespace ws {
-
-class SessionReader;
 
 // Streams the event tables of an open session file with one prepared SELECT per table, so
 // reports and exports over a 10M-event session hold only what they aggregate, never the
@@ -25,6 +25,10 @@ public:
     explicit SessionFileSource(const SessionReader& reader, Runs runs = Runs::All);
     // The same file restricted to `runs`, sharing `all`'s header (the small tables are not read again).
     SessionFileSource(const SessionFileSource& all, Runs runs);
+    // `base`'s runs and header, read through `reader` (another connection to the same file) and
+    // restricted to the rows whose id lies in `ids`: one slice of the event tables, for reading
+    // them on several threads at once. The counter samples have no ids: a slice refuses them.
+    SessionFileSource(const SessionFileSource& base, const SessionReader& reader, SessionReader::IdRange ids);
 
     const SessionData& header() const override { return m_header; }
     void forEachKernel(const std::function<void(const KernelRecord&)>& visit) const override;
@@ -38,6 +42,8 @@ public:
     void forEachCounterSample(const std::function<void(const CounterSample&)>& visit) const override;
     TimeSpan timeSpan() const override;
 
+    // The connection the rows are read through.
+    const SessionReader& reader() const { return m_reader; }
     // The runs streamed; empty means every row.
     const std::set<uint32_t>& runIds() const { return m_runIds; }
 
@@ -48,6 +54,7 @@ private:
     const SessionReader& m_reader;
     SessionData m_header;
     std::set<uint32_t> m_runIds;
+    std::optional<SessionReader::IdRange> m_ids;
 };
 
 } // namespace ws

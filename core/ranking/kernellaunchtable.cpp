@@ -11,7 +11,17 @@
 
 namespace ws {
 
-KernelLaunchTable KernelLaunchTable::build(const RecordSource& source, const CancellationToken& cancel)
+namespace {
+
+bool startOrder(const KernelLaunchTable::Launch& a, const KernelLaunchTable::Launch& b)
+{
+    return std::tie(a.start, a.id) < std::tie(b.start, b.id);
+}
+
+} // namespace
+
+KernelLaunchTable KernelLaunchTable::build(
+    const RecordSource& source, const CancellationToken& cancel, size_t expectedLaunches)
 {
     KernelLaunchTable t;
     const StringTable& strings = source.header().strings;
@@ -19,26 +29,49 @@ KernelLaunchTable KernelLaunchTable::build(const RecordSource& source, const Can
     std::map<std::tuple<StringId, StringId, StringId>, uint32_t> groupOfIds;
     std::unordered_map<std::string, uint32_t> groupOfName;
     std::map<LaunchConfig, uint32_t> configIndex;
+    const auto groupOf = [&](const KernelRecord& k) {
+        const auto ids = std::make_tuple(k.demangledName, k.mangledName, k.shortName);
+        auto g = groupOfIds.find(ids);
+        if (g != groupOfIds.end())
+            return g->second;
+        std::string name = kernelName(k, strings, KernelNaming::Demangled);
+        auto byName = groupOfName.find(name);
+        uint32_t index = 0;
+        if (byName == groupOfName.end()) {
+            index = static_cast<uint32_t>(t.m_groups.size());
+            t.m_groups.push_back({name, kernelName(k, strings, KernelNaming::Base),
+                k.mangledName ? strings.at(k.mangledName) : std::string()});
+            groupOfName.emplace(std::move(name), index);
+        } else {
+            index = byName->second;
+        }
+        groupOfIds.emplace(ids, index);
+        return index;
+    };
+    const auto configOf = [&](const LaunchConfig& c) {
+        auto ci = configIndex.find(c);
+        if (ci == configIndex.end()) {
+            ci = configIndex.emplace(c, static_cast<uint32_t>(t.m_configs.size())).first;
+            t.m_configs.push_back(c);
+        }
+        return ci->second;
+    };
+    t.m_launches.reserve(expectedLaunches);
+    // Consecutive launches mostly repeat the previous one's name and configuration: compare
+    // with it before looking anything up.
+    std::tuple<StringId, StringId, StringId> lastIds {};
+    uint32_t lastGroup = UINT32_MAX;
+    LaunchConfig lastConfig;
+    uint32_t lastConfigIndex = UINT32_MAX;
     size_t visited = 0;
     source.forEachKernel([&](const KernelRecord& k) {
         // Throwing is the only way to stop a source mid-table (a 10M-row scan takes seconds).
         if ((++visited & 0xffff) == 0 && cancel.isCancelled())
             throw SessionError(SessionError::Kind::Cancelled, {}, "cancelled");
         const auto ids = std::make_tuple(k.demangledName, k.mangledName, k.shortName);
-        auto g = groupOfIds.find(ids);
-        if (g == groupOfIds.end()) {
-            std::string name = kernelName(k, strings, KernelNaming::Demangled);
-            auto byName = groupOfName.find(name);
-            uint32_t index = 0;
-            if (byName == groupOfName.end()) {
-                index = static_cast<uint32_t>(t.m_groups.size());
-                t.m_groups.push_back({name, kernelName(k, strings, KernelNaming::Base),
-                    k.mangledName ? strings.at(k.mangledName) : std::string()});
-                groupOfName.emplace(std::move(name), index);
-            } else {
-                index = byName->second;
-            }
-            g = groupOfIds.emplace(ids, index).first;
+        if (lastGroup == UINT32_MAX || ids != lastIds) {
+            lastGroup = groupOf(k);
+            lastIds = ids;
         }
         LaunchConfig c;
         c.grid = {k.gridX, k.gridY, k.gridZ};
@@ -49,28 +82,98 @@ KernelLaunchTable KernelLaunchTable::build(const RecordSource& source, const Can
         c.dynamicSmemBytes = k.dynamicSmemBytes;
         c.localMemPerThread = k.localMemPerThread;
         c.deviceId = k.deviceId;
-        auto ci = configIndex.find(c);
-        if (ci == configIndex.end()) {
-            ci = configIndex.emplace(c, static_cast<uint32_t>(t.m_configs.size())).first;
-            t.m_configs.push_back(c);
+        if (lastConfigIndex == UINT32_MAX || !(c == lastConfig)) {
+            lastConfigIndex = configOf(c);
+            lastConfig = c;
         }
-        t.m_launches.push_back({k.id, k.start, k.end, k.pid, g->second, ci->second, k.streamId, k.deviceId});
+        t.m_launches.push_back({k.id, k.start, k.end, k.pid, lastGroup, lastConfigIndex, k.streamId, k.deviceId});
     });
-    std::stable_sort(t.m_launches.begin(), t.m_launches.end(),
-        [](const Launch& a, const Launch& b) { return std::tie(a.start, a.id) < std::tie(b.start, b.id); });
+    t.index();
+    return t;
+}
 
-    t.m_byId.reserve(t.m_launches.size());
-    t.m_longest.assign(t.m_groups.size(), UINT32_MAX);
-    for (size_t i = 0; i < t.m_launches.size(); ++i) {
-        const Launch& l = t.m_launches[i];
-        t.m_byId.emplace_back(l.id, static_cast<uint32_t>(i));
-        t.m_maxDuration = std::max(t.m_maxDuration, l.duration());
-        uint32_t& longest = t.m_longest[l.group];
-        if (longest == UINT32_MAX || l.duration() > t.m_launches[longest].duration())
+KernelLaunchTable KernelLaunchTable::merge(std::vector<KernelLaunchTable> parts)
+{
+    if (parts.size() == 1)
+        return std::move(parts.front());
+    // Groups and configurations keep the order of their first launch in part order, as one build
+    // over the parts' rows in that order numbers them.
+    KernelLaunchTable t;
+    std::unordered_map<std::string, uint32_t> groupOfName;
+    std::map<LaunchConfig, uint32_t> configIndex;
+    size_t total = 0;
+    for (const KernelLaunchTable& p : parts)
+        total += p.m_launches.size();
+    t.m_launches.reserve(total);
+    std::vector<size_t> ends; // where each part's launches end in t.m_launches
+    for (KernelLaunchTable& p : parts) {
+        std::vector<uint32_t> groupOf(p.m_groups.size());
+        for (size_t i = 0; i < p.m_groups.size(); ++i) {
+            const auto [it, added] = groupOfName.try_emplace(p.m_groups[i].name, uint32_t(t.m_groups.size()));
+            if (added)
+                t.m_groups.push_back(std::move(p.m_groups[i]));
+            groupOf[i] = it->second;
+        }
+        std::vector<uint32_t> configOf(p.m_configs.size());
+        for (size_t i = 0; i < p.m_configs.size(); ++i) {
+            const auto [it, added] = configIndex.try_emplace(p.m_configs[i], uint32_t(t.m_configs.size()));
+            if (added)
+                t.m_configs.push_back(p.m_configs[i]);
+            configOf[i] = it->second;
+        }
+        for (Launch l : p.m_launches) {
+            l.group = groupOf[l.group];
+            l.config = configOf[l.config];
+            t.m_launches.push_back(l);
+        }
+        ends.push_back(t.m_launches.size());
+        p = {}; // each part's memory goes as soon as it is copied
+    }
+    // Each part is sorted by start already (its own index(), on its own thread): merging them is
+    // linear where sorting the whole again is not.
+    for (size_t k = 1; k < ends.size(); ++k) {
+        std::inplace_merge(t.m_launches.begin(), t.m_launches.begin() + static_cast<std::ptrdiff_t>(ends[k - 1]),
+            t.m_launches.begin() + static_cast<std::ptrdiff_t>(ends[k]), startOrder);
+    }
+    t.index();
+    return t;
+}
+
+void KernelLaunchTable::index()
+{
+    // Recorded sessions number kernels in start order, so their rows arrive sorted: checking costs
+    // one pass where sorting 3M launches cost a third of the whole build.
+    if (!std::is_sorted(m_launches.begin(), m_launches.end(), startOrder))
+        std::stable_sort(m_launches.begin(), m_launches.end(), startOrder);
+
+    m_longest.assign(m_groups.size(), UINT32_MAX);
+    int64_t minId = INT64_MAX;
+    int64_t maxId = INT64_MIN;
+    for (size_t i = 0; i < m_launches.size(); ++i) {
+        const Launch& l = m_launches[i];
+        minId = std::min(minId, l.id);
+        maxId = std::max(maxId, l.id);
+        m_maxDuration = std::max(m_maxDuration, l.duration());
+        uint32_t& longest = m_longest[l.group];
+        if (longest == UINT32_MAX || l.duration() > m_launches[longest].duration())
             longest = static_cast<uint32_t>(i);
     }
-    std::sort(t.m_byId.begin(), t.m_byId.end());
-    return t;
+    m_byId.reserve(m_launches.size());
+    const auto n = static_cast<int64_t>(m_launches.size());
+    if (n > 0 && maxId - minId < 4 * n) {
+        // Dense ids (rowids, as in every file we write): placed by id in linear time.
+        std::vector<uint32_t> at(static_cast<size_t>(maxId - minId + 1), UINT32_MAX);
+        for (size_t i = 0; i < m_launches.size(); ++i)
+            at[static_cast<size_t>(m_launches[i].id - minId)] = static_cast<uint32_t>(i);
+        for (size_t k = 0; k < at.size(); ++k) {
+            if (at[k] != UINT32_MAX)
+                m_byId.emplace_back(minId + static_cast<int64_t>(k), at[k]);
+        }
+    } else {
+        for (size_t i = 0; i < m_launches.size(); ++i)
+            m_byId.emplace_back(m_launches[i].id, static_cast<uint32_t>(i));
+        std::sort(m_byId.begin(), m_byId.end());
+    }
 }
 
 const KernelLaunchTable::Launch* KernelLaunchTable::find(int64_t kernelId) const

@@ -65,7 +65,13 @@ public:
 
     // One pass over the source's kernels. Read errors propagate; once `cancel` fires the
     // build throws SessionError(Cancelled).
-    static KernelLaunchTable build(const RecordSource& source, const CancellationToken& cancel = {});
+    // `expectedLaunches` reserves room up front (the row count, when the caller knows it).
+    static KernelLaunchTable build(
+        const RecordSource& source, const CancellationToken& cancel = {}, size_t expectedLaunches = 0);
+    // One table from tables built over consecutive slices of the kernel rows (in row order, e.g.
+    // id ranges read on several connections at once): equal, field by field, to one build over
+    // all the rows.
+    static KernelLaunchTable merge(std::vector<KernelLaunchTable> parts);
 
     const std::vector<Launch>& launches() const { return m_launches; }
     const std::vector<KernelGroup>& groups() const { return m_groups; }
@@ -100,6 +106,8 @@ public:
 
 private:
     std::vector<Launch>::const_iterator firstCandidate(TimeNs begin) const;
+    // Sorts the launches by start and builds the lookups (by id, longest per group).
+    void index();
 
     std::vector<Launch> m_launches;
     std::vector<KernelGroup> m_groups;

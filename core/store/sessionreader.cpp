@@ -509,6 +509,30 @@ template <class R> void SessionReader::forEachRow(TimeWindow window, const std::
         visit);
 }
 
+template <class R> void SessionReader::forEachRow(IdRange ids, const std::function<void(const R&)>& visit) const
+{
+    streamRows<R>(
+        *d->db, d->schemaVersion, m_path, " WHERE id >= ?1 AND id < ?2",
+        [&](sqlite::Statement& st) {
+            st.bind(1, ids.first);
+            st.bind(2, ids.last);
+        },
+        visit);
+}
+
+template <class R> std::optional<std::pair<int64_t, int64_t>> SessionReader::idRange() const
+{
+    using C = store::Codec<R>;
+    try {
+        sqlite::Statement st = d->db->prepare("SELECT min(id), max(id) FROM " + std::string(C::info.name));
+        if (!st.step() || st.columnType(0) == SQLITE_NULL)
+            return std::nullopt;
+        return std::pair(st.columnInt64(0), st.columnInt64(1));
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading the id range of table " + std::string(C::info.name));
+    }
+}
+
 template <class R> std::vector<R> SessionReader::readTable() const
 {
     return d->readTable<R>([](std::string_view, size_t) {});
@@ -543,6 +567,8 @@ template <class R> int64_t SessionReader::rowCount() const
 #define WS_READER_ROWS(R)                                                                                              \
     template std::optional<R> SessionReader::readRow<R>(int64_t) const;                                                \
     template void SessionReader::forEachRow<R>(const std::function<void(const R&)>&) const;                            \
+    template void SessionReader::forEachRow<R>(IdRange, const std::function<void(const R&)>&) const;                   \
+    template std::optional<std::pair<int64_t, int64_t>> SessionReader::idRange<R>() const;                             \
     template std::vector<R> SessionReader::readTable<R>() const;                                                       \
     template int64_t SessionReader::rowCount<R>() const;
 #define WS_READER_TIMED(R)                                                                                             \

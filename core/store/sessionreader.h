@@ -85,6 +85,15 @@ public:
     };
     template <class R> void forEachRow(const std::function<void(const R&)>& visit) const;
     template <class R> void forEachRow(TimeWindow window, const std::function<void(const R&)>& visit) const;
+    // Only the rows whose id lies in [first, last) (tables keyed by `id`): one slice of a table,
+    // so that several connections can read one table at once (KernelLaunchTable's parallel build).
+    struct IdRange {
+        int64_t first = 0;
+        int64_t last = 0;
+    };
+    template <class R> void forEachRow(IdRange ids, const std::function<void(const R&)>& visit) const;
+    // Smallest and largest id of a table; nullopt when the table is empty.
+    template <class R> std::optional<std::pair<int64_t, int64_t>> idRange() const;
     // A whole table, its checksum verified against table_check (like readAll).
     template <class R> std::vector<R> readTable() const;
     // Smallest start and largest end of a table (nvtx_mark: ts); nullopt when the table is empty.

@@ -7,8 +7,11 @@
 #include "core/analysis/sessionfilesource.h"
 #include "core/ranking/compactname.h"
 #include "core/ranking/kernelranking.h"
+#include "core/ranking/launchtableread.h"
 #include "core/ranking/windowedsource.h"
 #include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
+#include "core/synth/synthgenerator.h"
 
 #include <QtTest>
 
@@ -305,6 +308,78 @@ private slots:
         QCOMPARE(ranges, 1);
         QCOMPARE(marks, 1);
         QCOMPARE(copies, 0);
+    }
+
+    // The kernel panels read the launch table in id slices on several connections
+    // (readKernelLaunchTable): it must be the one-pass build, field by field, whatever the number
+    // of slices, on real sessions (one and two GPUs, a multi-run session whose profile runs the
+    // table leaves out) and on a synthetic one of many kernel names and configurations.
+    void slicedReadEqualsOneBuild_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("parts");
+        const QString synth = QString::fromStdString(syntheticSession());
+        for (const int parts : {2, 3, 8}) {
+            for (const char* f : {"recorder/sessions/torch_nvtx.wscope", "recorder/sessions/launch_2k.wscope",
+                     "multigpu/ddp-2gpu.wscope", "multirun/h200-gemm-relu-3runs.wscope"}) {
+                QTest::addRow("%s/%d", f, parts) << QStringLiteral(WS_FIXTURES_DIR "/") + QLatin1String(f) << parts;
+            }
+            QTest::addRow("synthetic/%d", parts) << synth << parts;
+        }
+    }
+    void slicedReadEqualsOneBuild()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, parts);
+        const SessionReader reader(file.toStdString());
+        const SessionFileSource all(reader);
+        const SessionFileSource timing(all, SessionFileSource::Runs::Timing);
+        const KernelLaunchTable want = KernelLaunchTable::build(timing);
+        const KernelLaunchTable got = readKernelLaunchTable(timing, {}, static_cast<unsigned>(parts));
+        QVERIFY(want.size() > 0);
+        QCOMPARE(got.size(), want.size());
+        for (size_t i = 0; i < want.size(); ++i) {
+            const auto& a = got.launches()[i];
+            const auto& b = want.launches()[i];
+            QCOMPARE(a.id, b.id);
+            QCOMPARE(a.start, b.start);
+            QCOMPARE(a.end, b.end);
+            QCOMPARE(a.pid, b.pid);
+            QCOMPARE(a.streamId, b.streamId);
+            QCOMPARE(a.deviceId, b.deviceId);
+            QCOMPARE(got.groups()[a.group].name, want.groups()[b.group].name);
+            QCOMPARE(a.group, b.group);
+            QVERIFY(got.configs()[a.config] == want.configs()[b.config]);
+            QCOMPARE(a.config, b.config);
+        }
+        QCOMPARE(got.groups().size(), want.groups().size());
+        for (size_t g = 0; g < want.groups().size(); ++g) {
+            QCOMPARE(got.groups()[g].shortName, want.groups()[g].shortName);
+            QCOMPARE(got.groups()[g].mangled, want.groups()[g].mangled);
+            QCOMPARE(got.longestOf(uint32_t(g))->id, want.longestOf(uint32_t(g))->id);
+        }
+        QVERIFY(got.configs() == want.configs());
+        QCOMPARE(got.maxDuration(), want.maxDuration());
+        for (const auto& l : want.launches())
+            QCOMPARE(got.find(l.id)->start, l.start);
+    }
+
+private:
+    // 60k synthetic events (kernels of many names and configurations on several streams),
+    // written once per run of the suite.
+    static std::string syntheticSession()
+    {
+        static QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("synth.wscope")).toStdString();
+        if (!QFileInfo::exists(QString::fromStdString(path))) {
+            SynthOptions options;
+            options.events = 60'000;
+            options.seed = 11;
+            SessionWriter writer(path);
+            writeSyntheticSession(options, writer);
+            writer.commit();
+        }
+        return path;
     }
 };
 

@@ -112,13 +112,15 @@ private slots:
         const SessionReader reader(m_path);
         std::vector<int64_t> ids;
         // Kernels 2 (2000..2500) and 3 (3000..3500) overlap [2400, 3000]; kernel 1 ends at 1500.
-        reader.forEachRow<KernelRecord>({2400, 3000}, [&](const KernelRecord& k) { ids.push_back(k.id); });
+        reader.forEachRow<KernelRecord>(
+            SessionReader::TimeWindow {2400, 3000}, [&](const KernelRecord& k) { ids.push_back(k.id); });
         QCOMPARE(ids, (std::vector<int64_t> {2, 3}));
         ids.clear();
         reader.forEachRow<KernelRecord>([&](const KernelRecord& k) { ids.push_back(k.id); });
         QCOMPARE(ids.size(), size_t(6));
         std::vector<CounterSample> samples;
-        reader.forEachRow<CounterSample>({1500, 3000}, [&](const CounterSample& s) { samples.push_back(s); });
+        reader.forEachRow<CounterSample>(
+            SessionReader::TimeWindow {1500, 3000}, [&](const CounterSample& s) { samples.push_back(s); });
         QCOMPARE(samples.size(), size_t(2));
         const auto range = reader.timeRange<KernelRecord>();
         QVERIFY(range.has_value());
@@ -126,6 +128,25 @@ private slots:
         QCOMPARE(range->second, 6500);
         QVERIFY(!reader.timeRange<NvtxMarkRecord>().has_value());
         QCOMPARE(reader.rowCount<KernelRecord>(), 6);
+    }
+
+    // A slice by id, [first, last): what the launch table's parallel read splits a table into.
+    void streamsAnIdSlice()
+    {
+        const SessionReader reader(m_path);
+        const auto ids = reader.idRange<KernelRecord>();
+        QVERIFY(ids.has_value());
+        QCOMPARE(ids->first, 1);
+        QCOMPARE(ids->second, 6);
+        std::vector<int64_t> got;
+        reader.forEachRow<KernelRecord>(
+            SessionReader::IdRange {2, 5}, [&](const KernelRecord& k) { got.push_back(k.id); });
+        QCOMPARE(got, (std::vector<int64_t> {2, 3, 4}));
+        got.clear();
+        reader.forEachRow<KernelRecord>(
+            SessionReader::IdRange {6, 6}, [&](const KernelRecord& k) { got.push_back(k.id); });
+        QVERIFY(got.empty());
+        QVERIFY(!reader.idRange<NvtxMarkRecord>().has_value());
     }
 
     void counterSeries()

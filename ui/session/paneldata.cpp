@@ -13,6 +13,7 @@
 #include "core/analysis/nsysreports.h"
 #include "core/analysis/sessionfilesource.h"
 #include "core/ranking/launchidle.h"
+#include "core/ranking/launchtableread.h"
 #include "core/ranking/windowedsource.h"
 #include "core/store/runrecipe.h"
 #include "core/store/sessionerror.h"
@@ -54,7 +55,8 @@ std::shared_ptr<PanelData> PanelData::load(
         addCopiesAndMemsets(timed, out.first, out.second);
         return out;
     });
-    d->launches = KernelLaunchTable::build(timing, cancel);
+    // The kernel rows in slices on connections of their own (readKernelLaunchTable).
+    d->launches = readKernelLaunchTable(timing, cancel);
     auto [work, labels] = copies.get();
     d->metrics = SessionMetrics::read(reader);
     if (cancel.isCancelled())
