@@ -11,6 +11,17 @@
 
 namespace ws {
 
+namespace {
+
+// Room for as many launches as ids, up to a bound: ids can be sparse (up to 2^29 in a table of a
+// few rows), and the vector grows past the bound when it must.
+size_t reserveFor(int64_t ids)
+{
+    return static_cast<size_t>(std::min<int64_t>(ids, int64_t {1} << 22));
+}
+
+} // namespace
+
 KernelLaunchTable readKernelLaunchTable(
     const SessionFileSource& source, const CancellationToken& cancel, unsigned parts)
 {
@@ -24,7 +35,7 @@ KernelLaunchTable readKernelLaunchTable(
     if (parts == 0)
         parts = launchTableParts(count);
     if (parts <= 1)
-        return KernelLaunchTable::build(source, cancel, static_cast<size_t>(count));
+        return KernelLaunchTable::build(source, cancel, reserveFor(count));
     const auto n = static_cast<int64_t>(std::min<uint64_t>(parts, static_cast<uint64_t>(count)));
     std::vector<std::future<KernelLaunchTable>> slices;
     slices.reserve(static_cast<size_t>(n));
@@ -33,7 +44,7 @@ KernelLaunchTable readKernelLaunchTable(
         slices.push_back(std::async(std::launch::async, [&source, &cancel, range, path = reader.path()] {
             const SessionReader own(path);
             const SessionFileSource slice(source, own, range);
-            return KernelLaunchTable::build(slice, cancel, static_cast<size_t>(range.last - range.first));
+            return KernelLaunchTable::build(slice, cancel, reserveFor(range.last - range.first));
         }));
     }
     std::vector<KernelLaunchTable> tables;
