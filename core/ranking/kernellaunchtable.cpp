@@ -161,19 +161,26 @@ void KernelLaunchTable::index()
     m_byId.reserve(m_launches.size());
     const auto n = static_cast<int64_t>(m_launches.size());
     if (n > 0 && maxId - minId < 4 * n) {
-        // Dense ids (rowids, as in every file we write): placed by id in linear time.
+        // Dense ids (rowids, as in every file we write): placed by id in linear time, unless two
+        // launches share an id (hand-built sessions), which the sort below keeps both of.
         std::vector<uint32_t> at(static_cast<size_t>(maxId - minId + 1), UINT32_MAX);
-        for (size_t i = 0; i < m_launches.size(); ++i)
-            at[static_cast<size_t>(m_launches[i].id - minId)] = static_cast<uint32_t>(i);
-        for (size_t k = 0; k < at.size(); ++k) {
-            if (at[k] != UINT32_MAX)
-                m_byId.emplace_back(minId + static_cast<int64_t>(k), at[k]);
+        bool unique = true;
+        for (size_t i = 0; i < m_launches.size() && unique; ++i) {
+            uint32_t& slot = at[static_cast<size_t>(m_launches[i].id - minId)];
+            unique = slot == UINT32_MAX;
+            slot = static_cast<uint32_t>(i);
         }
-    } else {
-        for (size_t i = 0; i < m_launches.size(); ++i)
-            m_byId.emplace_back(m_launches[i].id, static_cast<uint32_t>(i));
-        std::sort(m_byId.begin(), m_byId.end());
+        if (unique) {
+            for (size_t k = 0; k < at.size(); ++k) {
+                if (at[k] != UINT32_MAX)
+                    m_byId.emplace_back(minId + static_cast<int64_t>(k), at[k]);
+            }
+            return;
+        }
     }
+    for (size_t i = 0; i < m_launches.size(); ++i)
+        m_byId.emplace_back(m_launches[i].id, static_cast<uint32_t>(i));
+    std::sort(m_byId.begin(), m_byId.end());
 }
 
 const KernelLaunchTable::Launch* KernelLaunchTable::find(int64_t kernelId) const

@@ -364,6 +364,33 @@ private slots:
             QCOMPARE(got.find(l.id)->start, l.start);
     }
 
+    // find() by id: dense ids are placed by id, sparse and repeated ids sorted; each gives the
+    // launch with that id (with a repeated id, the first of them in start order).
+    void findsLaunchesById_data()
+    {
+        QTest::addColumn<std::vector<int64_t>>("ids"); // in start order
+        QTest::newRow("dense") << std::vector<int64_t> {3, 1, 2, 5, 4};
+        QTest::newRow("sparse") << std::vector<int64_t> {500'000'000, 1, 70'000};
+        QTest::newRow("repeated") << std::vector<int64_t> {2, 1, 2, 3};
+    }
+    void findsLaunchesById()
+    {
+        QFETCH(std::vector<int64_t>, ids);
+        Builder b;
+        for (size_t i = 0; i < ids.size(); ++i)
+            b.kernel(TimeNs(100 * i), TimeNs(100 * i + 50), "k").id = ids[i];
+        const MemoryRecordSource src(b.d);
+        const KernelLaunchTable t = KernelLaunchTable::build(src);
+        for (size_t i = 0; i < ids.size(); ++i) {
+            const size_t first = size_t(std::find(ids.begin(), ids.end(), ids[i]) - ids.begin());
+            const KernelLaunchTable::Launch* l = t.find(ids[i]);
+            QVERIFY(l != nullptr);
+            QCOMPARE(l->start, TimeNs(100 * first));
+        }
+        QVERIFY(t.find(6) == nullptr);
+        QVERIFY(t.find(0) == nullptr);
+    }
+
 private:
     // 60k synthetic events (kernels of many names and configurations on several streams),
     // written once per run of the suite.
