@@ -269,7 +269,8 @@ void timeAll(std::vector<Variant>& vs, int reps)
 
 const char* const kRecorderNames[] = {"wide_gt (v1, old default)", "wide_clock64 (v1 CLOCK64_ONLY)",
     "compact_gt_immediate", "compact_clock64_immediate", "compact_gt_deferred", "compact_clock64_deferred",
-    "batched_gt_immediate", "batched_clock64_immediate", "batched_gt_deferred", "batched_clock64_deferred"};
+    "batched_gt_immediate", "batched_clock64_immediate", "batched_gt_deferred", "batched_clock64_deferred",
+    "compact_gt_immediate_unfenced", "compact_clock64_immediate_unfenced"};
 
 template <class T> struct Tag {
     using type = T;
@@ -288,6 +289,9 @@ template <class F> void forEachRecorder(F&& f)
     f(Tag<BatchedRecorder<false, false>> {}, 7);
     f(Tag<BatchedRecorder<true, true>> {}, 8);
     f(Tag<BatchedRecorder<false, true>> {}, 9);
+    // The default without the memory clobber on its timer reads (issue 23: what the clobber costs).
+    f(Tag<CompactRecorder<true, false, false>> {}, 10);
+    f(Tag<CompactRecorder<false, false, false>> {}, 11);
 }
 
 int sms()

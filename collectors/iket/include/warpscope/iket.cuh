@@ -91,7 +91,7 @@ struct Token {
 // instruction stream ("memory" clobbers on the timer reads keep the compiler from moving the
 // phase's loads and stores across them), and never writes outside the buffer.
 //
-//   CompactRecorder<Gt, Deferred>   the default as <true, false> (version 2 buffers): one 16-byte event per call,
+//   CompactRecorder<Gt, Deferred, Fenced>   the default as <true, false, true> (version 2 buffers): one 16-byte event per call,
 //       stored by lane 0 with a predicated, evict-first vector store (st.global.cs): no branch
 //       splits the warp, and a warp out of slots writes into its scratch slots instead of
 //       testing. Times are the low words of clock64 (and of %globaltimer with Gt); the warp's
@@ -106,16 +106,26 @@ struct Token {
 
 namespace detail {
 
-__device__ __forceinline__ uint64_t clock64Now()
+// Fenced (the default): a "memory" clobber keeps the phase's own loads and stores on their side of
+// the read. Unfenced reads keep their order among the recorder's volatile asm only. On the H200
+// both cost the same and compile to the same loop (docs/evidence/2026-12-02-iket-cost-G): the
+// unfenced variant stays in the cost benchmark as that measurement.
+template <bool Fenced = true> __device__ __forceinline__ uint64_t clock64Now()
 {
     uint64_t c;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
+    if constexpr (Fenced)
+        asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
+    else
+        asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
     return c;
 }
-__device__ __forceinline__ uint32_t globaltimerLoNow()
+template <bool Fenced = true> __device__ __forceinline__ uint32_t globaltimerLoNow()
 {
     uint32_t g;
-    asm volatile("mov.u32 %0, %%globaltimer_lo;" : "=r"(g)::"memory");
+    if constexpr (Fenced)
+        asm volatile("mov.u32 %0, %%globaltimer_lo;" : "=r"(g)::"memory");
+    else
+        asm volatile("mov.u32 %0, %%globaltimer_lo;" : "=r"(g));
     return g;
 }
 __device__ __forceinline__ uint64_t globaltimerNow()
@@ -165,7 +175,7 @@ struct WarpSlot {
 
 constexpr uint32_t kAnchorNameKind = static_cast<uint32_t>(WsIketAnchor) << 16;
 
-template <bool Gt, bool Deferred> class CompactRecorder {
+template <bool Gt, bool Deferred, bool Fenced = true> class CompactRecorder {
 public:
     static constexpr bool kCompact = true;
     static constexpr bool kWholeWarp = false;
@@ -214,8 +224,8 @@ public:
 private:
     __device__ __forceinline__ uint4 stamp(uint32_t word, uint32_t token)
     {
-        const uint32_t clk = static_cast<uint32_t>(clock64Now());
-        const uint32_t gt = Gt ? globaltimerLoNow() : 0u;
+        const uint32_t clk = static_cast<uint32_t>(clock64Now<Fenced>());
+        const uint32_t gt = Gt ? globaltimerLoNow<Fenced>() : 0u;
         return make_uint4(clk, gt, word, token);
     }
     // Both timers in full: the decoder's reference for the low words of the warp's events.
