@@ -94,11 +94,10 @@ struct Token {
 //   CompactRecorder<Gt, Deferred, Fenced>   the default as <true, false, true> (version 2
 //       buffers): one 16-byte event per call, stored by lane 0 with a predicated, evict-first
 //       vector store (st.global.cs): no branch splits the warp, and a warp out of slots writes
-//       into its scratch slots instead of testing. Times are the low words of clock64 (and of %globaltimer with Gt); the warp's
-//       anchors, when its profiler starts and ends, carry both timers in full. Deferred stores
-//       an event at the next call (or at the end), outside the phase its timestamps bound:
-//       closer durations, but dearer ranges on the H200. Fenced: the timer reads clobber memory
-//       (see clock64Now).
+//       into its scratch slots instead of testing. Times are the low words of clock64 (and of %globaltimer with Gt);
+//       the warp's anchors, when its profiler starts and ends, carry both timers in full. Deferred stores an event at
+//       the next call (or at the end), outside the phase its timestamps bound: closer durations, but dearer ranges on
+//       the H200. Fenced: the timer reads clobber memory (see clock64Now).
 //   BatchedRecorder<Gt, Deferred>   version 2 as well, but events collect in registers, one per lane,
 //       and the whole warp stores 32 of them at once (512 contiguous bytes). Needs every call
 //       from the whole, converged warp.
