@@ -153,6 +153,37 @@ template <class Rec, bool Range> __global__ void rateKernel(int steps, int work,
         sink[0] = x;
 }
 
+// rateKernel with the work between events fixed at compile time: the compiler unrolls it, so no
+// loop bookkeeping follows an event. With a runtime `work` the compiled loop reloads the kernel's
+// parameters and redoes the trip-count arithmetic after every event (its SASS:
+// docs/evidence/2026-12-02-iket-cost-F); this kernel times the event without that.
+template <class Rec, bool Range, int Work> __global__ void rateKernelFixed(int steps, float* sink, DeviceBuffer trace)
+{
+    BasicProfiler<Rec> prof(trace);
+    float x = static_cast<float>(threadIdx.x);
+    if constexpr (Range) {
+        for (int i = 0; i < steps; i += 2) {
+            prof.range_push(CostName::phase);
+#pragma unroll
+            for (int j = 0; j < Work; ++j)
+                x = fmaf(x, 1.0001f, 0.5f);
+            prof.range_pop();
+#pragma unroll
+            for (int j = 0; j < Work; ++j)
+                x = fmaf(x, 1.0001f, 0.5f);
+        }
+    } else {
+        for (int i = 0; i < steps; ++i) {
+            prof.mark(CostName::tick);
+#pragma unroll
+            for (int j = 0; j < Work; ++j)
+                x = fmaf(x, 1.0001f, 0.5f);
+        }
+    }
+    if (x == 12345.0f)
+        sink[0] = x;
+}
+
 // ---------------------------------------------------------------------------------------------
 // accuracy: spins of known length
 
@@ -394,15 +425,38 @@ int rate(int reps, bool collect)
                 using Rec = typename decltype(tag)::type;
                 add(tag, kRecorderNames[i], collect && warps == 4 && std::is_same_v<Rec, DefaultRecorder>);
             });
-            timeAll(vs, reps);
-            const double base = median(vs[0].us);
-            for (const auto& v : vs) {
-                const double m = median(v.us);
-                std::printf("%d,%s,\"%s\",%.2f,%.2f,%.2f,%d,%.3f,%.2f,%.2f\n", warps, range ? "range" : "mark",
-                    v.name.c_str(), m, *std::min_element(v.us.begin(), v.us.end()),
-                    *std::max_element(v.us.begin(), v.us.end()), kSteps, base / kSteps, 100.0 * (m - base) / base,
-                    (m - base) * 1000.0 / kSteps);
-            }
+            // The first variant of a set is its uninstrumented base.
+            const auto report = [&](std::vector<Variant>& set) {
+                timeAll(set, reps);
+                const double base = median(set[0].us);
+                for (const auto& v : set) {
+                    const double m = median(v.us);
+                    std::printf("%d,%s,\"%s\",%.2f,%.2f,%.2f,%d,%.3f,%.2f,%.2f\n", warps, range ? "range" : "mark",
+                        v.name.c_str(), m, *std::min_element(v.us.begin(), v.us.end()),
+                        *std::max_element(v.us.begin(), v.us.end()), kSteps, base / kSteps, 100.0 * (m - base) / base,
+                        (m - base) * 1000.0 / kSteps);
+                }
+            };
+            report(vs);
+            std::vector<Variant> fixed;
+            const auto addFixed = [&](auto tag, const std::string& name) {
+                using Rec = typename decltype(tag)::type;
+                auto* l = new BasicLaunch<Rec>("rate-fixed", dim3(grid), block, kSteps, CostName {});
+                keep.emplace_back(l, [](void* p) { delete static_cast<BasicLaunch<Rec>*>(p); });
+                const DeviceBuffer b = l->buffer();
+                fixed.push_back({name + " (work fixed at compile time)",
+                    [=] {
+                        if (range)
+                            rateKernelFixed<Rec, true, kWork><<<grid, block>>>(kSteps, sink, b);
+                        else
+                            rateKernelFixed<Rec, false, kWork><<<grid, block>>>(kSteps, sink, b);
+                    },
+                    {}});
+            };
+            addFixed(Tag<NullRecorder> {}, "uninstrumented");
+            addFixed(Tag<CompactRecorder<true, false>> {}, kRecorderNames[2]);
+            addFixed(Tag<CompactRecorder<false, false>> {}, kRecorderNames[3]);
+            report(fixed);
             if (cudaGetLastError() != cudaSuccess)
                 rc = 1;
         }
