@@ -18,6 +18,17 @@ bool startOrder(const KernelLaunchTable::Launch& a, const KernelLaunchTable::Lau
     return std::tie(a.start, a.id) < std::tie(b.start, b.id);
 }
 
+// The index of `key` among `values`, appended on its first appearance: groups by name and
+// configurations by value are numbered so, in build and in merge alike.
+template <class Index, class Key, class Value, class Make>
+uint32_t numbered(Index& index, std::vector<Value>& values, const Key& key, Make&& make)
+{
+    const auto [it, added] = index.try_emplace(key, static_cast<uint32_t>(values.size()));
+    if (added)
+        values.push_back(make());
+    return it->second;
+}
+
 } // namespace
 
 KernelLaunchTable KernelLaunchTable::build(
@@ -34,28 +45,16 @@ KernelLaunchTable KernelLaunchTable::build(
         auto g = groupOfIds.find(ids);
         if (g != groupOfIds.end())
             return g->second;
-        std::string name = kernelName(k, strings, KernelNaming::Demangled);
-        auto byName = groupOfName.find(name);
-        uint32_t index = 0;
-        if (byName == groupOfName.end()) {
-            index = static_cast<uint32_t>(t.m_groups.size());
-            t.m_groups.push_back({name, kernelName(k, strings, KernelNaming::Base),
-                k.mangledName ? strings.at(k.mangledName) : std::string()});
-            groupOfName.emplace(std::move(name), index);
-        } else {
-            index = byName->second;
-        }
+        const std::string name = kernelName(k, strings, KernelNaming::Demangled);
+        const uint32_t index = numbered(groupOfName, t.m_groups, name, [&] {
+            return KernelGroup {name, kernelName(k, strings, KernelNaming::Base),
+                k.mangledName ? strings.at(k.mangledName) : std::string()};
+        });
         groupOfIds.emplace(ids, index);
         return index;
     };
-    const auto configOf = [&](const LaunchConfig& c) {
-        auto ci = configIndex.find(c);
-        if (ci == configIndex.end()) {
-            ci = configIndex.emplace(c, static_cast<uint32_t>(t.m_configs.size())).first;
-            t.m_configs.push_back(c);
-        }
-        return ci->second;
-    };
+    const auto configOf
+        = [&](const LaunchConfig& c) { return numbered(configIndex, t.m_configs, c, [&] { return c; }); };
     t.m_launches.reserve(expectedLaunches);
     // Consecutive launches mostly repeat the previous one's name and configuration: compare
     // with it before looking anything up.
@@ -109,17 +108,12 @@ KernelLaunchTable KernelLaunchTable::merge(std::vector<KernelLaunchTable> parts)
     for (KernelLaunchTable& p : parts) {
         std::vector<uint32_t> groupOf(p.m_groups.size());
         for (size_t i = 0; i < p.m_groups.size(); ++i) {
-            const auto [it, added] = groupOfName.try_emplace(p.m_groups[i].name, uint32_t(t.m_groups.size()));
-            if (added)
-                t.m_groups.push_back(std::move(p.m_groups[i]));
-            groupOf[i] = it->second;
+            groupOf[i]
+                = numbered(groupOfName, t.m_groups, p.m_groups[i].name, [&] { return std::move(p.m_groups[i]); });
         }
         std::vector<uint32_t> configOf(p.m_configs.size());
         for (size_t i = 0; i < p.m_configs.size(); ++i) {
-            const auto [it, added] = configIndex.try_emplace(p.m_configs[i], uint32_t(t.m_configs.size()));
-            if (added)
-                t.m_configs.push_back(p.m_configs[i]);
-            configOf[i] = it->second;
+            configOf[i] = numbered(configIndex, t.m_configs, p.m_configs[i], [&] { return p.m_configs[i]; });
         }
         for (Launch l : p.m_launches) {
             l.group = groupOf[l.group];
