@@ -27,15 +27,22 @@ bool ChangedMemory::loadKernel(std::string& error)
 {
     CUcontext current = nullptr;
     cuCtxGetCurrent(&current);
-    if (m_kernel && current == m_ctx)
+    if (m_kernel && current == m_ctx && m_loaded == m_compare)
         return true;
+    if (m_kernel && current == m_ctx) {
+        // Another compare in the same context: the flags stay, the old module is unloaded.
+        cuModuleUnload(m_module);
+    } else {
+        m_flags = 0;
+        m_flagCount = 0;
+    }
     m_kernel = nullptr;
-    m_flags = 0;
-    m_flagCount = 0;
     m_ctx = current;
-    CUresult r = cuModuleLoadData(&m_module, kCompareMemoryPtx);
+    m_loaded = m_compare;
+    const bool evictFirst = m_compare == Compare::EvictFirst;
+    CUresult r = cuModuleLoadData(&m_module, evictFirst ? kCompareMemoryEvictFirstPtx : kCompareMemoryPtx);
     if (r == CUDA_SUCCESS)
-        r = cuModuleGetFunction(&m_kernel, m_module, "ws_compare_blocks");
+        r = cuModuleGetFunction(&m_kernel, m_module, evictFirst ? "ws_compare_blocks_ef" : "ws_compare_blocks");
     if (r != CUDA_SUCCESS) {
         error = driverStatus("loading the memory-compare kernel", r);
         m_kernel = nullptr;

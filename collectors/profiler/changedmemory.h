@@ -29,6 +29,12 @@ namespace ws::profiler {
 // checkpoint for the program's own launch.
 class ChangedMemory {
 public:
+    // How the compare reads memory. Cached: through L2 like any load (the default). EvictFirst:
+    // with an L2 evict-first policy on both reads (Ampere and newer), so the compare stream
+    // replaces its own lines rather than the previous pass's: an issue 18 experiment
+    // (WS_PROFILE_NONE_COMPARE=ef).
+    enum class Compare { Cached, EvictFirst };
+
     ChangedMemory() = default;
     ~ChangedMemory();
     ChangedMemory(const ChangedMemory&) = delete;
@@ -42,6 +48,8 @@ public:
     // Copies the saved bytes back over the blocks findChanged() found.
     bool restoreChanged(std::string& error) const;
 
+    // Takes effect at the next save().
+    void setCompare(Compare c) { m_compare = c; }
     size_t savedBytes() const { return m_savedBytes; }
     size_t changedBytes() const;
     // Frees the copies (they can be GBs); the compare kernel stays loaded.
@@ -60,6 +68,8 @@ private:
     };
     bool loadKernel(std::string& error);
 
+    Compare m_compare = Compare::Cached;
+    Compare m_loaded = Compare::Cached;
     CUcontext m_ctx = nullptr; // where the kernel is loaded
     CUmodule m_module = nullptr;
     CUfunction m_kernel = nullptr;

@@ -115,6 +115,8 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
             m_lastChangedBytes = std::max(m_lastChangedBytes, m_changed.changedBytes());
         }
     }
+    // Nothing changed in either unprofiled run: the passes may follow each other directly.
+    const bool backToBack = diff && m_between == Between::SkipWhenUnchanged && m_lastChangedBytes == 0;
     bool allSubmitted = false;
     while (ok && !allSubmitted) {
         if (passes >= maxPasses) {
@@ -160,7 +162,7 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
                 error = stopError;
         }
         ok = r == CUDA_SUCCESS && stopError.empty();
-        if (ok && diff) {
+        if (ok && diff && (!backToBack || allSubmitted)) {
             StepTimer t(m_times.restoreMs);
             ok = m_changed.findChanged(error) && m_changed.restoreChanged(error);
             m_lastChangedBytes = std::max(m_lastChangedBytes, m_changed.changedBytes());

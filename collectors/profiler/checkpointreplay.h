@@ -48,6 +48,15 @@ public:
         m_diffRegions = std::move(regions);
         m_diff = true;
     }
+    // With restoreOnlyChanged: how passes follow each other. Compare (the default): every pass is
+    // followed by the compare and the restore of what changed. SkipWhenUnchanged: when neither
+    // unprofiled run changed anything (a kernel that rewrites the same values), the passes run
+    // back to back with nothing between them, so each starts from the L2 the previous one left,
+    // as consecutive launches of the program do; the memory is compared once after the last pass.
+    // An issue 18 experiment (WS_PROFILE_NONE_COMPARE=skip).
+    enum class Between { Compare, SkipWhenUnchanged };
+    void setBetweenPasses(Between b) { m_between = b; }
+    void setCompare(ChangedMemory::Compare c) { m_changed.setCompare(c); }
     // Of the last replay: the most bytes one run changed, and the bytes watched.
     size_t lastChangedBytes() const { return m_lastChangedBytes; }
     size_t lastWatchedBytes() const { return m_lastWatchedBytes; }
@@ -67,6 +76,7 @@ private:
     NV::Cupti::Checkpoint::CUpti_Checkpoint m_checkpoint {};
     bool m_initialized = false;
     bool m_diff = false;
+    Between m_between = Between::Compare;
     std::vector<std::pair<CUdeviceptr, size_t>> m_diffRegions;
     ChangedMemory m_changed;
     size_t m_lastChangedBytes = 0;

@@ -94,6 +94,10 @@ bool KernelProfiler::initialize()
         const char* none = std::getenv("WS_PROFILE_NONE");
         const std::string mode = none ? none : "";
         m_noneReplay = mode == "warm" ? NoneReplay::Warm : mode == "cupti" ? NoneReplay::Cupti : NoneReplay::Diff;
+        // Experiments on what lies between the diff replay's passes (issue 18): "ef" compares with
+        // evict-first loads, "skip" runs the passes of an unchanging kernel back to back.
+        const char* compare = std::getenv("WS_PROFILE_NONE_COMPARE");
+        m_noneCompare = compare ? compare : "";
     }
     if (!m_config.kernelRegex.empty()) {
         try {
@@ -471,6 +475,8 @@ bool KernelProfiler::setUp(ContextState& state)
                                                    : "ours, L2 evicted");
         if (state.eviction)
             m_writer.info("l2_eviction_bytes", std::to_string(state.eviction->bufferBytes()));
+        if (none && m_noneReplay == NoneReplay::Diff && !m_noneCompare.empty())
+            m_writer.info("none_compare", m_noneCompare);
     } else {
         m_writer.info("cache_control", "none");
         m_writer.info("replay", "CUPTI kernel replay");
@@ -667,8 +673,13 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
             regions.emplace_back(b.base, b.bytes);
         if (m_noneReplay == NoneReplay::Warm && state.eviction)
             state.eviction->setWarmRegions(std::move(regions));
-        else if (m_noneReplay == NoneReplay::Diff)
+        else if (m_noneReplay == NoneReplay::Diff) {
+            state.replay.setCompare(
+                m_noneCompare == "ef" ? ChangedMemory::Compare::EvictFirst : ChangedMemory::Compare::Cached);
+            state.replay.setBetweenPasses(m_noneCompare == "skip" ? CheckpointReplay::Between::SkipWhenUnchanged
+                                                                  : CheckpointReplay::Between::Compare);
             state.replay.restoreOnlyChanged(std::move(regions));
+        }
     }
     const bool ok = state.replay.replay(
         state.ctx, state.session, state.eviction.get(), [&] { return relaunch(cbid, cb); },

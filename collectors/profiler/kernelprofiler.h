@@ -101,6 +101,7 @@ private:
     // and the launch's buffers read back into it, clean (L2Eviction::setWarmRegions).
     enum class NoneReplay { Cupti, Warm, Diff };
     NoneReplay m_noneReplay = NoneReplay::Diff;
+    std::string m_noneCompare; // WS_PROFILE_NONE_COMPARE: "", "ef" or "skip" (experiments)
     bool m_active = false;
     bool m_finished = false;
     ProfileResultWriter m_writer;
