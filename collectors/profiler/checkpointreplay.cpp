@@ -110,12 +110,16 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
                 ok = false;
                 break;
             }
+            // Back to back: the first run changed nothing, so nothing comes between the second
+            // run and the first pass either (the compare after the last pass checks that).
+            if (warm == 1 && m_between == Between::SkipWhenUnchanged && m_lastChangedBytes == 0)
+                break;
             StepTimer t(m_times.restoreMs);
             ok = m_changed.findChanged(error) && m_changed.restoreChanged(error);
             m_lastChangedBytes = std::max(m_lastChangedBytes, m_changed.changedBytes());
         }
     }
-    // Nothing changed in either unprofiled run: the passes may follow each other directly.
+    // Nothing changed in the first unprofiled run: the passes follow each other directly.
     const bool backToBack = diff && m_between == Between::SkipWhenUnchanged && m_lastChangedBytes == 0;
     bool allSubmitted = false;
     while (ok && !allSubmitted) {

@@ -49,10 +49,11 @@ public:
         m_diff = true;
     }
     // With restoreOnlyChanged: how passes follow each other. Compare (the default): every pass is
-    // followed by the compare and the restore of what changed. SkipWhenUnchanged: when neither
-    // unprofiled run changed anything (a kernel that rewrites the same values), the passes run
-    // back to back with nothing between them, so each starts from the L2 the previous one left,
-    // as consecutive launches of the program do; the memory is compared once after the last pass.
+    // followed by the compare and the restore of what changed. SkipWhenUnchanged: when the first
+    // unprofiled run changed nothing (a kernel that rewrites the same values), the second run and
+    // the passes follow each other with nothing between them, so each starts from the L2 the
+    // previous run left, as consecutive launches of the program do; the memory is compared once
+    // after the last pass.
     // An issue 18 experiment (WS_PROFILE_NONE_COMPARE=skip).
     enum class Between { Compare, SkipWhenUnchanged };
     void setBetweenPasses(Between b) { m_between = b; }
