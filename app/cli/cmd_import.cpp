@@ -5,9 +5,7 @@
 #include "command.h"
 
 #include "core/import/importer.h"
-#include "core/store/sessionerror.h"
-#include "core/store/sessionwriter.h"
-#include "core/timeline/lanebuilder.h"
+#include "core/import/sessionimport.h"
 
 #include <cmath>
 #include <unistd.h>
@@ -102,21 +100,15 @@ void runImport(const ImportArgs& a)
     options.progress = [printer](double f, const char* phase) { (*printer)(f, phase); };
 
     const auto started = std::chrono::steady_clock::now();
-    const ws::ImportFormat resolved = *format == ws::ImportFormat::Auto ? ws::detectImportFormat(a.file) : *format;
-    ws::SessionData data = ws::createImporter(resolved)->importFile(a.file, options);
-    (*printer)(1.0, "writing session");
-    ws::SessionWriter writer(a.output);
-    ws::attachLaneCache(writer);
-    writer.write(data);
-    if (interruptToken().isCancelled())
-        throw ws::SessionError(ws::SessionError::Kind::Cancelled, a.file, "import cancelled");
-    writer.commit();
+    const ws::SessionImport imported = ws::importIntoSession(a.file, *format, options, a.output);
+    const ws::SessionData& data = imported.data;
+    const ws::ImportFormat resolved = imported.format;
     printer.reset();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::fprintf(stderr, "import: wrote %s from %s (%s) in %.2f s: %s, %s, %s, %s, %s, %s, %s\n", a.output.c_str(),
         a.file.c_str(), ws::importFormatName(resolved), seconds, count(data.kernels.size(), "kernels").c_str(),
         count(data.memcpys.size() + data.memsets.size(), "copies/memsets").c_str(),
-        count(data.apiCalls.size(), "API calls").c_str(), count(data.nvtxRanges.size(), "ranges").c_str(),
+        count(data.apiCalls.size(), "API calls").c_str(), count(imported.nvtxRanges, "ranges").c_str(),
         count(data.syncs.size(), "syncs").c_str(), count(data.kernelMetrics.size(), "kernel metrics").c_str(),
         count(data.devices.size(), "devices").c_str());
 }

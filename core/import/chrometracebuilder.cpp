@@ -2,6 +2,7 @@
 #include "core/import/chrometracebuilder.h"
 
 #include "core/import/numbertext.h"
+#include "core/import/nvtxrangesink.h"
 #include "core/util/demangle.h"
 
 #include <algorithm>
@@ -215,6 +216,37 @@ void ChromeTraceBuilder::addRange(
     r.domain = domain;
     r.style = style;
     m_data.nvtxRanges.push_back(r);
+    if (m_order) {
+        m_order->add(r);
+        if (m_order->failed())
+            stopStreaming(nullptr);
+        else if (m_order->handOutDue())
+            handOutRanges();
+    }
+}
+
+void ChromeTraceBuilder::streamRangesTo(NvtxRangeSink& sink, NvtxRangeOrder::Limits limits)
+{
+    m_sink = &sink;
+    m_order = std::make_unique<NvtxRangeOrder>(limits);
+}
+
+void ChromeTraceBuilder::handOutRanges()
+{
+    std::vector<NvtxRangeRecord> ranges = m_order->takeFinal();
+    if (!ranges.empty())
+        m_sink->take(std::move(ranges));
+}
+
+void ChromeTraceBuilder::stopStreaming(const char* why)
+{
+    if (!m_order)
+        return;
+    if (why)
+        m_order->fail(why);
+    if (m_order->handedOut() > 0)
+        m_sink->discard();
+    m_order.reset();
 }
 
 void ChromeTraceBuilder::add(const ChromeTraceEvent& e)
@@ -413,6 +445,8 @@ void ChromeTraceBuilder::addComplete(const ChromeTraceEvent& e, Category categor
         const uint32_t stream = u32(a.stream >= 0 ? a.stream : tid);
         auto [it, inserted] = m_gpuAnnotationThreads.try_emplace(
             {device, stream}, kGpuAnnotationTidBase + (int64_t(device) << 24) + int64_t(stream & 0xFFFFFF));
+        // Their pid becomes the host's in finish(), once the host is known: not final before.
+        stopStreaming("GPU annotation ranges");
         m_gpuAnnotationRanges.push_back(m_data.nvtxRanges.size());
         addRange(pid, it->second, e.ts, end, intern(e.name), 0);
         return;
@@ -510,6 +544,14 @@ SessionData ChromeTraceBuilder::finish()
         for (const auto& open : stack)
             addRange(std::get<0>(key), open.tid, open.start, m_lastTime, open.name, open.domain, NvtxStyle::StartEnd,
                 open.tid);
+    }
+    if (m_order) {
+        // Every range is known now; only the ones held back are left to number.
+        std::vector<NvtxRangeRecord> rest = m_order->takeRest();
+        if (!rest.empty())
+            m_sink->take(std::move(rest));
+        m_order.reset();
+        m_streamed = true;
     }
 
     // The host process: the first one with host-side events that is not also a GPU "process".

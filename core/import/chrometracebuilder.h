@@ -3,10 +3,12 @@
 
 #include "core/import/chrometraceevent.h"
 #include "core/import/importer.h"
+#include "core/import/nvtxrangeorder.h"
 #include "core/model/sessiondata.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -37,6 +39,14 @@ public:
     // does not grow it by doubling (each step copies the table and faults in fresh pages; the
     // last one holds both copies at once). Capacity beyond what is filled is address space only.
     void expectBytes(size_t bytes);
+
+    // Hands NVTX ranges to `sink` as their ids become final (NvtxRangeOrder) and the rest in
+    // finish(), unless the file breaks the order streaming relies on or holds a range whose row
+    // changes in finish() (GPU annotations): then the sink is told to discard what it got, and
+    // finish() returns every range to be ordered as usual. Call before the first event.
+    void streamRangesTo(NvtxRangeSink& sink, NvtxRangeOrder::Limits limits = {});
+    // After finish(): every range went to the sink (finishImport must not order them again).
+    bool rangesStreamed() const { return m_streamed; }
 
     // Resolves host processes, closes ranges left open, fills names. Call once.
     SessionData finish();
@@ -70,6 +80,8 @@ private:
         NvtxStyle style = NvtxStyle::PushPop, int64_t endTid = 0);
     void addCounter(const ChromeTraceEvent& e, int64_t pid);
     void noteTime(TimeNs t);
+    void handOutRanges();
+    void stopStreaming(const char* why);
     void noteCpuPid(int64_t pid);
 
     const ImportOptions& m_options;
@@ -107,6 +119,11 @@ private:
     std::vector<size_t> m_overheadsWithoutPid;
     std::vector<std::pair<size_t, int64_t>> m_syncs;                          // index, GPU pid
     std::map<std::tuple<uint32_t, uint32_t>, int64_t> m_gpuAnnotationThreads; // (device, stream) -> tid
+
+    // Streaming (streamRangesTo): the order of the ranges read so far, and where they go.
+    NvtxRangeSink* m_sink = nullptr;
+    std::unique_ptr<NvtxRangeOrder> m_order;
+    bool m_streamed = false;
 
     TimeNs m_lastTime = 0;
     bool m_haveTime = false;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/import/nvtxrangeorder.h"
 #include "core/model/sessiondata.h"
 #include "core/util/cancellation.h"
 
@@ -10,6 +11,8 @@
 #include <string_view>
 
 namespace ws {
+
+class NvtxRangeSink;
 
 // Trace formats other tools write that Warpscope opens as ordinary sessions
 // (formats: shared/reference/nsight-formats.md).
@@ -29,6 +32,13 @@ struct ImportOptions {
     bool cpuOps = true;
     // Used to read a binary .ncu-rep through `ncu --import ... --csv --page raw`.
     std::string ncuExecutable = "ncu";
+    // Where the importer can, it hands NVTX ranges to this sink as soon as their id is final
+    // (core/import/nvtxrangesink.h); ranges given to it and not discarded are left out of the
+    // SessionData the import returns. Importers that cannot never call it.
+    NvtxRangeSink* nvtxSink = nullptr;
+    // How the ranges are numbered while streaming; tests make these small to reach the edge
+    // cases with small files.
+    NvtxRangeOrder::Limits nvtxStreaming;
 };
 
 // One importer per format. Every failure is a SessionError naming the file (BadInput for

@@ -332,9 +332,10 @@ void orderNvtxRanges(std::vector<NvtxRangeRecord>& ranges, unsigned parts)
     ranges = std::move(sorted);
 }
 
-void finishImport(SessionData& data, ImportFormat format, const std::string& source)
+void finishImport(SessionData& data, ImportFormat format, const std::string& source, bool rangesStreamed)
 {
-    orderNvtxRanges(data.nvtxRanges);
+    if (!rangesStreamed)
+        orderNvtxRanges(data.nvtxRanges);
     sortByStart(data.kernels);
     sortByStart(data.memcpys);
     sortByStart(data.memsets);
@@ -349,6 +350,8 @@ void finishImport(SessionData& data, ImportFormat format, const std::string& sou
     std::stable_sort(data.counterSamples.begin(), data.counterSamples.end(),
         [](const auto& a, const auto& b) { return std::tie(a.trackId, a.ts) < std::tie(b.trackId, b.ts); });
     fillProcessesAndThreads(data);
+    if (rangesStreamed)
+        data.nvtxRanges = {}; // their rows are written already; the caller must not write them twice
     fillStreams(data);
     data.meta["import.format"] = importFormatName(format);
     data.meta["import.source"] = source;

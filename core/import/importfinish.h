@@ -15,7 +15,9 @@ namespace ws {
 // the store, the timeline and the analyses: records sorted by start with ids 1..n in that
 // order, NVTX nesting depth per thread, and process / thread / stream rows for everything the
 // records reference (a trace may never name them).
-void finishImport(SessionData& data, ImportFormat format, const std::string& source);
+// `rangesStreamed`: data.nvtxRanges went to an NvtxRangeSink with their final ids already
+// (ChromeTraceBuilder::rangesStreamed); they only name threads here and are released after.
+void finishImport(SessionData& data, ImportFormat format, const std::string& source, bool rangesStreamed = false);
 
 // Sorts ranges by start (an enclosing range before the ranges it encloses when both start
 // together), numbers them 1..n in that order and sets each one's depth on its (pid, tid): 0 for

@@ -320,7 +320,7 @@ private:
         }
         const size_t position = m_stream.Tell();
         if (m_mapped)
-            m_mapped->release(position);
+            m_mapped->advance(position);
         if (m_options.progress && m_totalBytes > 0)
             m_options.progress(
                 static_cast<double>(position) / static_cast<double>(m_totalBytes), "reading trace events");
@@ -561,7 +561,11 @@ SessionData parse(Stream& stream, size_t totalBytes, const std::string& name, co
     ChromeTraceBuilder builder(options);
     if (totalBytes > 0)
         builder.expectBytes(totalBytes);
+    if (options.nvtxSink)
+        builder.streamRangesTo(*options.nvtxSink, options.nvtxStreaming);
     TraceHandler<Stream> handler(builder, stream, totalBytes, options, mapped);
+    if (mapped)
+        mapped->advance(0);
     rapidjson::Reader reader;
     // Iterative parsing: nesting depth costs heap, not stack, so hostile input cannot overflow it.
     constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag | kExtraFlags;
@@ -579,7 +583,7 @@ SessionData parse(Stream& stream, size_t totalBytes, const std::string& name, co
     if (options.progress)
         options.progress(1.0, "ordering records");
     SessionData data = builder.finish();
-    finishImport(data, ImportFormat::Kineto, name);
+    finishImport(data, ImportFormat::Kineto, name, builder.rangesStreamed());
     return data;
 }
 

@@ -8,8 +8,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 // Linux 5.14; older headers lack it, older kernels refuse it (EINVAL)
+#endif
 
 namespace ws {
 
@@ -51,17 +56,30 @@ MappedFile::~MappedFile()
         ::munmap(m_data, m_mapped);
 }
 
-void MappedFile::release(size_t offset)
+void MappedFile::advance(size_t offset)
 {
     if (!m_data)
         return;
     const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
     // Keep the page the parser is in; everything before it is done with.
     const size_t end = offset > page ? (offset - page) / page * page : 0;
-    if (end <= m_released)
+    if (end > m_released) {
+        ::madvise(m_data + m_released, end - m_released, MADV_DONTNEED);
+        m_released = end;
+    }
+    // Ahead of the parser by more than it reads between two calls (16K events, a few MB).
+    constexpr size_t kAhead = size_t(16) << 20;
+    const size_t from = std::max(m_prepared, end);
+    const size_t to = std::min(m_size, (offset + kAhead) / page * page);
+    if (to <= from)
         return;
-    ::madvise(m_data + m_released, end - m_released, MADV_DONTNEED);
-    m_released = end;
+    if (::madvise(m_data + from, to - from, MADV_POPULATE_WRITE) != 0) {
+        // Before Linux 5.14: a locked read-modify-write faults as a write, so it copies the page
+        // at once without changing a byte.
+        for (size_t at = from; at < to; at += page)
+            __atomic_fetch_or(m_data + at, char(0), __ATOMIC_RELAXED);
+    }
+    m_prepared = to;
 }
 
 } // namespace ws
