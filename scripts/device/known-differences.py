@@ -14,9 +14,11 @@ import sys
 
 # Causes measured on the H200 (docs/kernel-metrics.md, "Fidelity on kernels it was not tuned on");
 # first match wins. Metrics without a match say so.
-CLOCK = ("the SM clock under our replay was up to 3 % lower than under ncu on memory-bound kernels "
-         "(stream_copy 1.97 vs 2.02 GHz, evidence 2026-12-02-diff-fidelity), and every figure per "
-         "elapsed cycle or per second moves with it")
+CLOCK = ("ncu's SM counters were read over more elapsed cycles than its GPC counters on memory-bound "
+         "kernels (sm__cycles_elapsed over gpc__cycles_elapsed.max: 1.023 on stream_copy, 1.010-1.013 on "
+         "persistent_axpy in ncu's runs, 0.998 and 0.992 in ours; both tools agree on the duration and on "
+         "gpc__cycles_elapsed), so ncu's figures per SM elapsed cycle are 1-2.4 % lower there (evidence "
+         "2026-12-02-fidelity-none-variants/elapsed-windows.txt)")
 CAUSES = [
     ("all", r"stalled_misc_", "the range profiler's user-replay mode (our `all` replay) adds a small "
      "'misc' stall: present in every user-replay run, in no kernel-replay run (fidelity suite: ours "
@@ -24,8 +26,8 @@ CAUSES = [
     ("none", r"^(dram__|fbpa__|gpu__dram_throughput|lts__d_sectors_fill|lts__t_sector_hit_rate)",
      "L2 at a pass's start: after every run our replay compares the launch's memory with its copy "
      "(reading both) and restores what changed, which leaves a different share of the inputs in L2 "
-     "than ncu's replay does (wmma_gemm reads 16.8 vs 5.8 MB from DRAM, l2_reuse 10.5 vs 9.6 MB; "
-     "evidence 2026-12-02-diff-fidelity)"),
+     "than ncu's replay does (wmma_gemm reads 16.8 vs 5.8 MB from DRAM; evidence "
+     "2026-12-02-fidelity-none-variants)"),
     ("none", r"(pct_of_peak_sustained_elapsed|per_second|per_cycle_elapsed|cycles_elapsed|gpu__time_duration)",
      CLOCK),
 ]

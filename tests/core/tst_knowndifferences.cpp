@@ -113,7 +113,7 @@ private slots:
         QVERIFY(table.rows().size() > 20);
         const std::pair<const char*, const char*> sources[] = {
             {"all", "/docs/evidence/2026-12-02-invalidate-fidelity/table-all.md"},
-            {"none", "/docs/evidence/2026-12-02-diff-fidelity/table-none.md"},
+            {"none", "/docs/evidence/2026-12-02-fidelity-none-variants/table-none.md"},
         };
         const std::regex fail(R"(^\s+FAIL: (\S+) (\S+) \[)");
         size_t expected = 0;

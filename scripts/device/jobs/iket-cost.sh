@@ -48,14 +48,19 @@ db = sqlite3.connect(sys.argv[1])
 s = dict(db.execute("select id, text from string"))
 meta = dict(db.execute("select key, value from meta"))
 expect = {}
+recorders, default = 0, -1
 for line in open(sys.argv[2]):
+    m = re.match(r"accuracy: recorders=(\d+) default=(-?\d+)", line)
+    if m:
+        recorders, default = int(m[1]), int(m[2])
     m = re.match(r"expect recorder=(\d+) kernel_tag=(.*) name=(\S+) requested_cycles=\d+ mean_cycles=\S+ ns=(\S+) bare_ns=(\S+)", line)
     if m:
         expect[(int(m[1]), m[3])] = (m[2], float(m[4]), float(m[5]))
 kernels = [k for k in db.execute("select id, demangled_name, start, end from kernel order by start")
            if "spinKernel" in s.get(k[1], "")]
 print("kernels:", len(kernels), " meta:", {k: v for k, v in meta.items() if k.startswith("iket")})
-ok = len(kernels) == 10
+# One spin kernel per recorder, in forEachRecorder's order; the default one is held to the goal.
+ok = recorders > 0 and default >= 0 and len(kernels) == recorders
 for i, (kid, name, kstart, kend) in enumerate(kernels):
     rows = db.execute("select name, t_begin, t_end from warp_event where kernel_id=? and kind=0", (kid,)).fetchall()
     for spin in ("spin_short", "spin_mid", "spin_long"):
@@ -71,9 +76,9 @@ for i, (kid, name, kstart, kend) in enumerate(kernels):
         line = (f"recorder {i} {tag:32s} {spin:10s} expected {ns:9.1f} ns  recorded median {statistics.median(d):9.1f} "
                 f"min {min(d)} max {max(d)}  median error {statistics.median(err):+7.1f} ns  outside +-{tol:.0f} ns: {bad}/{len(d)}"
                 f"  | bare clock64 reads around the spin {bare:9.1f} ns, recorded - bare {statistics.median(d) - bare:+6.1f} ns")
-        verdict = "PASS" if bad == 0 else ("FAIL" if i == 4 else "INFO")
+        verdict = "PASS" if bad == 0 else ("FAIL" if i == default else "INFO")
         print(verdict, line)
-        ok = ok and (bad == 0 or i != 4)
+        ok = ok and (bad == 0 or i != default)
     lo, hi = db.execute("select min(t_begin), max(t_end) from warp_event where kernel_id=?", (kid,)).fetchone()
     if lo is not None:
         print(f"      kernel {kid}: events {lo - kstart} ns after its start, {kend - hi} ns before its end "

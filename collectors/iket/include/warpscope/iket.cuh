@@ -91,13 +91,14 @@ struct Token {
 // instruction stream ("memory" clobbers on the timer reads keep the compiler from moving the
 // phase's loads and stores across them), and never writes outside the buffer.
 //
-//   CompactRecorder<Gt, Deferred, Fenced>   the default as <true, false, true> (version 2
+//   CompactRecorder<Gt, Deferred, HoldBegin>   the default as <true, false, true> (version 2
 //       buffers): one 16-byte event per call, stored by lane 0 with a predicated, evict-first
 //       vector store (st.global.cs): no branch splits the warp, and a warp out of slots writes
 //       into its scratch slots instead of testing. Times are the low words of clock64 (and of %globaltimer with Gt);
 //       the warp's anchors, when its profiler starts and ends, carry both timers in full. Deferred stores an event at
 //       the next call (or at the end), outside the phase its timestamps bound: closer durations, but dearer ranges on
-//       the H200. Fenced: the timer reads clobber memory (see clock64Now).
+//       the H200. HoldBegin keeps only a range's begin in registers until the next call, and reads the clock last
+//       for it: the store, which must wait for the clock's value, then falls outside the phase the range times.
 //   BatchedRecorder<Gt, Deferred>   version 2 as well, but events collect in registers, one per lane,
 //       and the whole warp stores 32 of them at once (512 contiguous bytes). Needs every call
 //       from the whole, converged warp.
@@ -106,26 +107,19 @@ struct Token {
 
 namespace detail {
 
-// Fenced (the default): a "memory" clobber keeps the phase's own loads and stores on their side of
-// the read. Unfenced reads keep their order among the recorder's volatile asm only. On the H200
-// both cost the same and compile to the same loop (docs/evidence/2026-12-02-iket-cost-G): the
-// unfenced variant stays in the cost benchmark as that measurement.
-template <bool Fenced = true> __device__ __forceinline__ uint64_t clock64Now()
+// The "memory" clobber keeps the phase's own loads and stores on their side of the read. Without it
+// the H200 ran the same loop at the same cost (docs/evidence/2026-12-02-iket-cost-G), so the
+// clobber stays: it costs nothing and keeps the order independent of the compiler's choices.
+__device__ __forceinline__ uint64_t clock64Now()
 {
     uint64_t c;
-    if constexpr (Fenced)
-        asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
-    else
-        asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
     return c;
 }
-template <bool Fenced = true> __device__ __forceinline__ uint32_t globaltimerLoNow()
+__device__ __forceinline__ uint32_t globaltimerLoNow()
 {
     uint32_t g;
-    if constexpr (Fenced)
-        asm volatile("mov.u32 %0, %%globaltimer_lo;" : "=r"(g)::"memory");
-    else
-        asm volatile("mov.u32 %0, %%globaltimer_lo;" : "=r"(g));
+    asm volatile("mov.u32 %0, %%globaltimer_lo;" : "=r"(g)::"memory");
     return g;
 }
 __device__ __forceinline__ uint64_t globaltimerNow()
@@ -175,7 +169,7 @@ struct WarpSlot {
 
 constexpr uint32_t kAnchorNameKind = static_cast<uint32_t>(WsIketAnchor) << 16;
 
-template <bool Gt, bool Deferred, bool Fenced = true> class CompactRecorder {
+template <bool Gt, bool Deferred, bool HoldBegin = false> class CompactRecorder {
 public:
     static constexpr bool kCompact = true;
     static constexpr bool kWholeWarp = false;
@@ -193,6 +187,8 @@ public:
     }
     __device__ void end()
     {
+        if constexpr (HoldBegin)
+            putHeld();
         anchor(0);
         if constexpr (Deferred)
             put(m_next - 1, m_pending);
@@ -214,6 +210,21 @@ public:
                 put(m_next - 1, m_pending);
                 m_pending = stamp(word, token);
             }
+        } else if constexpr (HoldBegin) {
+            if (kind == WsIketPush || kind == WsIketStart) {
+                // The held begin of an enclosing range is stored first, inside that range; this
+                // one's clock is read last and its store waits for the next call.
+                putHeld();
+                const uint32_t gt = Gt ? globaltimerLoNow() : 0u;
+                const uint32_t clk = static_cast<uint32_t>(clock64Now());
+                m_held = make_uint4(clk, gt, word, token);
+                m_heldIndex = m_next;
+                m_holding = 1;
+            } else {
+                const uint4 e = stamp(word, token);
+                putHeld();
+                put(m_next, e);
+            }
         } else {
             put(m_next, stamp(word, token));
         }
@@ -224,8 +235,8 @@ public:
 private:
     __device__ __forceinline__ uint4 stamp(uint32_t word, uint32_t token)
     {
-        const uint32_t clk = static_cast<uint32_t>(clock64Now<Fenced>());
-        const uint32_t gt = Gt ? globaltimerLoNow<Fenced>() : 0u;
+        const uint32_t clk = static_cast<uint32_t>(clock64Now());
+        const uint32_t gt = Gt ? globaltimerLoNow() : 0u;
         return make_uint4(clk, gt, word, token);
     }
     // Both timers in full: the decoder's reference for the low words of the warp's events.
@@ -249,6 +260,12 @@ private:
         // Past its slots a warp writes its scratch slot: no capacity branch on the hot path.
         storeIf(m_on, m_slots + min(index, m_scratch), e.x, e.y, e.z, e.w);
     }
+    // The held begin, if any, at its own index (a predicate, not a branch).
+    __device__ __forceinline__ void putHeld()
+    {
+        storeIf(m_on & m_holding, m_slots + min(m_heldIndex, m_scratch), m_held.x, m_held.y, m_held.z, m_held.w);
+        m_holding = 0;
+    }
 
     WsIketCompactEvent* m_slots = nullptr;
     uint32_t* m_count = nullptr;
@@ -256,6 +273,9 @@ private:
     uint32_t m_next = 0;
     uint32_t m_on = 0;
     uint4 m_pending {};
+    uint4 m_held {};
+    uint32_t m_heldIndex = 0;
+    uint32_t m_holding = 0;
 };
 
 template <bool Gt, bool Deferred> class BatchedRecorder {
@@ -657,7 +677,7 @@ inline namespace off {
 using DefaultRecorder = detail::NullRecorder;
 #elif defined(WARPSCOPE_IKET_CLOCK64_ONLY)
 inline namespace on_clock64 {
-using DefaultRecorder = detail::CompactRecorder<false, false>;
+using DefaultRecorder = detail::CompactRecorder<false, false, true>;
 #elif defined(WARPSCOPE_IKET_BATCHED)
 inline namespace on_batched {
 using DefaultRecorder = detail::BatchedRecorder<true, false>;
@@ -665,7 +685,9 @@ using DefaultRecorder = detail::BatchedRecorder<true, false>;
 inline namespace on {
 // Immediate, not deferred: on the H200 (docs/iket.md, call B) it cost 24.5 ns per range event
 // against 50.2 ns deferred, and the same per mark (27.5 / 28.2 ns) at one event per us per warp.
-using DefaultRecorder = detail::CompactRecorder<true, false>;
+// A range's begin held until the next call: the same cost, and recorded spans 2-18 ns closer to
+// the spin they time (call J, docs/evidence/2026-12-02-iket-cost-J).
+using DefaultRecorder = detail::CompactRecorder<true, false, true>;
 #endif
 using Profiler = BasicProfiler<DefaultRecorder>;
 using Launch = BasicLaunch<DefaultRecorder>;
