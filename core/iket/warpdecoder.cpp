@@ -98,7 +98,10 @@ bool anchoredTimes(const LaunchBuffer& launch, std::vector<TimeNs>& t)
 // warp's span (sum of globaltimer spans over sum of clock spans), and per warp the offset that
 // puts its clock on its globaltimer readings (median residual plus half a tick: the timer
 // truncates). A warp whose readings stray from that line by more than kStrayNs (the SM clock
-// changed speed during the kernel) keeps globaltimer for its events that have it.
+// changed speed during the kernel) keeps globaltimer for its events that have it: each such event
+// stays inside its own globaltimer tick, placed there by the clock cycles since the warp's previous
+// event, so events closer than a tick keep the order the warp wrote them in (issue 23: ranges of
+// 30 ns back to back sorted out of order when every event of a tick sat at its middle).
 void compactTimes(const LaunchBuffer& launch, uint64_t step, std::vector<TimeNs>& t, ClockMapping& clock)
 {
     // Per warp: its rate over its span. The launch's rate is the median over the warps that span
@@ -167,10 +170,22 @@ void compactTimes(const LaunchBuffer& launch, uint64_t step, std::vector<TimeNs>
         // Offsets from the warp's first reading in double, the reading itself in integer ns (a
         // double holds ~1e18 ns only to 128 ns).
         const auto base = static_cast<TimeNs>(launch.events[first].globaltimer);
+        bool placed = false; // keepGlobaltimer: an event of this warp has a time yet
         for (uint64_t i = first; i < first + n; ++i) {
             const raw::IketEvent& e = launch.events[i];
             if (keepGlobaltimer && e.globaltimer != 0) {
-                t[i] = static_cast<TimeNs>(e.globaltimer) + half;
+                const auto tick = static_cast<TimeNs>(e.globaltimer);
+                TimeNs at = tick + half;
+                if (placed) {
+                    const auto since = static_cast<double>(static_cast<int64_t>(e.clock - launch.events[i - 1].clock));
+                    at = t[i - 1] + static_cast<TimeNs>(std::llround(rate * std::max(since, 0.0)));
+                    at = std::clamp(at, tick, tick + static_cast<TimeNs>(step > 0 ? step - 1 : 0));
+                    // Written later, so later: at least 1 ns after the previous event even where
+                    // the clamp would tie them.
+                    at = std::max(at, t[i - 1] + 1);
+                }
+                t[i] = at;
+                placed = true;
                 continue;
             }
             const auto cycles = static_cast<double>(static_cast<int64_t>(e.clock - launch.events[first].clock));

@@ -281,6 +281,58 @@ private Q_SLOTS:
         QCOMPARE(n, 5);
     }
 
+    // A warp kept on globaltimer (its clock halves speed mid-warp) writing ranges shorter than a
+    // tick back to back, as ws-example-iket-large does: every range begins within a tick of the
+    // truth, and each strictly after the one written before it, so sorting by begin gives the
+    // written order (on the H200 48 to 163 such warps came out of order when every event of a
+    // tick sat at its middle).
+    void keptWarpKeepsOrderWithinATick_data()
+    {
+        QTest::addColumn<double>("length");
+        QTest::addColumn<double>("gap");
+        QTest::newRow("30 ns ranges, 5 ns apart") << 30.0 << 5.0;
+        QTest::newRow("12 ns ranges, 3 ns apart") << 12.0 << 3.0;
+        QTest::newRow("ranges of a tick, none apart") << 32.0 << 0.0;
+        QTest::newRow("50 ns ranges, 20 ns apart") << 50.0 << 20.0;
+    }
+    void keptWarpKeepsOrderWithinATick()
+    {
+        QFETCH(double, length);
+        QFETCH(double, gap);
+        std::vector<std::vector<CompactEvent>> warps;
+        std::vector<std::vector<Truth>> truth(3);
+        for (int w = 0; w < 3; ++w) {
+            Device d;
+            d.gt0 = uint64_t {1} << 40;
+            d.clock0 = 1000;
+            d.slowAfterNs = w == 1 ? 2000 : -1;
+            std::vector<double> lengths(300, length);
+            lengths.front() = 4000; // the clock change falls inside the first range
+            warps.push_back(warpEvents(d, lengths, gap, truth[w]));
+        }
+        StringTable strings;
+        const DecodedLaunch out = decodeLaunch(launchOf(warps), nullptr, strings);
+        QCOMPARE(out.clock.warpsOnGlobaltimer, 1u);
+        std::vector<std::pair<TimeNs, size_t>> begins; // (begin, written index) of warp 1's ranges
+        for (const WarpEvent& e : out.events) {
+            if (e.kind != WarpEventKind::Range || e.block != 1)
+                continue;
+            const size_t n = begins.size();
+            const Truth& t = truth[1][n];
+            const auto at = [](TimeNs x) { return static_cast<double>(x - static_cast<TimeNs>(uint64_t {1} << 40)); };
+            // Within the timer's resolution of the truth, as every kept warp's event.
+            QVERIFY2(std::fabs(at(e.begin) - t.begin) <= kTick,
+                qPrintable(QStringLiteral("range %1 at %2 ns placed at %3 ns").arg(n).arg(t.begin).arg(at(e.begin))));
+            QVERIFY(e.end >= e.begin);
+            begins.emplace_back(e.begin, n);
+        }
+        QCOMPARE(begins.size(), truth[1].size());
+        // Strictly later than the range written before it: no tie for a sort to break either way.
+        for (size_t i = 1; i < begins.size(); ++i)
+            QVERIFY2(begins[i].first > begins[i - 1].first,
+                qPrintable(QStringLiteral("range %1 begins at or before range %2").arg(i).arg(i - 1)));
+    }
+
     // One SM's clock64 runs at its own constant speed (as a group of SMs did on the H200): its
     // warp spans long enough to be timed by its own rate, keeps clock64 durations and is not
     // counted as strayed.
