@@ -85,6 +85,22 @@ std::vector<CompactEvent> warpEvents(
     return out;
 }
 
+// Three warps of the same ranges from globaltimer 2^40; the middle one's SM clock halves its
+// speed `slowAfterNs` into the warp.
+std::vector<std::vector<CompactEvent>> warpsWithClockChange(
+    double slowAfterNs, const std::vector<double>& lengths, double gap, std::vector<std::vector<Truth>>& truth)
+{
+    std::vector<std::vector<CompactEvent>> warps;
+    for (int w = 0; w < 3; ++w) {
+        Device d;
+        d.gt0 = uint64_t {1} << 40;
+        d.clock0 = 1000;
+        d.slowAfterNs = w == 1 ? slowAfterNs : -1;
+        warps.push_back(warpEvents(d, lengths, gap, truth[static_cast<size_t>(w)]));
+    }
+    return warps;
+}
+
 // The launch as ingest sees it: the compact events expanded into raw events, warp by warp.
 LaunchBuffer launchOf(const std::vector<std::vector<CompactEvent>>& warps)
 {
@@ -258,15 +274,8 @@ private Q_SLOTS:
     // counted; the others keep the clock's rate.
     void clockChangeKeepsGlobaltimer()
     {
-        std::vector<std::vector<CompactEvent>> warps;
         std::vector<std::vector<Truth>> truth(3);
-        for (int w = 0; w < 3; ++w) {
-            Device d;
-            d.gt0 = uint64_t {1} << 40;
-            d.clock0 = 1000;
-            d.slowAfterNs = w == 1 ? 20000 : -1;
-            warps.push_back(warpEvents(d, {1000, 10000, 10000, 10000, 10000}, 500, truth[w]));
-        }
+        const auto warps = warpsWithClockChange(20000, {1000, 10000, 10000, 10000, 10000}, 500, truth);
         StringTable strings;
         const DecodedLaunch out = decodeLaunch(launchOf(warps), nullptr, strings);
         QCOMPARE(out.clock.warpsOnGlobaltimer, 1u);
@@ -299,17 +308,10 @@ private Q_SLOTS:
     {
         QFETCH(double, length);
         QFETCH(double, gap);
-        std::vector<std::vector<CompactEvent>> warps;
+        std::vector<double> lengths(300, length);
+        lengths.front() = 4000; // the clock change falls inside the first range
         std::vector<std::vector<Truth>> truth(3);
-        for (int w = 0; w < 3; ++w) {
-            Device d;
-            d.gt0 = uint64_t {1} << 40;
-            d.clock0 = 1000;
-            d.slowAfterNs = w == 1 ? 2000 : -1;
-            std::vector<double> lengths(300, length);
-            lengths.front() = 4000; // the clock change falls inside the first range
-            warps.push_back(warpEvents(d, lengths, gap, truth[w]));
-        }
+        const auto warps = warpsWithClockChange(2000, lengths, gap, truth);
         StringTable strings;
         const DecodedLaunch out = decodeLaunch(launchOf(warps), nullptr, strings);
         QCOMPARE(out.clock.warpsOnGlobaltimer, 1u);
