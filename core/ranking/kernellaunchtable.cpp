@@ -133,6 +133,17 @@ KernelLaunchTable KernelLaunchTable::merge(std::vector<KernelLaunchTable> parts)
     return t;
 }
 
+KernelLaunchTable KernelLaunchTable::fromLaunches(
+    std::vector<Launch> launches, std::vector<KernelGroup> groups, std::vector<LaunchConfig> configs)
+{
+    KernelLaunchTable t;
+    t.m_launches = std::move(launches);
+    t.m_groups = std::move(groups);
+    t.m_configs = std::move(configs);
+    t.index();
+    return t;
+}
+
 void KernelLaunchTable::index()
 {
     // Recorded sessions number kernels in start order, so their rows arrive sorted: checking costs
@@ -152,11 +163,11 @@ void KernelLaunchTable::index()
         if (longest == UINT32_MAX || l.duration() > m_launches[longest].duration())
             longest = static_cast<uint32_t>(i);
     }
-    m_byId.reserve(m_launches.size());
     const auto n = static_cast<int64_t>(m_launches.size());
     if (n > 0 && maxId - minId < 4 * n) {
-        // Dense ids (rowids, as in every file we write): placed by id in linear time, unless two
-        // launches share an id (hand-built sessions), which the sort below keeps both of.
+        // Dense ids (rowids, as in every file we write): placed by id in linear time, 4 bytes an
+        // id, unless two launches share an id (hand-built sessions), which the sort below keeps
+        // both of.
         std::vector<uint32_t> at(static_cast<size_t>(maxId - minId + 1), UINT32_MAX);
         bool unique = true;
         for (size_t i = 0; i < m_launches.size() && unique; ++i) {
@@ -165,13 +176,12 @@ void KernelLaunchTable::index()
             slot = static_cast<uint32_t>(i);
         }
         if (unique) {
-            for (size_t k = 0; k < at.size(); ++k) {
-                if (at[k] != UINT32_MAX)
-                    m_byId.emplace_back(minId + static_cast<int64_t>(k), at[k]);
-            }
+            m_firstId = minId;
+            m_atId = std::move(at);
             return;
         }
     }
+    m_byId.reserve(m_launches.size());
     for (size_t i = 0; i < m_launches.size(); ++i)
         m_byId.emplace_back(m_launches[i].id, static_cast<uint32_t>(i));
     std::sort(m_byId.begin(), m_byId.end());
@@ -179,6 +189,12 @@ void KernelLaunchTable::index()
 
 const KernelLaunchTable::Launch* KernelLaunchTable::find(int64_t kernelId) const
 {
+    if (!m_atId.empty()) {
+        if (kernelId < m_firstId || kernelId - m_firstId >= static_cast<int64_t>(m_atId.size()))
+            return nullptr;
+        const uint32_t at = m_atId[static_cast<size_t>(kernelId - m_firstId)];
+        return at == UINT32_MAX ? nullptr : &m_launches[at];
+    }
     const auto it = std::lower_bound(m_byId.begin(), m_byId.end(), std::make_pair(kernelId, uint32_t {0}));
     if (it == m_byId.end() || it->first != kernelId)
         return nullptr;

@@ -72,6 +72,11 @@ public:
     // id ranges read on several connections at once): equal, field by field, to one build over
     // all the rows.
     static KernelLaunchTable merge(std::vector<KernelLaunchTable> parts);
+    // A table from launches whose `group` and `config` already index `groups` and `configs`,
+    // indexed as build() indexes its rows (sorted by start first unless they are already, as
+    // launchTableFromLanes merges them).
+    static KernelLaunchTable fromLaunches(
+        std::vector<Launch> launches, std::vector<KernelGroup> groups, std::vector<LaunchConfig> configs);
 
     const std::vector<Launch>& launches() const { return m_launches; }
     const std::vector<KernelGroup>& groups() const { return m_groups; }
@@ -112,8 +117,12 @@ private:
     std::vector<Launch> m_launches;
     std::vector<KernelGroup> m_groups;
     std::vector<LaunchConfig> m_configs;
-    std::vector<std::pair<int64_t, uint32_t>> m_byId; // (kernel id, index into m_launches)
-    std::vector<uint32_t> m_longest;                  // per group, index into m_launches
+    // The lookup by id: dense ids map directly (index into m_launches of id m_firstId + k, or
+    // UINT32_MAX for none), others through (kernel id, index) pairs sorted by id.
+    int64_t m_firstId = 0;
+    std::vector<uint32_t> m_atId;
+    std::vector<std::pair<int64_t, uint32_t>> m_byId;
+    std::vector<uint32_t> m_longest; // per group, index into m_launches
     TimeNs m_maxDuration = 0;
 };
 

@@ -19,4 +19,13 @@ namespace ws {
 GpuIdleAnalysis analyzeGpuIdle(const KernelLaunchTable& launches,
     const std::map<uint32_t, std::vector<GpuWork>>& copies, std::vector<std::string> copyLabels, TimeNs minGapNs = 0);
 
+// The devices' busy/idle summary of analyzeGpuIdle(launches, copies, ...) (its `devices`; the
+// gaps are not listed), in one pass over the launches, which are in start order already, with
+// each device's copies and memsets merged in: building and sorting a copy of 3M launches per
+// device was most of the kernel panels' idle summary. The union of a device's work and its holes
+// do not depend on the order of equal starts, so this equals the sort-then-sweep of
+// analyzeGpuWork field by field.
+std::vector<GpuBusySummary> summarizeGpuBusy(
+    const KernelLaunchTable& launches, const std::map<uint32_t, std::vector<GpuWork>>& copies);
+
 } // namespace ws

@@ -661,6 +661,31 @@ void SessionReader::forEachLaneChunk(const std::function<bool(const LaneChunk&)>
     }
 }
 
+void SessionReader::forEachLaneChunk(
+    std::string_view keyPrefix, const std::function<bool(const LaneChunk&)>& visit) const
+{
+    try {
+        // [prefix, prefix with its last byte raised): the primary key's range, no scan.
+        std::string end(keyPrefix);
+        while (!end.empty() && static_cast<unsigned char>(end.back()) == 0xff)
+            end.pop_back();
+        if (!end.empty())
+            end.back() = static_cast<char>(static_cast<unsigned char>(end.back()) + 1);
+        sqlite::Statement st = d->db->prepare(end.empty()
+                ? "SELECT lane_key, format, data FROM lane_blob WHERE lane_key >= ?1"
+                : "SELECT lane_key, format, data FROM lane_blob WHERE lane_key >= ?1 AND lane_key < ?2");
+        st.bind(1, keyPrefix);
+        if (!end.empty())
+            st.bind(2, std::string_view(end));
+        while (st.step()) {
+            if (!visit(LaneChunk {st.columnText(0), st.columnInt64(1), st.columnBlob(2)}))
+                return;
+        }
+    } catch (const sqlite::Error& e) {
+        throw store::readError(m_path, e, "reading table lane_blob");
+    }
+}
+
 std::vector<MetricDef> SessionReader::readMetricDefs() const
 {
     return readTable<MetricDef>();

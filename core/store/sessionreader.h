@@ -114,6 +114,8 @@ public:
         std::span<const std::byte> data;
     };
     void forEachLaneChunk(const std::function<bool(const LaneChunk&)>& visit) const;
+    // Only the chunks whose key starts with `keyPrefix` (a key range: the other rows are not read).
+    void forEachLaneChunk(std::string_view keyPrefix, const std::function<bool(const LaneChunk&)>& visit) const;
 
     // Metrics. readMeasuredKernels: the launches that have at least one kernel_metric row (a
     // trace of millions of launches has none; a profile one per profiled launch), and those a

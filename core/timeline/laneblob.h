@@ -2,7 +2,7 @@
 #pragma once
 
 // The lane cache: each lane's columns stored as one BLOB per chunk in table lane_blob, so
-// opening a session is a few large memcpys instead of millions of row decodes. Format 1 is
+// opening a session is a few large memcpys instead of millions of row decodes. Formats 1 and 2 are
 // documented in docs/session-format.md ("lane_blob").
 
 #include "core/timeline/timelinemodel.h"
@@ -18,7 +18,10 @@ namespace ws {
 
 static_assert(std::endian::native == std::endian::little, "lane_blob is little-endian; add byte swapping");
 
-inline constexpr int kLaneBlobFormat = 1;
+// Format 2 adds the launch rows (launchblob.h) beside the GPU-stream chunks; the lane chunks
+// themselves are laid out as in format 1, which readers still take (without launch rows).
+inline constexpr int kLaneBlobFormat = 2;
+inline constexpr int kLaneBlobFormatWithoutLaunches = 1;
 inline constexpr uint32_t kLaneBlobMagic = 0x424C5357; // "WSLB"
 // Events per chunk: 24 MiB blobs stay far below SQLite's 1 GB value limit at any lane size.
 inline constexpr size_t kLaneChunkEvents = size_t(1) << 20;

@@ -4,6 +4,7 @@
 #include "core/store/rowobserver.h"
 #include "core/store/sessionwriter.h"
 #include "core/timeline/laneblob.h"
+#include "core/timeline/launchblob.h"
 
 #include <algorithm>
 #include <iterator>
@@ -286,7 +287,11 @@ namespace {
 // commit (see laneblob.h).
 class LaneCacheObserver final : public SessionRowObserver {
 public:
-    void stored(const KernelRecord& r) override { m_lanes.add(r, r.id); }
+    void stored(const KernelRecord& r) override
+    {
+        m_lanes.add(r, r.id);
+        m_launches.add(r, r.id);
+    }
     void stored(const MemcpyRecord& r) override { m_lanes.add(r, r.id); }
     void stored(const MemsetRecord& r) override { m_lanes.add(r, r.id); }
     void stored(const ApiCallRecord& r) override { m_lanes.add(r, r.id); }
@@ -295,17 +300,26 @@ public:
 
     void finish(StringId stringCount, const std::function<void(LaneChunkRow&&)>& emit) override
     {
+        m_launches.seal();
+        const auto attributesOf = [this](int64_t rowid) -> const LaunchAttributes& { return m_launches.of(rowid); };
         m_lanes.finish(stringCount, [&](TimelineLane&& lane) {
             for (size_t offset = 0, chunk = 0; offset < lane.size(); offset += kLaneChunkEvents, ++chunk) {
                 const size_t count = std::min(kLaneChunkEvents, lane.size() - offset);
                 emit({laneBlobKey(lane, chunk), static_cast<int64_t>(kLaneBlobFormat),
                     encodeLaneChunk(lane, offset, count, stringCount)});
+                // Beside each GPU-stream chunk, its kernels' names, runs and configurations: the
+                // kernel panels' launch table then needs no kernel row (launchblob.h).
+                if (lane.kind == LaneKind::GpuStream) {
+                    emit({launchBlobKey(lane, chunk), static_cast<int64_t>(kLaneBlobFormat),
+                        encodeLaunchChunk(lane, offset, count, attributesOf)});
+                }
             }
         });
     }
 
 private:
     LaneBuilder m_lanes;
+    LaunchAttributeLog m_launches;
 };
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "core/store/sessionreader.h"
 #include "core/timeline/laneblob.h"
 #include "core/timeline/lanebuilder.h"
+#include "core/timeline/launchblob.h"
 
 #include <algorithm>
 #include <limits>
@@ -113,8 +114,17 @@ public:
         int64_t loaded = 0;
         bool usable = true;
         m_reader.forEachLaneChunk([&](const SessionReader::LaneChunk& chunk) {
-            if (chunk.format != kLaneBlobFormat)
+            if (chunk.format != kLaneBlobFormat && chunk.format != kLaneBlobFormatWithoutLaunches)
                 return usable = false;
+            // The kernel panels' rows beside the GPU lanes (launchblob.h): not lanes, but damage
+            // in them is damage to the file, reported as in any other chunk.
+            if (chunk.key.starts_with(kLaunchBlobKeyPrefix)) {
+                if (!checkLaunchChunk(chunk.data))
+                    throw SessionError(Kind::Corrupted, m_reader.path(),
+                        "the file is damaged: lane cache entry " + std::string(chunk.key)
+                            + " does not match its checksum");
+                return true;
+            }
             LaneBlobHeader header;
             if (!decodeLaneChunkHeader(chunk.data, header))
                 throw SessionError(Kind::Corrupted, m_reader.path(),

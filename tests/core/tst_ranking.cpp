@@ -7,14 +7,20 @@
 #include "core/analysis/sessionfilesource.h"
 #include "core/ranking/compactname.h"
 #include "core/ranking/kernelranking.h"
+#include "core/ranking/launchidle.h"
+#include "core/ranking/launchtablelanes.h"
 #include "core/ranking/launchtableread.h"
 #include "core/ranking/windowedsource.h"
+#include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
 #include "core/synth/synthgenerator.h"
+#include "core/timeline/lanebuilder.h"
+#include "core/timeline/timelinemodel.h"
 
 #include <QtTest>
 
+#include <map>
 #include <random>
 
 using namespace ws;
@@ -364,6 +370,131 @@ private slots:
             QCOMPARE(got.find(l.id)->start, l.start);
     }
 
+    // The kernel panels build the launch table from the timeline's lanes and the lane cache's
+    // launch rows (launchTableFromLanes) when the file has them: it must be the one-pass build
+    // over the kernel rows, field by field, and give the same GPU busy summary and ranking, on the
+    // real sessions above (rewritten by today's writer, which adds the launch rows) and on the
+    // synthetic one. Their files as committed (lane cache format 1, no launch rows) give nothing,
+    // and the panels read the rows.
+    void laneLaunchTableEqualsOneBuild_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const char* f : {"recorder/sessions/torch_nvtx.wscope", "recorder/sessions/launch_2k.wscope",
+                 "multigpu/ddp-2gpu.wscope", "multirun/h200-gemm-relu-3runs.wscope"}) {
+            QTest::addRow("%s", f) << QStringLiteral(WS_FIXTURES_DIR "/") + QLatin1String(f);
+        }
+        QTest::addRow("synthetic") << QString::fromStdString(syntheticSession());
+    }
+    void laneLaunchTableEqualsOneBuild()
+    {
+        QFETCH(QString, file);
+        {
+            // As committed: no launch rows, so no table from the lanes.
+            const SessionReader reader(file.toStdString());
+            const auto model = TimelineModel::load(reader);
+            const SessionFileSource timing(reader, SessionFileSource::Runs::Timing);
+            QVERIFY(!launchTableFromLanes(reader, *model, timing.runIds()));
+        }
+        const SessionReader reader(withLaunchRows(file.toStdString()));
+        const auto model = TimelineModel::load(reader);
+        QVERIFY(model->fromLaneCache);
+        const SessionFileSource all(reader);
+        const SessionFileSource timing(all, SessionFileSource::Runs::Timing);
+        const KernelLaunchTable want = KernelLaunchTable::build(timing);
+        const auto got = launchTableFromLanes(reader, *model, timing.runIds());
+        QVERIFY(got.has_value());
+        QVERIFY(want.size() > 0);
+        QCOMPARE(got->size(), want.size());
+        for (size_t i = 0; i < want.size(); ++i) {
+            const auto& a = got->launches()[i];
+            const auto& b = want.launches()[i];
+            QCOMPARE(a.id, b.id);
+            QCOMPARE(a.start, b.start);
+            QCOMPARE(a.end, b.end);
+            QCOMPARE(a.pid, b.pid);
+            QCOMPARE(a.streamId, b.streamId);
+            QCOMPARE(a.deviceId, b.deviceId);
+            QCOMPARE(a.group, b.group);
+            QCOMPARE(a.config, b.config);
+            QCOMPARE(got->find(b.id), &got->launches()[i]);
+        }
+        QCOMPARE(got->groups().size(), want.groups().size());
+        for (size_t g = 0; g < want.groups().size(); ++g) {
+            QCOMPARE(got->groups()[g].name, want.groups()[g].name);
+            QCOMPARE(got->groups()[g].shortName, want.groups()[g].shortName);
+            QCOMPARE(got->groups()[g].mangled, want.groups()[g].mangled);
+            QCOMPARE(got->longestOf(uint32_t(g))->id, want.longestOf(uint32_t(g))->id);
+        }
+        QVERIFY(got->configs() == want.configs());
+        QCOMPARE(got->maxDuration(), want.maxDuration());
+        QVERIFY(got->find(0) == nullptr);
+
+        // The busy summary in one pass over the table equals the sort-and-sweep over the rows.
+        std::map<uint32_t, std::vector<GpuWork>> copies;
+        std::vector<std::string> labels;
+        addCopiesAndMemsets(timing, copies, labels);
+        const std::vector<GpuBusySummary> busy = summarizeGpuBusy(*got, copies);
+        const GpuIdleAnalysis idle = analyzeGpuIdle(timing);
+        QCOMPARE(busy.size(), idle.devices.size());
+        for (size_t d = 0; d < busy.size(); ++d) {
+            QCOMPARE(busy[d].deviceId, idle.devices[d].deviceId);
+            QCOMPARE(busy[d].first, idle.devices[d].first);
+            QCOMPARE(busy[d].last, idle.devices[d].last);
+            QCOMPARE(busy[d].operations, idle.devices[d].operations);
+            QCOMPARE(busy[d].busyNs, idle.devices[d].busyNs);
+            QCOMPARE(busy[d].idleNs, idle.devices[d].idleNs);
+            QCOMPARE(busy[d].gaps, idle.devices[d].gaps);
+            QCOMPARE(busy[d].largestGapNs, idle.devices[d].largestGapNs);
+        }
+
+        const auto gotRanks = rankKernels(*got);
+        const auto wantRanks = rankKernels(want);
+        QCOMPARE(gotRanks.size(), wantRanks.size());
+        for (size_t r = 0; r < wantRanks.size(); ++r) {
+            QCOMPARE(got->groups()[gotRanks[r].group].name, want.groups()[wantRanks[r].group].name);
+            QCOMPARE(gotRanks[r].calls, wantRanks[r].calls);
+            QCOMPARE(gotRanks[r].totalNs, wantRanks[r].totalNs);
+            QCOMPARE(gotRanks[r].medianNs, wantRanks[r].medianNs);
+            QCOMPARE(gotRanks[r].stdevNs, wantRanks[r].stdevNs);
+        }
+    }
+
+    // A launch row that does not match its checksum is damage, named as such; launch rows that
+    // describe other lanes than the file's (a lane cache edited by hand) give no table.
+    void damagedLaunchRowIsReported()
+    {
+        const std::string path = withLaunchRows(fixture("recorder/sessions/launch_2k.wscope"));
+        const SessionReader reader(path);
+        const auto model = TimelineModel::load(reader);
+        auto other = std::make_shared<TimelineModel>(*model);
+        for (TimelineLane& lane : other->lanes) {
+            if (lane.kind == LaneKind::GpuStream)
+                lane.streamId += 1000;
+        }
+        QVERIFY(!launchTableFromLanes(reader, *other, {}));
+
+        QTemporaryDir dir;
+        const QString damaged = dir.filePath(QStringLiteral("damaged.wscope"));
+        QVERIFY(QFile::copy(QString::fromStdString(path), damaged));
+        {
+            QProcess sqlite;
+            sqlite.start(QStringLiteral("sqlite3"),
+                {damaged,
+                    QStringLiteral("UPDATE lane_blob SET data = substr(data, 1, length(data) - 4) "
+                                   "WHERE lane_key LIKE 'launch/%'")});
+            if (!sqlite.waitForFinished() || sqlite.exitCode() != 0)
+                QSKIP("sqlite3 is not available");
+        }
+        const SessionReader broken(damaged.toStdString());
+        try {
+            (void)launchTableFromLanes(broken, *TimelineModel::load(broken), {});
+            QFAIL("a damaged launch row was read");
+        } catch (const SessionError& e) {
+            QCOMPARE(e.kind(), SessionError::Kind::Corrupted);
+            QVERIFY(QString::fromUtf8(e.what()).contains(QLatin1String("launch/")));
+        }
+    }
+
     // find() by id: dense ids are placed by id, sparse and repeated ids sorted; each gives the
     // launch with that id (with a repeated id, the first of them in start order).
     void findsLaunchesById_data()
@@ -392,6 +523,24 @@ private slots:
     }
 
 private:
+    // `source` written again by today's writer with the lane cache (and its launch rows), once
+    // per run of the suite.
+    static std::string withLaunchRows(const std::string& source)
+    {
+        static QTemporaryDir dir;
+        static std::map<std::string, std::string> written;
+        auto [it, added] = written.try_emplace(source);
+        if (added) {
+            it->second = dir.filePath(QStringLiteral("rewritten-%1.wscope").arg(written.size())).toStdString();
+            const SessionData data = SessionReader(source).readAll();
+            SessionWriter writer(it->second);
+            attachLaneCache(writer);
+            writer.write(data);
+            writer.commit();
+        }
+        return it->second;
+    }
+
     // 60k synthetic events (kernels of many names and configurations on several streams),
     // written once per run of the suite.
     static std::string syntheticSession()

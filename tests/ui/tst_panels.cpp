@@ -453,6 +453,104 @@ private slots:
         QVERIFY(diagnosis.browser()->toPlainText().contains("Timeline: is the GPU busy?"));
     }
 
+    // The window reads the panels' launches from the timeline's lanes when the lane cache has
+    // launch rows (what today's writer stores): every panel's data must be what reading the
+    // kernel rows gives: the ranking's rows, each launch with its name and configuration (what
+    // the details and the occupancy show for a kernel), the GPU busy summary and the session facts
+    // of the diagnosis, the first kernel shown. On real sessions rewritten by today's writer and as
+    // committed (no launch rows: the rows are read either way).
+    void panelDataFromLanesEqualsRowRead_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("rewrite");
+        for (const char* f : {"recorder/sessions/gemm_relu.wscope", "recorder/sessions/torch_nvtx.wscope",
+                 "multigpu/ddp-2gpu.wscope", "multirun/h200-gemm-relu-3runs.wscope"}) {
+            QTest::addRow("%s rewritten", f) << fixturePath(f) << true;
+            QTest::addRow("%s as committed", f) << fixturePath(f) << false;
+        }
+    }
+    void panelDataFromLanesEqualsRowRead()
+    {
+        QFETCH(QString, file);
+        QFETCH(bool, rewrite);
+        QTemporaryDir dir;
+        QString path = file;
+        if (rewrite) {
+            path = dir.filePath(QStringLiteral("rewritten.wscope"));
+            const SessionData data = SessionReader(file.toStdString()).readAll();
+            SessionWriter w(path.toStdString());
+            attachLaneCache(w);
+            w.write(data);
+            w.commit();
+        }
+        const auto snapshot = snapshotOf(path);
+        const auto rows = PanelData::load(SessionFile::open(path), {}, snapshot->begin());
+        const auto lanes = PanelData::load(SessionFile::open(path), {}, snapshot->begin(), snapshot->model);
+
+        QCOMPARE(lanes->ranking.size(), rows->ranking.size());
+        QVERIFY(!rows->ranking.empty());
+        for (size_t r = 0; r < rows->ranking.size(); ++r) {
+            const KernelRank& a = lanes->ranking[r];
+            const KernelRank& b = rows->ranking[r];
+            QCOMPARE(lanes->launches.groups()[a.group].name, rows->launches.groups()[b.group].name);
+            QCOMPARE(a.calls, b.calls);
+            QCOMPARE(a.totalNs, b.totalNs);
+            QCOMPARE(a.avgNs, b.avgNs);
+            QCOMPARE(a.medianNs, b.medianNs);
+            QCOMPARE(a.minNs, b.minNs);
+            QCOMPARE(a.maxNs, b.maxNs);
+            QCOMPARE(a.stdevNs, b.stdevNs);
+            QCOMPARE(a.sharePct, b.sharePct);
+            QCOMPARE(lanes->representative(a.group)->id, rows->representative(b.group)->id);
+        }
+        QCOMPARE(lanes->launches.size(), rows->launches.size());
+        for (const KernelLaunchTable::Launch& b : rows->launches.launches()) {
+            const KernelLaunchTable::Launch* a = lanes->launches.find(b.id);
+            QVERIFY(a);
+            QCOMPARE(a->start, b.start);
+            QCOMPARE(a->end, b.end);
+            QCOMPARE(a->pid, b.pid);
+            QCOMPARE(a->streamId, b.streamId);
+            QCOMPARE(a->deviceId, b.deviceId);
+            QCOMPARE(lanes->kernelName(b.id), rows->kernelName(b.id));
+            QCOMPARE(lanes->shortName(b.id), rows->shortName(b.id));
+            QVERIFY(lanes->launches.configs()[a->config] == rows->launches.configs()[b.config]);
+        }
+        QCOMPARE(lanes->gpuBusy.size(), rows->gpuBusy.size());
+        for (size_t d = 0; d < rows->gpuBusy.size(); ++d) {
+            QCOMPARE(lanes->gpuBusy[d].deviceId, rows->gpuBusy[d].deviceId);
+            QCOMPARE(lanes->gpuBusy[d].busyNs, rows->gpuBusy[d].busyNs);
+            QCOMPARE(lanes->gpuBusy[d].idleNs, rows->gpuBusy[d].idleNs);
+            QCOMPARE(lanes->gpuBusy[d].gaps, rows->gpuBusy[d].gaps);
+            QCOMPARE(lanes->gpuBusy[d].largestGapNs, rows->gpuBusy[d].largestGapNs);
+            QCOMPARE(lanes->gpuBusy[d].operations, rows->gpuBusy[d].operations);
+        }
+        for (const double tiny : {10'000.0, 1e6}) {
+            const SessionFacts a = lanes->sessionFacts(tiny);
+            const SessionFacts b = rows->sessionFacts(tiny);
+            QCOMPARE(a.kernelLaunches, b.kernelLaunches);
+            QCOMPARE(a.kernelTimeNs, b.kernelTimeNs);
+            QCOMPARE(a.tinyLaunches, b.tinyLaunches);
+            QCOMPARE(a.tinyTimeNs, b.tinyTimeNs);
+        }
+
+        // The first kernel the panels show and its launch configuration, as the details read it.
+        SelectionModel selectionA;
+        SelectionModel selectionB;
+        KernelFocus focusA(&selectionA);
+        KernelFocus focusB(&selectionB);
+        focusA.setData(lanes, snapshot);
+        focusB.setData(rows, snapshot);
+        QCOMPARE(focusA.current(), focusB.current());
+        QVERIFY(focusA.current() >= 0);
+        const auto* a = lanes->launches.find(focusA.current());
+        const auto* b = rows->launches.find(focusB.current());
+        const LaunchConfig& ca = lanes->launches.configs()[a->config];
+        const LaunchConfig& cb = rows->launches.configs()[b->config];
+        QVERIFY(ca == cb);
+        QVERIFY(cb.blockThreads() > 0);
+    }
+
     void multiRunSessionShowsProfileMetricsOnTracedLaunches()
     {
         // A trace and a --set full profile of the same program, merged into one schema-v2

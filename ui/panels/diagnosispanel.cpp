@@ -95,7 +95,7 @@ void DiagnosisPanel::rebuild()
     h += tr("<h3>Timeline: is the GPU busy?</h3>");
     if (!profileRun) {
         h += QStringLiteral("<ul>");
-        for (const GpuBusySummary& d : session->idle.devices) {
+        for (const GpuBusySummary& d : session->gpuBusy) {
             h += tr("<li>GPU %1: busy %2 of the %3 between its first and last work (%4% idle in %5 gaps, largest "
                     "%6), %7 kernels/copies/memsets</li>")
                      .arg(d.deviceId)
@@ -103,7 +103,7 @@ void DiagnosisPanel::rebuild()
                      .arg(d.idlePct(), 0, 'f', 1)
                      .arg(formatCount(d.gaps), formatDuration(d.largestGapNs), formatCount(d.operations));
         }
-        if (session->idle.devices.empty())
+        if (session->gpuBusy.empty())
             h += tr("<li>No GPU work recorded.</li>");
         h += QStringLiteral("</ul>");
     }

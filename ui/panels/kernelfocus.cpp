@@ -62,7 +62,7 @@ void KernelFocus::setData(std::shared_ptr<const PanelData> data, std::shared_ptr
             && m_data->launches.find(m_data->shownLaunch(e.ref.rowid()))) {
             m_current = m_data->shownLaunch(e.ref.rowid());
         } else {
-            for (const KernelRank& r : rankKernels(m_data->launches)) {
+            for (const KernelRank& r : m_data->ranking) {
                 const auto* l = m_data->representative(r.group);
                 if (l && (!m_data->hasMetrics() || m_data->profiled(l->id))) {
                     m_current = l->id;

@@ -58,7 +58,10 @@ void KernelRankingModel::setWindow(const TimeWindow& window)
 void KernelRankingModel::recompute()
 {
     beginResetModel();
-    m_ranks = m_data ? rankKernels(m_data->launches, m_window) : std::vector<KernelRank> {};
+    if (!m_data)
+        m_ranks.clear();
+    else
+        m_ranks = m_window.isEmpty() ? m_data->ranking : rankKernels(m_data->launches, m_window);
     m_launches = 0;
     m_total = 0;
     for (const KernelRank& r : m_ranks) {

@@ -13,6 +13,7 @@
 #include "core/analysis/nsysreports.h"
 #include "core/analysis/sessionfilesource.h"
 #include "core/ranking/launchidle.h"
+#include "core/ranking/launchtablelanes.h"
 #include "core/ranking/launchtableread.h"
 #include "core/ranking/windowedsource.h"
 #include "core/store/runrecipe.h"
@@ -25,8 +26,8 @@
 
 namespace ws {
 
-std::shared_ptr<PanelData> PanelData::load(
-    const std::shared_ptr<const SessionFile>& file, const CancellationToken& cancel, std::optional<TimeNs> origin)
+std::shared_ptr<PanelData> PanelData::load(const std::shared_ptr<const SessionFile>& file,
+    const CancellationToken& cancel, std::optional<TimeNs> origin, const std::shared_ptr<const TimelineModel>& lanes)
 {
     auto d = std::make_shared<PanelData>();
     d->path = file->path();
@@ -45,23 +46,32 @@ std::shared_ptr<PanelData> PanelData::load(
     // (SessionMetrics).
     const SessionFileSource timing(source, SessionFileSource::Runs::Timing);
     // The copies and memsets for the busy/idle summary are read on a connection of their own
-    // while this thread reads the kernels (the two reads are the panels' cost on big sessions).
+    // while this thread builds the launch table.
     using Work = std::map<uint32_t, std::vector<GpuWork>>;
     auto copies = std::async(std::launch::async, [path = reader.path()] {
         const SessionReader own(path);
         const SessionFileSource all(own);
         const SessionFileSource timed(all, SessionFileSource::Runs::Timing);
-        std::pair<Work, std::vector<std::string>> out;
-        addCopiesAndMemsets(timed, out.first, out.second);
-        return out;
+        Work work;
+        std::vector<std::string> labels; // names for the gaps, which the summary does not list
+        addCopiesAndMemsets(timed, work, labels);
+        return work;
     });
-    // The kernel rows in slices on connections of their own (readKernelLaunchTable).
-    d->launches = readKernelLaunchTable(timing, cancel);
-    auto [work, labels] = copies.get();
+    // The launches from the timeline's lanes and the lane cache's launch rows when the file has
+    // them (launchTableFromLanes: no kernel row decoded), else the kernel rows in slices on
+    // connections of their own (readKernelLaunchTable).
+    std::optional<KernelLaunchTable> fromLanes;
+    if (lanes)
+        fromLanes = launchTableFromLanes(reader, *lanes, timing.runIds(), cancel);
+    d->launches = fromLanes ? std::move(*fromLanes) : readKernelLaunchTable(timing, cancel);
+    const Work work = copies.get();
     d->metrics = SessionMetrics::read(reader);
     if (cancel.isCancelled())
         throw SessionError(SessionError::Kind::Cancelled, reader.path(), "cancelled");
-    d->idle = analyzeGpuIdle(d->launches, work, std::move(labels));
+    // The ranking on a second thread while this one sweeps the GPUs' busy and idle time.
+    auto ranking = std::async(std::launch::async, [&launches = d->launches] { return rankKernels(launches); });
+    d->gpuBusy = summarizeGpuBusy(d->launches, work);
+    d->ranking = ranking.get();
     try {
         // Small next to the session's events (one row per instruction and reason).
         auto tables = std::make_shared<SourceTables>(SourceTables::read(reader));
@@ -86,8 +96,9 @@ std::shared_ptr<PanelData> PanelData::fromSession(const std::shared_ptr<const Se
     d->links = data->kernelLinks;
     d->origin = source.timeSpan().begin;
     d->launches = KernelLaunchTable::build(source);
+    d->ranking = rankKernels(d->launches);
     d->metrics = SessionMetrics::fromData(*data);
-    d->idle = analyzeGpuIdle(source);
+    d->gpuBusy = analyzeGpuIdle(source).devices;
     auto tables = std::make_shared<SourceTables>();
     tables->functions = data->sassFunctions;
     tables->instructions = data->sassInstructions;
@@ -101,6 +112,7 @@ std::shared_ptr<PanelData> PanelData::fromSession(const std::shared_ptr<const Se
 
 void PanelData::finish()
 {
+    m_defaultFacts = computeSessionFacts(DiagnosisOptions {}.tinyKernelNs);
     const auto& groups = launches.groups();
     m_bestOfGroup.assign(groups.size(), -1);
     std::vector<TimeNs> bestDuration(groups.size(), -1);
@@ -202,7 +214,8 @@ int64_t PanelData::sampledLaunch(int64_t kernelId) const
 int64_t PanelData::sampledLaunchOfSameKernel(int64_t kernelId) const
 {
     const KernelLaunchTable::Launch* own = launches.find(kernelId);
-    if (!own || !sourceTables)
+    // Without samples there is nothing to find in millions of launches.
+    if (!own || !sourceTables || sourceTables->counters.empty())
         return -1;
     for (const KernelLaunchTable::Launch& l : launches.launches()) {
         if (l.group == own->group && l.id != kernelId && sampledLaunch(l.id) >= 0)
@@ -347,8 +360,13 @@ ReportTable PanelData::report(const QString& id, TimeWindow window) const
 
 SessionFacts PanelData::sessionFacts(double tinyKernelNs) const
 {
+    return tinyKernelNs == DiagnosisOptions {}.tinyKernelNs ? m_defaultFacts : computeSessionFacts(tinyKernelNs);
+}
+
+SessionFacts PanelData::computeSessionFacts(double tinyKernelNs) const
+{
     SessionFacts s;
-    s.devices = idle.devices;
+    s.devices = gpuBusy;
     for (const auto& l : launches.launches()) {
         ++s.kernelLaunches;
         s.kernelTimeNs += l.duration();

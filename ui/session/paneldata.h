@@ -5,10 +5,12 @@
 #include "core/diagnosis/diagnosis.h"
 #include "core/metrics/kernelmetrics.h"
 #include "core/ranking/kernellaunchtable.h"
+#include "core/ranking/kernelranking.h"
 #include "core/ranking/timewindow.h"
 #include "core/report/reporttable.h"
 #include "core/roofline/roofline.h"
 #include "core/source/sourcetables.h"
+#include "core/timeline/timelinemodel.h"
 #include "core/util/cancellation.h"
 
 #include <QMetaType>
@@ -41,8 +43,13 @@ public:
     std::vector<KernelLink> links; // profiled / sampled launch -> traced launch
     TimeNs origin = 0;             // earliest event of the session: the timeline's "+0"
     KernelLaunchTable launches;
+    // rankKernels(launches) over the whole session: computed with the rest on the worker, so the
+    // ranking and the first kernel shown cost the GUI thread no pass over millions of launches.
+    std::vector<KernelRank> ranking;
     SessionMetrics metrics;
-    GpuIdleAnalysis idle;
+    // Each GPU's busy/idle summary (summarizeGpuBusy), what the overhead-bound rule and the
+    // diagnosis read; the gaps themselves are not listed (millions on a big session).
+    std::vector<GpuBusySummary> gpuBusy;
     // The session itself when it exists only in memory (fromSession): the stats tables read
     // it instead of the file.
     std::shared_ptr<const SessionData> memory;
@@ -53,10 +60,13 @@ public:
 
     // Reads everything above through the calling thread's connection to `file` (and the
     // copies and memsets through a second connection, meanwhile). `origin`, when the caller knows
-    // it (the timeline's snapshot begins there), saves a scan of every table. Throws
+    // it (the timeline's snapshot begins there), saves a scan of every table. `lanes`, the
+    // timeline's model of the same file, saves reading every kernel row when the file's lane
+    // cache has launch rows (launchTableFromLanes); the table is the same either way. Throws
     // SessionError naming the file.
     static std::shared_ptr<PanelData> load(const std::shared_ptr<const SessionFile>& file,
-        const CancellationToken& cancel = {}, std::optional<TimeNs> origin = {});
+        const CancellationToken& cancel = {}, std::optional<TimeNs> origin = {},
+        const std::shared_ptr<const TimelineModel>& lanes = {});
     // The same from a session in memory (tests, imported sessions not yet saved).
     static std::shared_ptr<PanelData> fromSession(const std::shared_ptr<const SessionData>& data);
 
@@ -105,11 +115,14 @@ public:
     // memory or through that thread's connection to the document's file. Throws SessionError.
     ReportTable report(const QString& id, TimeWindow window) const;
 
-    // Session-level facts for diagnoseSession().
+    // Session-level facts for diagnoseSession(): a pass over every launch, done once on the
+    // worker for the default threshold (the diagnosis asks on every selection change).
     SessionFacts sessionFacts(double tinyKernelNs) const;
 
 private:
     void finish();
+    SessionFacts computeSessionFacts(double tinyKernelNs) const;
+    SessionFacts m_defaultFacts;        // computeSessionFacts(DiagnosisOptions {}.tinyKernelNs)
     std::vector<int64_t> m_bestOfGroup; // per group: the representative launch id
 };
 

@@ -268,10 +268,11 @@ void SessionDocument::readPanelsAndBench(bool announce)
     if (announce)
         emit panelDataLoading(file->path());
     m_panels->start(
-        [file, origin = snapshot->begin()](const BackgroundJob::Context& job) -> PanelRead {
+        [file, origin = snapshot->begin(), lanes = snapshot->model](const BackgroundJob::Context& job) -> PanelRead {
             try {
-                // The stats tables show times from the timeline's +0: the snapshot's begin.
-                return {PanelData::load(file, job.cancel, origin), {}};
+                // The stats tables show times from the timeline's +0: the snapshot's begin; the
+                // launches come from its lanes when the file allows.
+                return {PanelData::load(file, job.cancel, origin, lanes), {}};
             } catch (const std::exception& e) {
                 return {nullptr, QString::fromUtf8(e.what())};
             }
