@@ -9,6 +9,7 @@
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -375,8 +376,11 @@ KernelProfiler::DeviceConfig* KernelProfiler::deviceConfig(CUcontext ctx, uint32
         m_writer.metric(m_metricCount, m);
         dc.globalIndex.push_back(m_metricCount++);
     }
-    for (const auto& r : dc.config->rejected())
-        warnOnce("rejected:" + r, "metric not available on " + chip + ", left out: " + r);
+    for (const auto& r : dc.config->rejected()) {
+        std::string text = "metric not available on ";
+        text.append(chip).append(", left out: ").append(r);
+        warnOnce("rejected:" + r, text);
+    }
 
     const size_t passes = dc.config->passes();
     m_writer.info("chip", chip);
@@ -398,9 +402,8 @@ KernelProfiler::DeviceConfig* KernelProfiler::deviceConfig(CUcontext ctx, uint32
     std::string total;
     if (m_config.launchCount >= 0)
         total = "; about "
-            + std::to_string(
-                static_cast<long long>(perKernelMs * static_cast<double>(m_config.launchCount) / 1000.0 + 0.5))
-            + " s for " + scope;
+            + std::to_string(std::llround(perKernelMs * static_cast<double>(m_config.launchCount) / 1000.0)) + " s for "
+            + scope;
     std::fprintf(stderr,
         "warpscope-profile: %s (%s): %zu metrics (%zu left out) need %zu pass%s per kernel; profiling %s%s.\n"
         "warpscope-profile: estimated cost: about %.0f ms per kernel (%zu x its duration + %.0f ms of replay "
@@ -597,9 +600,8 @@ void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_Callbac
     bool profile = wants(captured.launch.mangledName);
     if (profile) {
         ++m_matched;
-        if (m_matched <= m_config.launchSkip)
-            profile = false;
-        else if (m_config.launchCount >= 0 && m_profiled >= m_config.launchCount)
+        // Skipped by --launch-skip, or past --launch-count.
+        if (m_matched <= m_config.launchSkip || (m_config.launchCount >= 0 && m_profiled >= m_config.launchCount))
             profile = false;
     }
     if (m_pcSampling) {
