@@ -7,17 +7,6 @@
 
 namespace ws {
 
-namespace {
-
-uint64_t chunkHash(LaneBlobHeader header, std::span<const std::byte> payload)
-{
-    header.hash = 0;
-    const uint64_t headerHash = hashBytes(std::as_bytes(std::span(&header, 1)));
-    return hashBytes(payload, headerHash);
-}
-
-} // namespace
-
 std::string laneBlobKey(const TimelineLane& lane, size_t chunk)
 {
     const LaneKindInfo& kind = laneKind(lane.kind);

@@ -10,17 +10,6 @@
 
 namespace ws {
 
-namespace {
-
-uint64_t chunkHash(LaunchBlobHeader header, std::span<const std::byte> payload)
-{
-    header.hash = 0;
-    const uint64_t headerHash = hashBytes(std::as_bytes(std::span(&header, 1)));
-    return hashBytes(payload, headerHash);
-}
-
-} // namespace
-
 LaunchAttributes LaunchAttributes::of(const KernelRecord& k)
 {
     LaunchAttributes a;

@@ -72,6 +72,15 @@ inline uint64_t hashBytes(std::span<const std::byte> data, uint64_t seed = 0)
     return avalanche(h);
 }
 
+// The hash of a cache chunk: its header, with its `hash` field zero, then its payload (the lane
+// and launch chunks of the timeline's cache carry one each).
+template <typename Header> uint64_t chunkHash(Header header, std::span<const std::byte> payload)
+{
+    header.hash = 0;
+    const uint64_t headerHash = hashBytes(std::as_bytes(std::span(&header, 1)));
+    return hashBytes(payload, headerHash);
+}
+
 // Incremental hash of a sequence of typed values (one table row).
 class RowHasher {
 public:

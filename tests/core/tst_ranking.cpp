@@ -62,6 +62,27 @@ std::string fixture(const char* rel)
     return std::string(WS_FIXTURES_DIR) + "/" + rel;
 }
 
+// Launch by launch, every field of `got` equals `want`'s, names and configurations included
+// (both tables number them in the same order).
+void compareLaunches(const KernelLaunchTable& got, const KernelLaunchTable& want)
+{
+    QCOMPARE(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+        const auto& a = got.launches()[i];
+        const auto& b = want.launches()[i];
+        QCOMPARE(a.id, b.id);
+        QCOMPARE(a.start, b.start);
+        QCOMPARE(a.end, b.end);
+        QCOMPARE(a.pid, b.pid);
+        QCOMPARE(a.streamId, b.streamId);
+        QCOMPARE(a.deviceId, b.deviceId);
+        QCOMPARE(got.groups()[a.group].name, want.groups()[b.group].name);
+        QCOMPARE(a.group, b.group);
+        QVERIFY(got.configs()[a.config] == want.configs()[b.config]);
+        QCOMPARE(a.config, b.config);
+    }
+}
+
 } // namespace
 
 class TestRanking : public QObject {
@@ -343,21 +364,9 @@ private slots:
         const KernelLaunchTable want = KernelLaunchTable::build(timing);
         const KernelLaunchTable got = readKernelLaunchTable(timing, {}, static_cast<unsigned>(parts));
         QVERIFY(want.size() > 0);
-        QCOMPARE(got.size(), want.size());
-        for (size_t i = 0; i < want.size(); ++i) {
-            const auto& a = got.launches()[i];
-            const auto& b = want.launches()[i];
-            QCOMPARE(a.id, b.id);
-            QCOMPARE(a.start, b.start);
-            QCOMPARE(a.end, b.end);
-            QCOMPARE(a.pid, b.pid);
-            QCOMPARE(a.streamId, b.streamId);
-            QCOMPARE(a.deviceId, b.deviceId);
-            QCOMPARE(got.groups()[a.group].name, want.groups()[b.group].name);
-            QCOMPARE(a.group, b.group);
-            QVERIFY(got.configs()[a.config] == want.configs()[b.config]);
-            QCOMPARE(a.config, b.config);
-        }
+        compareLaunches(got, want);
+        if (QTest::currentTestFailed())
+            return;
         QCOMPARE(got.groups().size(), want.groups().size());
         for (size_t g = 0; g < want.groups().size(); ++g) {
             QCOMPARE(got.groups()[g].shortName, want.groups()[g].shortName);
@@ -404,20 +413,11 @@ private slots:
         const auto got = launchTableFromLanes(reader, *model, timing.runIds());
         QVERIFY(got.has_value());
         QVERIFY(want.size() > 0);
-        QCOMPARE(got->size(), want.size());
-        for (size_t i = 0; i < want.size(); ++i) {
-            const auto& a = got->launches()[i];
-            const auto& b = want.launches()[i];
-            QCOMPARE(a.id, b.id);
-            QCOMPARE(a.start, b.start);
-            QCOMPARE(a.end, b.end);
-            QCOMPARE(a.pid, b.pid);
-            QCOMPARE(a.streamId, b.streamId);
-            QCOMPARE(a.deviceId, b.deviceId);
-            QCOMPARE(a.group, b.group);
-            QCOMPARE(a.config, b.config);
-            QCOMPARE(got->find(b.id), &got->launches()[i]);
-        }
+        compareLaunches(*got, want);
+        if (QTest::currentTestFailed())
+            return;
+        for (size_t i = 0; i < want.size(); ++i)
+            QCOMPARE(got->find(want.launches()[i].id), &got->launches()[i]);
         QCOMPARE(got->groups().size(), want.groups().size());
         for (size_t g = 0; g < want.groups().size(); ++g) {
             QCOMPARE(got->groups()[g].name, want.groups()[g].name);
