@@ -9,9 +9,11 @@
 // String ids index SessionData::strings (id 0 is always the empty string) so names are
 // stored once however many events carry them.
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ws {
@@ -114,6 +116,37 @@ struct KernelRecord {
     uint64_t graphNodeId = 0;
     uint32_t runId = 1; // run that produced the row (table run; schema v2, v1 files read 1)
     bool operator==(const KernelRecord&) const = default;
+};
+
+// A kernel launch's shape: its grid, block and cluster and the per-thread and per-block resources
+// the occupancy calculator needs. The launch panels' configurations (LaunchConfig) and the lane
+// cache's launch rows (LaunchAttributes) both hold one, taken from the kernel record by of().
+struct KernelShape {
+    std::array<int32_t, 3> grid {};
+    std::array<int32_t, 3> block {};
+    std::array<int32_t, 3> cluster {};
+    int32_t registersPerThread = 0;
+    int32_t staticSmemBytes = 0;
+    int32_t dynamicSmemBytes = 0;
+    int32_t localMemPerThread = 0;
+
+    static KernelShape of(const KernelRecord& k)
+    {
+        KernelShape s;
+        s.grid = {k.gridX, k.gridY, k.gridZ};
+        s.block = {k.blockX, k.blockY, k.blockZ};
+        s.cluster = {k.clusterX, k.clusterY, k.clusterZ};
+        s.registersPerThread = k.registersPerThread;
+        s.staticSmemBytes = k.staticSmemBytes;
+        s.dynamicSmemBytes = k.dynamicSmemBytes;
+        s.localMemPerThread = k.localMemPerThread;
+        return s;
+    }
+    auto fields() const
+    {
+        return std::tie(grid, block, cluster, registersPerThread, staticSmemBytes, dynamicSmemBytes, localMemPerThread);
+    }
+    bool operator==(const KernelShape&) const = default;
 };
 
 enum class CopyKind : int32_t {

@@ -72,15 +72,7 @@ KernelLaunchTable KernelLaunchTable::build(
             lastGroup = groupOf(k);
             lastIds = ids;
         }
-        LaunchConfig c;
-        c.grid = {k.gridX, k.gridY, k.gridZ};
-        c.block = {k.blockX, k.blockY, k.blockZ};
-        c.cluster = {k.clusterX, k.clusterY, k.clusterZ};
-        c.registersPerThread = k.registersPerThread;
-        c.staticSmemBytes = k.staticSmemBytes;
-        c.dynamicSmemBytes = k.dynamicSmemBytes;
-        c.localMemPerThread = k.localMemPerThread;
-        c.deviceId = k.deviceId;
+        const LaunchConfig c(KernelShape::of(k), k.deviceId);
         if (lastConfigIndex == UINT32_MAX || !(c == lastConfig)) {
             lastConfigIndex = configOf(c);
             lastConfig = c;

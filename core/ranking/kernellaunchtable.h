@@ -16,26 +16,22 @@ namespace ws {
 // The launch parameters of a kernel, as the details panels and the occupancy calculator need
 // them. Sessions have millions of launches but few distinct configurations, so launches refer
 // to a deduplicated table of these.
-struct LaunchConfig {
-    std::array<int32_t, 3> grid {};
-    std::array<int32_t, 3> block {};
-    std::array<int32_t, 3> cluster {};
-    int32_t registersPerThread = 0;
-    int32_t staticSmemBytes = 0;
-    int32_t dynamicSmemBytes = 0;
-    int32_t localMemPerThread = 0;
+struct LaunchConfig : KernelShape {
     uint32_t deviceId = 0;
 
+    LaunchConfig() = default;
+    LaunchConfig(const KernelShape& shape, uint32_t device)
+        : KernelShape(shape)
+        , deviceId(device)
+    {
+    }
     int64_t gridBlocks() const { return int64_t {grid[0]} * grid[1] * grid[2]; }
     int64_t blockThreads() const { return int64_t {block[0]} * block[1] * block[2]; }
     int64_t clusterBlocks() const { return int64_t {cluster[0]} * cluster[1] * cluster[2]; }
     bool operator==(const LaunchConfig&) const = default;
     bool operator<(const LaunchConfig& o) const
     {
-        return std::tie(grid, block, cluster, registersPerThread, staticSmemBytes, dynamicSmemBytes, localMemPerThread,
-                   deviceId)
-            < std::tie(o.grid, o.block, o.cluster, o.registersPerThread, o.staticSmemBytes, o.dynamicSmemBytes,
-                o.localMemPerThread, o.deviceId);
+        return std::tuple_cat(fields(), std::tie(deviceId)) < std::tuple_cat(o.fields(), std::tie(o.deviceId));
     }
 };
 

@@ -80,21 +80,6 @@ bool readLaunchRows(
     return true;
 }
 
-// The launch configuration of a kernel with attributes `a` on device `deviceId`.
-LaunchConfig configOf(const LaunchAttributes& a, uint32_t deviceId)
-{
-    LaunchConfig c;
-    c.grid = a.grid;
-    c.block = a.block;
-    c.cluster = a.cluster;
-    c.registersPerThread = a.registersPerThread;
-    c.staticSmemBytes = a.staticSmemBytes;
-    c.dynamicSmemBytes = a.dynamicSmemBytes;
-    c.localMemPerThread = a.localMemPerThread;
-    c.deviceId = deviceId;
-    return c;
-}
-
 } // namespace
 
 std::optional<KernelLaunchTable> launchTableFromLanes(const SessionReader& reader, const TimelineModel& lanes,
@@ -215,7 +200,7 @@ std::optional<KernelLaunchTable> launchTableFromLanes(const SessionReader& reade
                 k.mangledName ? lanes.strings.at(k.mangledName) : std::string()});
         }
         groupOfKey[key] = group->second;
-        const LaunchConfig c = configOf(a, devices[key % slots]);
+        const LaunchConfig c(a.shape, devices[key % slots]);
         const auto [config, newConfig] = configIndex.try_emplace(c, static_cast<uint32_t>(configs.size()));
         if (newConfig)
             configs.push_back(c);

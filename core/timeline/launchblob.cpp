@@ -17,13 +17,7 @@ LaunchAttributes LaunchAttributes::of(const KernelRecord& k)
     a.mangledName = k.mangledName;
     a.shortName = k.shortName;
     a.runId = k.runId;
-    a.grid = {k.gridX, k.gridY, k.gridZ};
-    a.block = {k.blockX, k.blockY, k.blockZ};
-    a.cluster = {k.clusterX, k.clusterY, k.clusterZ};
-    a.registersPerThread = k.registersPerThread;
-    a.staticSmemBytes = k.staticSmemBytes;
-    a.dynamicSmemBytes = k.dynamicSmemBytes;
-    a.localMemPerThread = k.localMemPerThread;
+    a.shape = KernelShape::of(k);
     return a;
 }
 
@@ -67,8 +61,7 @@ const LaunchAttributes& LaunchAttributeLog::of(int64_t rowid) const
 bool LaunchAttributes::operator<(const LaunchAttributes& o) const
 {
     const auto tie = [](const LaunchAttributes& a) {
-        return std::tie(a.demangledName, a.mangledName, a.shortName, a.runId, a.grid, a.block, a.cluster,
-            a.registersPerThread, a.staticSmemBytes, a.dynamicSmemBytes, a.localMemPerThread);
+        return std::tuple_cat(std::tie(a.demangledName, a.mangledName, a.shortName, a.runId), a.shape.fields());
     };
     return tie(*this) < tie(o);
 }

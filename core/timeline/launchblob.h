@@ -30,13 +30,7 @@ struct LaunchAttributes {
     StringId mangledName = 0;
     StringId shortName = 0;
     uint32_t runId = 0;
-    std::array<int32_t, 3> grid {};
-    std::array<int32_t, 3> block {};
-    std::array<int32_t, 3> cluster {};
-    int32_t registersPerThread = 0;
-    int32_t staticSmemBytes = 0;
-    int32_t dynamicSmemBytes = 0;
-    int32_t localMemPerThread = 0;
+    KernelShape shape;
 
     static LaunchAttributes of(const KernelRecord& k);
     bool operator==(const LaunchAttributes&) const = default;
