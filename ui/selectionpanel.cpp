@@ -83,8 +83,7 @@ void SelectionPanel::refresh()
         std::vector<Span> gpuSpans;
         for (const auto& lane : m_snapshot->model->lanes) {
             // Two binary searches per lane: events overlapping the range.
-            const auto first
-                = static_cast<size_t>(std::upper_bound(lane.end.begin(), lane.end.end(), r.begin) - lane.end.begin());
+            const size_t first = lane.ends().upperBound(r.begin);
             const auto last = static_cast<size_t>(
                 std::lower_bound(lane.start.begin(), lane.start.end(), r.end) - lane.start.begin());
             if (last <= first)
@@ -103,7 +102,7 @@ void SelectionPanel::refresh()
             TimeNs busy = 0;
             for (const Span& sp : gpuSpans) {
                 for (size_t k = sp.first; k < sp.last; ++k)
-                    busy += std::min(sp.lane->end[k], r.end) - std::max(sp.lane->start[k], r.begin);
+                    busy += std::min(sp.lane->endAt(k), r.end) - std::max(sp.lane->start[k], r.begin);
             }
             add(tr("GPU work in range"),
                 tr("%1 events, busy %2 (summed over streams)").arg(formatCount(gpu), formatDuration(busy)));

@@ -67,12 +67,12 @@ void appendWarpLanes(TimelineModel& model, std::span<const WarpEvent> events, co
             else if (row.first == 2)
                 lane.label += " · marks";
             lane.start.reserve(list.size());
-            lane.end.reserve(list.size());
+            lane.durations.reserve(list.size());
             lane.name.reserve(list.size());
             lane.ref.reserve(list.size());
             for (const WarpEvent* e : list) {
                 lane.start.push_back(e->begin);
-                lane.end.push_back(e->end);
+                lane.appendEnd(e->end);
                 lane.name.push_back(e->name);
                 lane.ref.push_back(EventRef::make(EventTable::WarpEvent, e->id));
             }

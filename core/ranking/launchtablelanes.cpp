@@ -154,8 +154,8 @@ std::optional<KernelLaunchTable> launchTableFromLanes(const SessionReader& reade
         std::pop_heap(heads.begin(), heads.end(), later);
         Head& h = heads.back();
         const TimelineLane& lane = lanes.lanes[h.lane];
-        launches.push_back({h.id, h.start, lane.end[h.at], lane.pid, rows.indexOfLane[h.lane][h.at], slotOfLane[h.lane],
-            lane.streamId, lane.deviceId});
+        launches.push_back({h.id, h.start, lane.endAt(h.at), lane.pid, rows.indexOfLane[h.lane][h.at],
+            slotOfLane[h.lane], lane.streamId, lane.deviceId});
         ++h.at;
         if (advance(h))
             std::push_heap(heads.begin(), heads.end(), later);

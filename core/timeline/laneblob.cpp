@@ -43,7 +43,12 @@ std::vector<std::byte> encodeLaneChunk(const TimelineLane& lane, size_t offset, 
         p += bytes;
     };
     put(lane.start);
-    put(lane.end);
+    // The file keeps 64-bit ends (format 1 and 2); the lane keeps durations.
+    for (size_t i = 0; i < count; ++i) {
+        const TimeNs end = lane.endAt(offset + i);
+        std::memcpy(p + i * sizeof(TimeNs), &end, sizeof(TimeNs));
+    }
+    p += count * sizeof(TimeNs);
     put(lane.name);
     put(lane.ref);
     header.hash = chunkHash(header, std::span(blob).subspan(sizeof(LaneBlobHeader)));
@@ -78,7 +83,13 @@ void copyLaneChunk(std::span<const std::byte> blob, const LaneBlobHeader& header
         p += bytes;
     };
     get(lane.start);
-    get(lane.end);
+    // Ends become durations from the starts just copied (exact: laneends.h).
+    for (size_t i = 0; i < count; ++i) {
+        TimeNs end = 0;
+        std::memcpy(&end, p + i * sizeof(TimeNs), sizeof(TimeNs));
+        lane.setEnd(offset + i, end);
+    }
+    p += count * sizeof(TimeNs);
     get(lane.name);
     get(lane.ref);
 }

@@ -250,9 +250,9 @@ void LaneBuilder::finishGroup(Group& g, StringId labelBase, const std::function<
         }
         lane.depth = static_cast<int32_t>(d);
         lane.label = laneLabel(lane.kind, lane.depth, lane.streamId);
-        // Exact sizes: resident memory is part of the contract (24 bytes per event).
+        // Exact sizes: resident memory is part of the contract (20 bytes per event).
         lane.start.reserve(perDepth[d]);
-        lane.end.reserve(perDepth[d]);
+        lane.durations.reserve(perDepth[d]);
         lane.name.reserve(perDepth[d]);
         lane.ref.reserve(perDepth[d]);
     }
@@ -260,7 +260,7 @@ void LaneBuilder::finishGroup(Group& g, StringId labelBase, const std::function<
         const LaneEvent& e = events[i];
         TimelineLane& lane = lanes[nests ? depthOf[i] : 0];
         lane.start.push_back(e.start);
-        lane.end.push_back(e.end);
+        lane.appendEnd(e.end);
         lane.name.push_back((e.name & kDeferredLabel) ? labelBase + (e.name & ~kDeferredLabel) : e.name);
         lane.ref.push_back(e.ref);
     }

@@ -27,7 +27,7 @@ int32_t toColumn(int64_t x)
 
 } // namespace
 
-VisibleRange visibleRange(std::span<const TimeNs> start, std::span<const TimeNs> end, const TimelineCoordinates& c)
+VisibleRange visibleRange(std::span<const TimeNs> start, LaneEnds end, const TimelineCoordinates& c)
 {
     const size_t n = std::min(start.size(), end.size());
     // x1 of a span is monotonic in the index (starts and ends are both sorted), so is x0.
@@ -36,8 +36,8 @@ VisibleRange visibleRange(std::span<const TimeNs> start, std::span<const TimeNs>
     return {first, last};
 }
 
-void foldLane(std::span<const TimeNs> start, std::span<const TimeNs> end, const LodIndex* index,
-    const TimelineCoordinates& c, std::vector<LodRect>& out)
+void foldLane(std::span<const TimeNs> start, LaneEnds end, const LodIndex* index, const TimelineCoordinates& c,
+    std::vector<LodRect>& out)
 {
     const VisibleRange vis = visibleRange(start, end, c);
     const double nsPerPx = c.nsPerPx();

@@ -31,14 +31,14 @@ struct VisibleRange {
     size_t first = 0;
     size_t last = 0;
 };
-VisibleRange visibleRange(std::span<const TimeNs> start, std::span<const TimeNs> end, const TimelineCoordinates& c);
+VisibleRange visibleRange(std::span<const TimeNs> start, LaneEnds end, const TimelineCoordinates& c);
 
 // Appends the draw list of one lane (sorted by start, non-overlapping) for the viewport.
 // Tracy's galloping fold in pixel space: per frame O(rects * log n) with an index, however
 // many events the lane holds. Without an index (small lanes) the candidate search is linear
 // in the visible events; the output is identical either way.
-void foldLane(std::span<const TimeNs> start, std::span<const TimeNs> end, const LodIndex* index,
-    const TimelineCoordinates& c, std::vector<LodRect>& out);
+void foldLane(std::span<const TimeNs> start, LaneEnds end, const LodIndex* index, const TimelineCoordinates& c,
+    std::vector<LodRect>& out);
 
 // Lanes at least this long get a LodIndex when a session is opened.
 inline constexpr size_t kLodIndexMinEvents = 4096;

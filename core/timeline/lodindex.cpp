@@ -18,13 +18,13 @@ float roundUp(double v)
     return f;
 }
 
-TimeNs duration(std::span<const TimeNs> start, std::span<const TimeNs> end, size_t k)
+TimeNs duration(std::span<const TimeNs> start, LaneEnds end, size_t k)
 {
     return end[k] - start[k];
 }
 
 // Longer wins; equal durations keep the lower index so every path picks the same event.
-size_t longer(std::span<const TimeNs> start, std::span<const TimeNs> end, size_t a, size_t b)
+size_t longer(std::span<const TimeNs> start, LaneEnds end, size_t a, size_t b)
 {
     const TimeNs da = duration(start, end, a);
     const TimeNs db = duration(start, end, b);
@@ -35,8 +35,7 @@ size_t longer(std::span<const TimeNs> start, std::span<const TimeNs> end, size_t
 
 } // namespace
 
-size_t nextCandidateLinear(
-    std::span<const TimeNs> start, std::span<const TimeNs> end, size_t from, size_t to, double threshold)
+size_t nextCandidateLinear(std::span<const TimeNs> start, LaneEnds end, size_t from, size_t to, double threshold)
 {
     for (size_t k = from; k < to; ++k) {
         if (foldKey(start, end, k) >= threshold)
@@ -45,7 +44,7 @@ size_t nextCandidateLinear(
     return to;
 }
 
-size_t widestLinear(std::span<const TimeNs> start, std::span<const TimeNs> end, size_t first, size_t last)
+size_t widestLinear(std::span<const TimeNs> start, LaneEnds end, size_t first, size_t last)
 {
     size_t best = first;
     for (size_t k = first + 1; k < last; ++k)
@@ -53,7 +52,7 @@ size_t widestLinear(std::span<const TimeNs> start, std::span<const TimeNs> end, 
     return best;
 }
 
-LodIndex LodIndex::build(std::span<const TimeNs> start, std::span<const TimeNs> end, const CancellationToken& cancel)
+LodIndex LodIndex::build(std::span<const TimeNs> start, LaneEnds end, const CancellationToken& cancel)
 {
     LodIndex index;
     const size_t n = std::min(start.size(), end.size());
@@ -113,7 +112,7 @@ size_t LodIndex::residentBytes() const
 }
 
 size_t LodIndex::nextCandidate(
-    std::span<const TimeNs> start, std::span<const TimeNs> end, size_t from, size_t to, double threshold) const
+    std::span<const TimeNs> start, LaneEnds end, size_t from, size_t to, double threshold) const
 {
     to = std::min(to, m_size);
     if (m_levels.empty())
@@ -175,7 +174,7 @@ size_t LodIndex::nextCandidate(
     return to;
 }
 
-size_t LodIndex::widest(std::span<const TimeNs> start, std::span<const TimeNs> end, size_t first, size_t last) const
+size_t LodIndex::widest(std::span<const TimeNs> start, LaneEnds end, size_t first, size_t last) const
 {
     last = std::min(last, m_size);
     if (m_levels.empty() || last - first <= 2 * kFanout)

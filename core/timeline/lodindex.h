@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/model/records.h"
+#include "core/timeline/laneends.h"
 #include "core/util/cancellation.h"
 
 #include <cstddef>
@@ -19,7 +20,7 @@ inline constexpr double kFoldPx = 3.0;
 // sub-pixel events can only end where the time gap before k is at least one pixel or where k
 // itself is wide, i.e. where max(gap, duration / kFoldPx) >= ns per pixel. Events with a
 // smaller key always touch the run and are narrow, so they are merged without looking at them.
-inline double foldKey(std::span<const TimeNs> start, std::span<const TimeNs> end, size_t k)
+inline double foldKey(std::span<const TimeNs> start, LaneEnds end, size_t k)
 {
     const double gap = k == 0 ? 0.0 : static_cast<double>(start[k] - end[k - 1]);
     const double dur = static_cast<double>(end[k] - start[k]) / kFoldPx;
@@ -39,8 +40,7 @@ public:
     LodIndex() = default;
 
     // Throws nothing; returns an empty index when cancelled (check the token afterwards).
-    static LodIndex build(
-        std::span<const TimeNs> start, std::span<const TimeNs> end, const CancellationToken& cancel = {});
+    static LodIndex build(std::span<const TimeNs> start, LaneEnds end, const CancellationToken& cancel = {});
 
     bool empty() const { return m_levels.empty(); }
     size_t eventCount() const { return m_size; }
@@ -48,11 +48,10 @@ public:
     size_t residentBytes() const;
 
     // First k in [from, to) with foldKey(k) >= threshold, or `to` when there is none.
-    size_t nextCandidate(
-        std::span<const TimeNs> start, std::span<const TimeNs> end, size_t from, size_t to, double threshold) const;
+    size_t nextCandidate(std::span<const TimeNs> start, LaneEnds end, size_t from, size_t to, double threshold) const;
 
     // Index of the longest event in [first, last) (lowest index on ties); first < last.
-    size_t widest(std::span<const TimeNs> start, std::span<const TimeNs> end, size_t first, size_t last) const;
+    size_t widest(std::span<const TimeNs> start, LaneEnds end, size_t first, size_t last) const;
 
 private:
     struct Level {
@@ -64,8 +63,7 @@ private:
 };
 
 // Reference implementations used when a lane has no index (small lanes) and by the tests.
-size_t nextCandidateLinear(
-    std::span<const TimeNs> start, std::span<const TimeNs> end, size_t from, size_t to, double threshold);
-size_t widestLinear(std::span<const TimeNs> start, std::span<const TimeNs> end, size_t first, size_t last);
+size_t nextCandidateLinear(std::span<const TimeNs> start, LaneEnds end, size_t from, size_t to, double threshold);
+size_t widestLinear(std::span<const TimeNs> start, LaneEnds end, size_t first, size_t last);
 
 } // namespace ws

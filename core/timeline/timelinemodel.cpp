@@ -66,7 +66,7 @@ void finalize(TimelineModel& model)
         if (lane.size() == 0)
             continue;
         model.begin = std::min(model.begin, lane.start.front());
-        model.end = std::max(model.end, *std::max_element(lane.end.begin(), lane.end.end()));
+        model.end = std::max(model.end, lane.ends().max());
         model.eventCount += static_cast<int64_t>(lane.size());
     }
     if (model.eventCount == 0)
@@ -144,7 +144,7 @@ public:
                 lane.depth = header.depth;
                 lane.label = laneLabel(lane.kind, lane.depth, lane.streamId);
                 lane.start.resize(header.laneEvents);
-                lane.end.resize(header.laneEvents);
+                lane.durations.resize(header.laneEvents);
                 lane.name.resize(header.laneEvents);
                 lane.ref.resize(header.laneEvents);
                 filled.push_back(0);

@@ -3,6 +3,7 @@
 
 #include "core/model/records.h"
 #include "core/model/sessiondata.h"
+#include "core/timeline/laneends.h"
 #include "core/timeline/laneprovider.h"
 #include "core/timeline/trackkind.h"
 #include "core/util/cancellation.h"
@@ -48,7 +49,8 @@ struct EventRef {
 };
 
 // One row of the timeline: events sorted by start, non-overlapping, struct-of-arrays so a
-// visible-range lookup is a lower_bound over `end` and `start` (24 bytes per event).
+// visible-range lookup is a binary search over the ends and starts (20 bytes per event: the
+// ends are kept as 32-bit durations, laneends.h).
 struct TimelineLane {
     LaneKind kind = LaneKind::CudaApi;
     int64_t pid = 0;
@@ -62,14 +64,19 @@ struct TimelineLane {
     StringId role = 0;     // WarpRole: the warp's role (its name), 0 elsewhere
     std::string label;     // "stream 7", "CUDA API", "NVTX (depth 1)"
     std::vector<TimeNs> start;
-    std::vector<TimeNs> end;
+    LaneDurations durations; // end - start per event: read ends with endAt() or ends()
     std::vector<StringId> name;
     std::vector<EventRef> ref;
 
     size_t size() const { return start.size(); }
+    TimeNs endAt(size_t i) const { return LaneDurations::endOf(start[i], durations[i]); }
+    LaneEnds ends() const { return {start.data(), durations}; }
+    // The end of the next event whose start is already in `start` (events are appended start first).
+    void appendEnd(TimeNs end) { durations.push_back(LaneDurations::durationOf(start[durations.size()], end)); }
+    void setEnd(size_t i, TimeNs end) { durations.set(i, LaneDurations::durationOf(start[i], end)); }
     size_t residentBytes() const
     {
-        return start.capacity() * sizeof(TimeNs) + end.capacity() * sizeof(TimeNs) + name.capacity() * sizeof(StringId)
+        return start.capacity() * sizeof(TimeNs) + durations.residentBytes() + name.capacity() * sizeof(StringId)
             + ref.capacity() * sizeof(EventRef) + label.capacity() + sizeof(*this);
     }
 };

@@ -120,7 +120,7 @@ std::shared_ptr<const SessionSnapshot> inMemorySession(int64_t events, uint64_t 
     std::uniform_int_distribution<int> small(200, 3000);
     const auto finish = [&m](TimelineLane& l) {
         l.start.shrink_to_fit();
-        l.end.shrink_to_fit();
+        l.durations.shrinkToFit();
         l.name.shrink_to_fit();
         l.ref.shrink_to_fit();
         m->lanes.push_back(std::move(l));
@@ -139,7 +139,7 @@ std::shared_ptr<const SessionSnapshot> inMemorySession(int64_t events, uint64_t 
         for (auto* l : {&rt, &drv, &nv}) {
             const size_t n = static_cast<size_t>(l == &nv ? nvtxPerThread : apiPerThread / 2 + 1);
             l->start.reserve(n);
-            l->end.reserve(n);
+            l->durations.reserve(n);
             l->name.reserve(n);
             l->ref.reserve(n);
         }
@@ -149,11 +149,11 @@ std::shared_ptr<const SessionSnapshot> inMemorySession(int64_t events, uint64_t 
             const TimeNs d = 2000 + small(rng);
             const StringId n = apiNames[static_cast<size_t>(i % 11 == 10 ? 2 : (i % 7 == 6 ? 1 : 0))];
             rt.start.push_back(clock);
-            rt.end.push_back(clock + d);
+            rt.appendEnd(clock + d);
             rt.name.push_back(n);
             rt.ref.push_back(EventRef::make(EventTable::ApiCall, row++));
             drv.start.push_back(clock + 300);
-            drv.end.push_back(clock + d - 200);
+            drv.appendEnd(clock + d - 200);
             drv.name.push_back(driverLaunch);
             drv.ref.push_back(EventRef::make(EventTable::ApiCall, row++));
             clock += d;
@@ -162,7 +162,7 @@ std::shared_ptr<const SessionSnapshot> inMemorySession(int64_t events, uint64_t 
         const TimeNs step = std::max<TimeNs>(span / std::max<int64_t>(nvtxPerThread, 1), 2);
         for (int64_t i = 0; i < nvtxPerThread; ++i) {
             nv.start.push_back(i * step);
-            nv.end.push_back(i * step + step * 9 / 10);
+            nv.appendEnd(i * step + step * 9 / 10);
             nv.name.push_back(nvtx[static_cast<size_t>(i % 3)]);
             nv.ref.push_back(EventRef::make(EventTable::NvtxRange, row++));
         }
@@ -178,7 +178,7 @@ std::shared_ptr<const SessionSnapshot> inMemorySession(int64_t events, uint64_t 
         l.streamId = static_cast<uint32_t>(7 + s);
         l.label = "stream " + std::to_string(l.streamId);
         l.start.reserve(static_cast<size_t>(gpuPerLane));
-        l.end.reserve(static_cast<size_t>(gpuPerLane));
+        l.durations.reserve(static_cast<size_t>(gpuPerLane));
         l.name.reserve(static_cast<size_t>(gpuPerLane));
         l.ref.reserve(static_cast<size_t>(gpuPerLane));
         TimeNs clock = s * 1000;
@@ -187,7 +187,7 @@ std::shared_ptr<const SessionSnapshot> inMemorySession(int64_t events, uint64_t 
             clock += (i % 500 == 499) ? 400'000 + small(rng) * 100 : small(rng) / 4;
             const TimeNs d = static_cast<TimeNs>(std::min(kdur(rng), 2e6));
             l.start.push_back(clock);
-            l.end.push_back(clock + d);
+            l.appendEnd(clock + d);
             l.name.push_back(kernels[static_cast<size_t>((i * 7 + s) % kernels.size())]);
             l.ref.push_back(EventRef::make(EventTable::Kernel, row++ & ((1 << 29) - 1)));
             clock += d;
@@ -196,7 +196,7 @@ std::shared_ptr<const SessionSnapshot> inMemorySession(int64_t events, uint64_t 
     }
     TimeNs end = 0;
     for (const auto& l : m->lanes)
-        end = std::max(end, l.size() ? l.end.back() : 0);
+        end = std::max(end, l.size() ? l.ends().back() : 0);
     m->begin = 0;
     m->end = end;
     m->eventCount = 0;

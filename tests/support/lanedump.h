@@ -23,7 +23,7 @@ inline std::string laneLine(const TimelineModel& model, const TimelineLane& lane
     uint64_t hash = 1469598103934665603ull;
     for (size_t i = 0; i < lane.size(); ++i) {
         std::ostringstream event;
-        event << lane.start[i] << ' ' << lane.end[i] << ' ' << model.strings.at(lane.name[i]) << ' '
+        event << lane.start[i] << ' ' << lane.endAt(i) << ' ' << model.strings.at(lane.name[i]) << ' '
               << static_cast<int>(lane.ref[i].table()) << ' ' << lane.ref[i].rowid() << '\n';
         for (const char c : event.str())
             hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;

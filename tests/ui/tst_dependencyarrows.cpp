@@ -204,7 +204,7 @@ private slots:
         combine.index = 1;
         combine.ref = l.ref[1];
         combine.start = l.start[1];
-        combine.end = l.end[1];
+        combine.end = l.endAt(1);
         combine.name = "combine";
         selection.setSelectedEvent(combine);
         const QImage after = view.grab().toImage();

@@ -37,12 +37,12 @@ QPoint frameLongestKernel(MainWindow& w, EventSelection* out)
     for (size_t li = 0; li < lanes.size(); ++li) {
         const TimelineLane& l = lanes[li];
         for (size_t i = 0; i < l.size(); ++i) {
-            if (l.ref[i].table() != EventTable::Kernel || l.end[i] - l.start[i] <= best.end - best.start)
+            if (l.ref[i].table() != EventTable::Kernel || l.endAt(i) - l.start[i] <= best.end - best.start)
                 continue;
             best.lane = static_cast<int>(li);
             best.index = static_cast<quint32>(i);
             best.start = l.start[i];
-            best.end = l.end[i];
+            best.end = l.endAt(i);
             best.ref = l.ref[i];
             best.name = w.snapshot()->qstr(l.name[i]);
         }

@@ -142,7 +142,7 @@ struct Timeline {
         if (lane < 0)
             return {};
         const TimelineLane& l = view.snapshot()->model->lanes[static_cast<size_t>(lane)];
-        const TimeNs start = l.start[index], end = l.end[index];
+        const TimeNs start = l.start[index], end = l.endAt(index);
         selection.setViewRange({start - (end - start) / 4, end + (end - start) / 4});
         view.scrollToLane(lane);
         if (!waitFrame())

@@ -124,7 +124,7 @@ class TestMultiGpuTimeline : public QObject {
                 continue;
             for (size_t k = 0; k < lane.size(); ++k) {
                 const double a = std::max(coords.timeToX(lane.start[k]), 0.0);
-                const double b = std::min(coords.timeToX(lane.end[k]), static_cast<double>(area.width() - 1));
+                const double b = std::min(coords.timeToX(lane.endAt(k)), static_cast<double>(area.width() - 1));
                 const int x0 = area.left() + static_cast<int>(std::ceil(a)) + 2;
                 const int x1 = area.left() + static_cast<int>(std::floor(b)) - 2;
                 if (x1 - x0 < 8)

@@ -237,9 +237,9 @@ private slots:
         e.index = 1;
         e.ref = l.ref[1];
         e.start = l.start[1];
-        e.end = l.end[1];
+        e.end = l.endAt(1);
         e.name = QStringLiteral("picked");
-        const TimeRange zoom {l.start[1] - 1000, l.end[1] + 1000};
+        const TimeRange zoom {l.start[1] - 1000, l.endAt(1) + 1000};
         w.selection()->setViewRange(zoom);
         w.selection()->setSelectedEvent(e);
         QSignalSpy loaded(&w, &MainWindow::sessionLoaded);

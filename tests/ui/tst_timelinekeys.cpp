@@ -162,9 +162,9 @@ private slots:
         for (size_t li = 0; li < lanes.size(); ++li) {
             for (size_t i = 0; i < lanes[li].size(); ++i) {
                 const TimelineLane& l = lanes[li];
-                if (l.ref[i].table() != EventTable::Kernel || l.end[i] - l.start[i] <= m_kernel.end - m_kernel.start)
+                if (l.ref[i].table() != EventTable::Kernel || l.endAt(i) - l.start[i] <= m_kernel.end - m_kernel.start)
                     continue;
-                m_kernel = {static_cast<int>(li), static_cast<quint32>(i), l.ref[i], l.start[i], l.end[i],
+                m_kernel = {static_cast<int>(li), static_cast<quint32>(i), l.ref[i], l.start[i], l.endAt(i),
                     m_w->snapshot()->qstr(l.name[i])};
             }
         }

@@ -118,7 +118,7 @@ private Q_SLOTS:
                 QCOMPARE(e.begin, l->start[i]);
                 QCOMPARE(e.block, l->block);
                 if (i > 0)
-                    QVERIFY(l->start[i] >= l->end[i - 1]);
+                    QVERIFY(l->start[i] >= l->endAt(i - 1));
             }
         }
         QCOMPARE(model->eventCount, int64_t(1 + s.warpEvents.size()));

@@ -34,7 +34,7 @@ inline TimelineLane makeLane(TimelineModel& m, LaneKind kind, int64_t pid, int64
     int64_t row = 1;
     for (const auto& e : events) {
         l.start.push_back(e.start);
-        l.end.push_back(e.end);
+        l.appendEnd(e.end);
         l.name.push_back(m.strings.intern(e.name));
         l.ref.push_back(EventRef::make(e.table, row++));
     }
@@ -103,7 +103,7 @@ inline std::shared_ptr<SessionSnapshot> denseSession(size_t n, uint64_t seed)
         t += (i % 10000 == 9999) ? 5'000'000 : gap(rng); // idle gaps between bursts
         const TimeNs d = dur(rng);
         l.start.push_back(t);
-        l.end.push_back(t + d);
+        l.appendEnd(t + d);
         l.name.push_back(names[d % 3]);
         l.ref.push_back(EventRef::make(EventTable::Kernel, static_cast<int64_t>(i + 1)));
         t += d;

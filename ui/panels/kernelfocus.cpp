@@ -116,7 +116,7 @@ EventSelection KernelFocus::eventFor(qint64 kernelId) const
                 e.index = static_cast<quint32>(index);
                 e.ref = ref;
                 e.start = lane.start[index];
-                e.end = lane.end[index];
+                e.end = lane.endAt(index);
                 e.name = m_snapshot->qstr(lane.name[index]);
                 return e;
             }

@@ -155,7 +155,7 @@ void addLink(const SessionSnapshot& s, EventDetails& d, const Candidate& c, cons
     d.linkLane = c.lane;
     d.linkIndex = c.index;
     d.linkStart = lane.start[c.index];
-    d.linkEnd = lane.end[c.index];
+    d.linkEnd = lane.endAt(c.index);
     d.linkName = s.qstr(lane.name[c.index]);
     d.fields.append({label, QStringLiteral("%1 at +%2").arg(d.linkName, formatDuration(d.linkStart - s.begin()))});
 }
@@ -201,7 +201,7 @@ EventDetails queryEventDetails(const SessionReader* reader, const SessionSnapsho
     d.ref = lane.ref[index];
     d.name = s.qstr(lane.name[index]);
     d.start = lane.start[index];
-    d.end = lane.end[index];
+    d.end = lane.endAt(index);
     d.fields.append({QStringLiteral("Start"), QStringLiteral("+%1").arg(formatDuration(d.start - s.begin()))});
     d.fields.append({QStringLiteral("Duration"), formatDuration(d.end - d.start)});
     if (!reader)

@@ -149,7 +149,7 @@ std::shared_ptr<SessionSnapshot> SessionSnapshot::build(std::shared_ptr<const Ti
     const auto work = [&](bool reports) {
         for (size_t t = next.fetch_add(1); t < todo.size() && !cancel.isCancelled(); t = next.fetch_add(1)) {
             const TimelineLane& lane = m.lanes[todo[t]];
-            s->lod[todo[t]] = LodIndex::build(lane.start, lane.end, cancel);
+            s->lod[todo[t]] = LodIndex::build(lane.start, lane.ends(), cancel);
             const int64_t now = done.fetch_add(static_cast<int64_t>(lane.size())) + static_cast<int64_t>(lane.size());
             // ProgressCallback is called from one thread only: the caller's.
             if (reports && progress && total > 0)
@@ -175,7 +175,7 @@ std::shared_ptr<SessionSnapshot> SessionSnapshot::build(std::shared_ptr<const Ti
             if (l.size() == 0)
                 continue;
             b = any ? std::min(b, l.start.front()) : l.start.front();
-            e = any ? std::max(e, l.end.back()) : l.end.back();
+            e = any ? std::max(e, l.ends().back()) : l.ends().back();
             any = true;
         }
     }
@@ -209,7 +209,7 @@ std::optional<std::pair<TimeNs, TimeNs>> timingSpanOf(const TimelineModel& model
         if (l.size() == 0 || !pids.contains(l.pid))
             continue;
         const TimeNs b = l.start.front();
-        const TimeNs e = *std::max_element(l.end.begin(), l.end.end());
+        const TimeNs e = l.ends().max();
         span = span ? std::pair {std::min(span->first, b), std::max(span->second, e)} : std::pair {b, e};
     }
     return span;

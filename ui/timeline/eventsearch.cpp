@@ -226,7 +226,7 @@ void EventSearch::run(const Position& from, bool forward)
             e.index = p.index;
             e.ref = l.ref[p.index];
             e.start = l.start[p.index];
-            e.end = l.end[p.index];
+            e.end = l.endAt(p.index);
             e.name = snapshot->qstr(l.name[p.index]);
             emit found(e);
         });

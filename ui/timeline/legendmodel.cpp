@@ -64,8 +64,7 @@ std::vector<LegendModel::Entry> LegendModel::compute(
         size_t last = lane.size();
         if (!range.isEmpty()) {
             // Events overlapping [begin, end): end > begin and start < end; ends are sorted too.
-            first = static_cast<size_t>(
-                std::upper_bound(lane.end.begin(), lane.end.end(), range.begin) - lane.end.begin());
+            first = lane.ends().upperBound(range.begin);
             last = static_cast<size_t>(
                 std::lower_bound(lane.start.begin(), lane.start.end(), range.end) - lane.start.begin());
         }
@@ -73,7 +72,7 @@ std::vector<LegendModel::Entry> LegendModel::compute(
             const StringId id = lane.name[k];
             if (id >= per.size())
                 continue;
-            per[id].total += lane.end[k] - lane.start[k];
+            per[id].total += lane.endAt(k) - lane.start[k];
             ++per[id].count;
         }
     }

@@ -128,9 +128,9 @@ void OverlayPainter::paintProcessEnds(QPainter& p, const TimelinePaintContext& c
         // The process ended after its last recorded event; without events, where the session ends.
         TimeNs end = 0;
         for (const TimelineLane& lane : m.lanes)
-            if (lane.pid == process.pid && lane.kind != LaneKind::GpuStream && !lane.end.empty())
-                end = std::max(
-                    end, *std::max_element(lane.end.end() - std::min<size_t>(lane.end.size(), 64), lane.end.end()));
+            if (lane.pid == process.pid && lane.kind != LaneKind::GpuStream && lane.size() > 0)
+                for (size_t k = lane.size() - std::min<size_t>(lane.size(), 64); k < lane.size(); ++k)
+                    end = std::max(end, lane.endAt(k));
         if (end == 0)
             end = m.end;
         const double x = ctx.coords.timeToX(end);

@@ -118,7 +118,7 @@ void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRo
     TimelineFrame& frame)
 {
     const TimelineLane& lane = s.model->lanes[static_cast<size_t>(row.lane)];
-    foldLane(lane.start, lane.end, s.indexFor(static_cast<size_t>(row.lane)), req.coords, hits.rects);
+    foldLane(lane.start, lane.ends(), s.indexFor(static_cast<size_t>(row.lane)), req.coords, hits.rects);
     const int width = raster.width();
     const int bandTop = top + 1;
     const int bandH = std::max(row.height - 2, 1);
@@ -131,7 +131,7 @@ void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRo
         int x0 = std::max(r.x0, 0);
         int x1 = std::min(r.x1, width);
         // Marks (in-kernel instants) are a 3 px tick, not a hairline.
-        if (instants && r.count == 1 && lane.start[r.first] == lane.end[r.first]) {
+        if (instants && r.count == 1 && lane.start[r.first] == lane.endAt(r.first)) {
             x0 = std::max(r.x0 - 1, 0);
             x1 = std::min(r.x0 + 2, width);
         }
@@ -155,7 +155,7 @@ void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRo
             const int gx1 = std::min(r.x0, width);
             if (gx1 - gx0 >= kMinIdleLabelPx)
                 idle.push_back({QRect(gx0, bandTop, gx1 - gx0, bandH),
-                    lane.start[r.first] - lane.end[prev->first + prev->count - 1]});
+                    lane.start[r.first] - lane.endAt(prev->first + prev->count - 1)});
         }
         prev = &r;
     }

@@ -162,7 +162,7 @@ EventSelection findAgain(const EventSelection& event, const TimelineLane& was, c
                 e.index = static_cast<quint32>(index);
                 e.ref = event.ref;
                 e.start = lane.start[index];
-                e.end = lane.end[index];
+                e.end = lane.endAt(index);
                 e.name = now.qstr(lane.name[index]);
                 return e;
             }
@@ -592,7 +592,7 @@ EventSelection TimelineView::selectionFor(int lane, quint32 index) const
     e.index = index;
     e.ref = l.ref[index];
     e.start = l.start[index];
-    e.end = l.end[index];
+    e.end = l.endAt(index);
     e.name = m_snapshot->qstr(l.name[index]);
     return e;
 }
@@ -627,9 +627,9 @@ QString TimelineView::tooltipFor(const Hit& hit) const
                               "from +%2 to +%3 (%4)<br>longest: %5 (%6)<br>"
                               "<i>double-click or zoom in (W) to see them</i>")
             .arg(formatCount(hit.count), formatDuration(l.start[hit.first] - origin),
-                formatDuration(l.end[last] - origin), formatDuration(l.end[last] - l.start[hit.first]),
+                formatDuration(l.endAt(last) - origin), formatDuration(l.endAt(last) - l.start[hit.first]),
                 m_snapshot->qstr(l.name[hit.widest]).toHtmlEscaped(),
-                formatDuration(l.end[hit.widest] - l.start[hit.widest]));
+                formatDuration(l.endAt(hit.widest) - l.start[hit.widest]));
     }
     const quint32 i = hit.first;
     QString s = QStringLiteral("<b>%1</b><br><i>%2</i> on %3")
@@ -642,7 +642,7 @@ QString TimelineView::tooltipFor(const Hit& hit) const
             s += QStringLiteral("<tr><td>%1&nbsp;</td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v.toHtmlEscaped());
     } else {
         s += QStringLiteral("<tr><td>Start&nbsp;</td><td>+%1</td></tr><tr><td>Duration&nbsp;</td><td>%2</td></tr>")
-                 .arg(formatDuration(l.start[i] - origin), formatDuration(l.end[i] - l.start[i]));
+                 .arg(formatDuration(l.start[i] - origin), formatDuration(l.endAt(i) - l.start[i]));
     }
     s += QStringLiteral("</table>");
     // A launch of a profile or PC-sampling run was measured on behalf of a traced launch.
@@ -909,7 +909,7 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* e)
         EventSelection run;
         run.lane = hit.lane;
         run.start = l.start[hit.first];
-        run.end = l.end[last];
+        run.end = l.endAt(last);
         fitEvent(run);
     }
 }
