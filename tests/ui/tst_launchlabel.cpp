@@ -49,7 +49,7 @@ struct Scene {
         state.selected.index = 0;
         state.selected.ref = gpu.ref[0];
         state.selected.start = gpu.start[0];
-        state.selected.end = gpu.end[0];
+        state.selected.end = gpu.endAt(0);
         details.lane = 3;
         details.index = 0;
         details.linkLane = 0;
