@@ -151,7 +151,7 @@ int main(int argc, char** argv)
                     timelineDrawn = true;
                     startup.mark("timeline drawn");
                     if (const auto drawn = window.snapshot())
-                        startup.markMemory(drawn->eventCount());
+                        startup.markMemory(drawn->eventCount(), static_cast<long long>(drawn->residentBytes()));
                     quitWhenBoth();
                 });
             }

@@ -4,8 +4,10 @@
 #include <QString>
 
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <malloc.h>
 #include <string>
 #include <unistd.h>
 
@@ -28,8 +30,10 @@ public:
         if (m_enabled)
             std::fprintf(stderr, "warpscope: startup %8.1f ms  %s\n", sinceStartMs(), step);
     }
-    // Resident memory of the whole process, per event of the open session.
-    void markMemory(long long events)
+    // Resident memory of the whole process, per event of the open session. With
+    // WS_STARTUP_SMAPS=FILE also copies /proc/self/smaps to FILE and prints malloc_stats() at this
+    // moment, to attribute the resident set (docs/timeline.md, "bytes per event").
+    void markMemory(long long events, long long snapshotBytes = 0)
     {
         if (!m_enabled || events <= 0)
             return;
@@ -43,6 +47,15 @@ public:
         const double bytes = static_cast<double>(pages) * static_cast<double>(sysconf(_SC_PAGESIZE));
         std::fprintf(stderr, "warpscope: startup resident %.0f MB, %.1f B/event (%lld events)\n", bytes / 1e6,
             bytes / static_cast<double>(events), events);
+        if (const char* dump = std::getenv("WS_STARTUP_SMAPS")) {
+            std::ifstream in("/proc/self/smaps");
+            std::ofstream out(dump);
+            out << in.rdbuf();
+            std::fprintf(stderr, "warpscope: startup snapshot (lanes, LOD, strings) %.1f MB, %.1f B/event\n",
+                static_cast<double>(snapshotBytes) / 1e6,
+                static_cast<double>(snapshotBytes) / static_cast<double>(events));
+            malloc_stats();
+        }
     }
 
 private:
