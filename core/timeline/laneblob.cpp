@@ -84,11 +84,7 @@ void copyLaneChunk(std::span<const std::byte> blob, const LaneBlobHeader& header
     };
     get(lane.start);
     // Ends become durations from the starts just copied (exact: laneends.h).
-    for (size_t i = 0; i < count; ++i) {
-        TimeNs end = 0;
-        std::memcpy(&end, p + i * sizeof(TimeNs), sizeof(TimeNs));
-        lane.setEnd(offset + i, end);
-    }
+    lane.durations.assignEnds(offset, lane.start.data() + offset, p, count);
     p += count * sizeof(TimeNs);
     get(lane.name);
     get(lane.ref);

@@ -2,6 +2,7 @@
 #include "core/timeline/laneends.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ws {
 
@@ -62,6 +63,35 @@ void LaneDurations::setListed(size_t i, TimeNs duration)
     else
         m_long.insert(at, {static_cast<uint32_t>(i), duration}); // at the back when set in index order
     m_short[i] = kLong;
+}
+
+void LaneDurations::assignEnds(size_t offset, const TimeNs* start, const std::byte* ends, size_t count)
+{
+    const auto byIndex = [](const std::pair<uint32_t, TimeNs>& e, size_t k) { return e.first < k; };
+    // Whatever the range held before is replaced.
+    m_long.erase(std::lower_bound(m_long.begin(), m_long.end(), offset, byIndex),
+        std::lower_bound(m_long.begin(), m_long.end(), offset + count, byIndex));
+    uint32_t* out = m_short.data() + offset;
+    bool allShort = true;
+    for (size_t i = 0; i < count; ++i) {
+        TimeNs end = 0;
+        std::memcpy(&end, ends + i * sizeof(TimeNs), sizeof(TimeNs));
+        const uint64_t d = static_cast<uint64_t>(end) - static_cast<uint64_t>(start[i]);
+        const bool fits = d < kLong;
+        out[i] = fits ? static_cast<uint32_t>(d) : kLong;
+        allShort &= fits;
+    }
+    if (allShort)
+        return;
+    std::vector<std::pair<uint32_t, TimeNs>> listed;
+    for (size_t i = 0; i < count; ++i) {
+        if (out[i] == kLong) {
+            TimeNs end = 0;
+            std::memcpy(&end, ends + i * sizeof(TimeNs), sizeof(TimeNs));
+            listed.emplace_back(static_cast<uint32_t>(offset + i), durationOf(start[i], end));
+        }
+    }
+    m_long.insert(std::lower_bound(m_long.begin(), m_long.end(), offset, byIndex), listed.begin(), listed.end());
 }
 
 TimeNs LaneDurations::longDuration(size_t i) const

@@ -42,6 +42,9 @@ public:
         const uint32_t d = m_short[i];
         return d != kLong ? static_cast<TimeNs>(d) : longDuration(i);
     }
+    // Events [offset, offset + count) from their starts and 64-bit ends as the lane cache stores
+    // them (unaligned, little-endian): one pass without a branch per event when all fit.
+    void assignEnds(size_t offset, const TimeNs* start, const std::byte* ends, size_t count);
     // Events whose duration is in the side table.
     size_t longCount() const { return m_long.size(); }
     size_t residentBytes() const

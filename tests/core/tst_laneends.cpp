@@ -132,6 +132,28 @@ private slots:
         QCOMPARE(d[3], TimeNs(-7));
     }
 
+    void assignEndsReplacesARange()
+    {
+        const auto events = edgeEvents();
+        TimelineLane lane = laneOf(events);
+        std::vector<TimeNs> ends;
+        for (const auto& e : events)
+            ends.push_back(e.second);
+        // Events 2..7 rewritten as 10 ns each: the listed ones among them are unlisted.
+        std::vector<TimeNs> shortEnds(ends.begin() + 2, ends.begin() + 8);
+        for (size_t k = 0; k < shortEnds.size(); ++k)
+            shortEnds[k] = lane.start[2 + k] + 10;
+        lane.durations.assignEnds(2, lane.start.data() + 2, reinterpret_cast<const std::byte*>(shortEnds.data()), 6);
+        for (size_t i = 0; i < events.size(); ++i)
+            QCOMPARE(lane.endAt(i), i >= 2 && i < 8 ? lane.start[i] + 10 : events[i].second);
+        QCOMPARE(lane.durations.longCount(), size_t(0));
+        // And back: every end exact again, the same side table as built event by event.
+        lane.durations.assignEnds(0, lane.start.data(), reinterpret_cast<const std::byte*>(ends.data()), ends.size());
+        for (size_t i = 0; i < events.size(); ++i)
+            QCOMPARE(lane.endAt(i), events[i].second);
+        QVERIFY(lane.durations == laneOf(events).durations);
+    }
+
     void shortDurationsCostFourBytes()
     {
         LaneDurations d;
