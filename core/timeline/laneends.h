@@ -52,8 +52,8 @@ public:
         return m_short.capacity() * sizeof(uint32_t) + m_long.capacity() * sizeof(m_long[0]);
     }
     const uint32_t* shortData() const { return m_short.data(); }
-    // The duration of an event marked kLong.
-    TimeNs longDuration(size_t i) const;
+    // The duration of an event marked kLong (rare: kept out of the readers' inlined paths).
+    [[gnu::cold]] TimeNs longDuration(size_t i) const;
     bool operator==(const LaneDurations&) const = default;
 
     // end - start and start + duration with int64 wrap-around (no overflow, exact inverse).
@@ -87,11 +87,12 @@ public:
     }
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
-    TimeNs operator[](size_t i) const
+    TimeNs operator[](size_t i) const { return LaneDurations::endOf(m_start[i], duration(i)); }
+    // end - start of event i, read directly (what the fold and the LOD index compare).
+    TimeNs duration(size_t i) const
     {
         const uint32_t d = m_short[i];
-        return LaneDurations::endOf(
-            m_start[i], d != LaneDurations::kLong ? static_cast<TimeNs>(d) : m_durations->longDuration(i));
+        return d != LaneDurations::kLong ? static_cast<TimeNs>(d) : m_durations->longDuration(i);
     }
     TimeNs front() const { return (*this)[0]; }
     TimeNs back() const { return (*this)[m_size - 1]; }

@@ -18,13 +18,13 @@ float roundUp(double v)
     return f;
 }
 
-TimeNs duration(std::span<const TimeNs> start, LaneEnds end, size_t k)
+TimeNs duration(std::span<const TimeNs> /*start*/, LaneEnds end, size_t k)
 {
-    return end[k] - start[k];
+    return end.duration(k);
 }
 
 // Longer wins; equal durations keep the lower index so every path picks the same event.
-size_t longer(std::span<const TimeNs> start, LaneEnds end, size_t a, size_t b)
+[[gnu::always_inline]] inline size_t longer(std::span<const TimeNs> start, LaneEnds end, size_t a, size_t b)
 {
     const TimeNs da = duration(start, end, a);
     const TimeNs db = duration(start, end, b);

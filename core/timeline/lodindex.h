@@ -23,7 +23,7 @@ inline constexpr double kFoldPx = 3.0;
 inline double foldKey(std::span<const TimeNs> start, LaneEnds end, size_t k)
 {
     const double gap = k == 0 ? 0.0 : static_cast<double>(start[k] - end[k - 1]);
-    const double dur = static_cast<double>(end[k] - start[k]) / kFoldPx;
+    const double dur = static_cast<double>(end.duration(k)) / kFoldPx;
     return gap > dur ? gap : dur;
 }
 
