@@ -385,6 +385,46 @@ private slots:
         QCOMPARE(f.view.frame()->eventsCovered, qint64(9));
     }
 
+    // A frame's image stops at its last row; the view paints the plain background below it,
+    // and a frame built for the view is copied in unchanged (every pixel of the rows).
+    void frameImageStopsAtTheLastRow_data()
+    {
+        QTest::addColumn<int>("height");
+        QTest::addColumn<bool>("rowsFillTheView");
+        QTest::newRow("rows end above the bottom") << 400 << false;
+        QTest::newRow("rows fill the view") << 110 << true;
+    }
+    void frameImageStopsAtTheLastRow()
+    {
+        QFETCH(int, height);
+        QFETCH(bool, rowsFillTheView);
+        Fixture f(test::smallSession(), {1040, height});
+        QVERIFY(f.waitFrame());
+        const auto frame = f.view.frame();
+        const int areaTop = f.view.eventArea().top() + frame->layerHeight[0]; // the pinned rows
+        const QRect area(0, areaTop, f.view.eventArea().right() + 1, f.view.height() - areaTop);
+        QCOMPARE(frame->layerHeight[1], area.height());
+        int bottom = 0;
+        for (const FrameRowHits& r : frame->rows) {
+            if (r.row.layer == 1)
+                bottom = std::max(bottom, r.row.y + r.row.height - frame->layerTop[1]);
+        }
+        QVERIFY(bottom > 0);
+        const QImage& img = frame->images[1];
+        QCOMPARE(img.height(), std::min(bottom, area.height()));
+        QCOMPARE(img.height() == area.height(), rowsFillTheView);
+        QCOMPARE(img.width(), f.view.eventArea().right() + 1);
+
+        const QImage grab = f.view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        QCOMPARE(grab.copy(QRect(0, area.top(), img.width(), img.height())), img);
+        int notBackground = 0;
+        for (int y = area.top() + img.height(); y <= area.bottom(); ++y) {
+            for (int x = 0; x < img.width(); ++x)
+                notBackground += grab.pixel(x, y) != frame->background ? 1 : 0;
+        }
+        QCOMPARE(notBackground, 0);
+    }
+
     void millionEventsFoldToPixels()
     {
         const auto s = test::denseSession(1'000'000, 3);

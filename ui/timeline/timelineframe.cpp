@@ -339,6 +339,9 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
     frame->layerTop[0] = req.layerTop[0];
     frame->layerTop[1] = req.layerTop[1];
     frame->labelWidth = req.labelWidth;
+    frame->layerHeight[0] = std::max(req.layerHeight[0], 0);
+    frame->layerHeight[1] = std::max(req.layerHeight[1], 0);
+    frame->background = req.style.background | 0xff000000u;
     if (!req.snapshot || !req.snapshot->model)
         return frame;
     const SessionSnapshot& s = *req.snapshot;
@@ -350,20 +353,23 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
     for (int layer = 0; layer < 2; ++layer) {
         if (req.layerHeight[layer] <= 0)
             continue;
-        QImage& img = frame->images[layer];
-        img = QImage(req.labelWidth + width, req.layerHeight[layer], QImage::Format_RGB32);
-        if (img.isNull())
-            return nullptr; // out of memory: keep the previous frame
-        Raster raster(img, req.labelWidth, width);
-        Raster column(img, 0, req.labelWidth);
-        // Rows write every line they cover; below the last one, the plain background.
+        // Rows write every line they cover. Below the last one the layer is plain background:
+        // the image stops there (with the rows of a session collapsed to its groups, about half
+        // of a 1080-line view), and the view fills the rest (RowPainter::paintFrame).
         int bottom = 0;
         for (const FrameRow& row : req.rows) {
             if (row.layer == layer)
                 bottom = std::max(bottom, row.y + row.height - req.layerTop[layer]);
         }
-        raster.fill(std::max(bottom, 0), img.height(), req.style.background | 0xff000000u);
-        column.fill(std::max(bottom, 0), img.height(), req.style.background | 0xff000000u);
+        bottom = std::min(bottom, req.layerHeight[layer]);
+        if (bottom <= 0)
+            continue;
+        QImage& img = frame->images[layer];
+        img = QImage(req.labelWidth + width, bottom, QImage::Format_RGB32);
+        if (img.isNull())
+            return nullptr; // out of memory: keep the previous frame
+        Raster raster(img, req.labelWidth, width);
+        Raster column(img, 0, req.labelWidth);
         for (const FrameRow& row : req.rows) {
             if (row.layer != layer)
                 continue;

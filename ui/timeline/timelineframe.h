@@ -74,9 +74,14 @@ struct TimelineFrame {
     quint64 generation = 0;
     TimelineCoordinates coords;
     std::shared_ptr<const SessionSnapshot> snapshot;
-    QImage images[2]; // label column + event area
+    // Label column + event area, from the layer's top down to the bottom of its last row
+    // (null when no row is in view): below that the layer is plain `background`, which the
+    // view fills itself rather than copying it from an image.
+    QImage images[2];
     int labelWidth = 0;
     int layerTop[2] = {0, 0};
+    int layerHeight[2] = {0, 0}; // the layer's height in the view (images may be shorter)
+    QRgb background = 0xffffffff;
     std::vector<FrameRowHits> rows;
     qint64 rectCount = 0;
     qint64 eventsCovered = 0;

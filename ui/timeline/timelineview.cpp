@@ -404,8 +404,8 @@ bool TimelineView::isFrameCurrent() const
     if (!(m_frame->coords == coordinates()))
         return false;
     // The images cover exactly the pinned area and the visible part of the scrolling rows.
-    return m_frame->layerTop[1] == m_vscroll->value() && m_frame->images[1].height() == scrolledArea().height()
-        && m_frame->images[0].height() == m_pinnedHeight;
+    return m_frame->layerTop[1] == m_vscroll->value() && m_frame->layerHeight[1] == scrolledArea().height()
+        && m_frame->layerHeight[0] == m_pinnedHeight;
 }
 
 void TimelineView::requestFrame()
