@@ -13,8 +13,11 @@
 
 #include <QApplication>
 #include <QFontDatabase>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QtTest>
+
+#include <thread>
 
 using namespace ws;
 
@@ -423,6 +426,93 @@ private slots:
                 notBackground += grab.pixel(x, y) != frame->background ? 1 : 0;
         }
         QCOMPARE(notBackground, 0);
+    }
+
+    // renderLabel measures first and elides only what does not fit: the same image as eliding
+    // every text, at widths around the text's own.
+    void labelsAreElidedOnlyWhenTheyDoNotFit_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("delta"); // bucket = the text's advance + delta
+        QTest::addColumn<bool>("bold");
+        for (const QString& text : {QStringLiteral("gemm_kernel"), QStringLiteral("1,234 × flash_attn_fwd_kernel"),
+                 QStringLiteral("ab"), QStringLiteral("cudaLaunchKernel_v7000")}) {
+            for (const int delta : {-40, -9, -1, 0, 1, 2, 9})
+                QTest::addRow("%s %+d", qPrintable(text), delta) << text << delta << (delta == 1);
+        }
+    }
+    void labelsAreElidedOnlyWhenTheyDoNotFit()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, delta);
+        QFETCH(bool, bold);
+        QFont font = QApplication::font();
+        font.setBold(bold);
+        const QFontMetrics fm(font);
+        const int bucket = std::max(8, fm.horizontalAdvance(text) + delta);
+        // The reference: elide, then measure what is left.
+        const QString elided = fm.elidedText(text, Qt::ElideRight, bucket);
+        QImage expected;
+        if (elided.size() > 1 && elided != QStringLiteral("…")) {
+            expected = QImage(
+                std::max(1, std::min(bucket, fm.horizontalAdvance(elided) + 1)), fm.height(), QImage::Format_RGB32);
+            expected.fill(0xff336699u);
+            QPainter p(&expected);
+            p.setFont(font);
+            p.setPen(QColor::fromRgb(0xffffffffu));
+            p.drawText(0, fm.ascent(), elided);
+        }
+        const QImage got
+            = renderLabel(text, bucket, 0xff336699u, 0xffffffffu, QApplication::font(), bold, Qt::ElideRight);
+        QCOMPARE(got.isNull(), expected.isNull());
+        QCOMPARE(got.size(), expected.size());
+        QCOMPARE(got, expected);
+        // With the advance measured beforehand (the slice label cache keeps it per text).
+        const int advance = labelAdvance(text, QApplication::font(), bold);
+        QCOMPARE(advance, fm.horizontalAdvance(text));
+        QCOMPARE(
+            renderLabel(text, bucket, 0xff336699u, 0xffffffffu, QApplication::font(), bold, Qt::ElideRight, advance),
+            expected);
+        // A text that fits is the same image in every wider bucket (the cache keeps one).
+        if (advance < bucket)
+            QCOMPARE(renderLabel(text, bucket + 40, 0xff336699u, 0xffffffffu, QApplication::font(), bold,
+                         Qt::ElideRight, advance),
+                expected);
+    }
+
+    // Slice labels are cached per worker thread (one image for a text that fits any wider
+    // slice): frames built one after the other while zooming, on a warm cache, equal frames
+    // built on fresh threads (fresh caches).
+    void cachedLabelsEqualFreshOnes()
+    {
+        const auto snapshot = test::smallSession(false);
+        const auto request = [&](int width) {
+            FrameRequest req;
+            req.snapshot = snapshot;
+            req.coords = TimelineCoordinates::fit(snapshot->begin(), snapshot->end(), width);
+            req.style.font = QApplication::font();
+            for (int lane = 0; lane < int(snapshot->model->lanes.size()); ++lane) {
+                FrameRow row;
+                row.lane = lane;
+                row.y = lane * 22;
+                row.height = 22;
+                row.background = 0xffffffffu;
+                req.rows.push_back(row);
+            }
+            req.layerHeight[1] = int(req.rows.size()) * 22;
+            return req;
+        };
+        qint64 labels = 0;
+        for (const int width : {1600, 1500, 1100, 900, 700, 520, 400, 300, 1600, 700}) {
+            const auto warm = buildTimelineFrame(request(width));
+            std::shared_ptr<TimelineFrame> fresh;
+            std::thread([&] { fresh = buildTimelineFrame(request(width)); }).join();
+            QVERIFY(warm && fresh);
+            QCOMPARE(warm->labelCount, fresh->labelCount);
+            QVERIFY2(warm->images[1] == fresh->images[1], qPrintable(QString::number(width)));
+            labels += warm->labelCount;
+        }
+        QVERIFY(labels > 20);
     }
 
     void millionEventsFoldToPixels()

@@ -108,6 +108,16 @@ inline double threadCpuMs()
 // and copies it down the row (about 1 ms for a full 1920x1080 frame); paintEvent only blits.
 std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& request);
 
+// Renders `text` elided to `bucket` px (`mode`) in `ink` on `fill`: an RGB32 image as wide as
+// the text (at most `bucket`), or a null image when nothing readable fits. Labels are cached
+// by what they show; this is the cost of a cache miss.
+// `advance` is labelAdvance(text, font, bold) when the caller knows it (-1: measured here).
+QImage renderLabel(const QString& text, int bucket, QRgb fill, QRgb ink, const QFont& font, bool bold,
+    Qt::TextElideMode mode, int advance = -1);
+// What renderLabel compares with the bucket: the text's width in px (int max for a text that
+// elidedText treats as several variants).
+int labelAdvance(const QString& text, const QFont& font, bool bold);
+
 // Minimum width (px) for a slice to get a label (Perfetto's rule).
 inline constexpr int kMinLabelPx = 5;
 // Gaps on GPU rows at least this wide (px) say how long the GPU was idle.
