@@ -12,6 +12,7 @@
 #include "uifixtures.h"
 
 #include <QApplication>
+#include <QBackingStore>
 #include <QFontDatabase>
 #include <QPainter>
 #include <QSignalSpy>
@@ -63,6 +64,16 @@ void send(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButton button, Qt:
 
 class TestTimelineView : public QObject {
     Q_OBJECT
+
+    QRegion* m_paintRegions = nullptr; // the last paint event's region, while a test watches
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* e) override
+    {
+        if (m_paintRegions && e->type() == QEvent::Paint)
+            *m_paintRegions = static_cast<QPaintEvent*>(e)->region();
+        return QObject::eventFilter(watched, e);
+    }
 
 private slots:
     void initTestCase() { QVERIFY(QFontDatabase::families().size() > 0); }
@@ -426,6 +437,62 @@ private slots:
                 notBackground += grab.pixel(x, y) != frame->background ? 1 : 0;
         }
         QCOMPARE(notBackground, 0);
+    }
+
+    // A new frame repaints only the rows while nothing but the background is below them: what
+    // the window shows (its backing store) stays what a full repaint draws, through pans,
+    // zooms, rows collapsing and expanding, and a range selection set and cleared.
+    void partialRepaintsMatchAFullOne()
+    {
+        Fixture f(test::smallSession(false), {1040, 400});
+        QVERIFY(f.waitFrame());
+        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        auto* store = dynamic_cast<QImage*>(f.view.backingStore()->paintDevice());
+        QVERIFY(store); // the raster backing store of the offscreen platform
+        int partial = 0;
+        QRegion lastPaint;
+        f.view.installEventFilter(this);
+        m_paintRegions = &lastPaint;
+        const auto settleAndCompare = [&](const char* step) {
+            if (!f.waitFrame())
+                return false;
+            QTest::qWait(30); // the paint the frame asked for, and the stale-paint timer
+            QCoreApplication::processEvents();
+            if (lastPaint.boundingRect().height() < f.view.height())
+                ++partial;
+            const QImage full = f.view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+            const QImage shown = store->copy(QRect(QPoint(0, 0), f.view.size())).convertToFormat(QImage::Format_RGB32);
+            if (shown != full) {
+                qWarning("backing store differs from a full repaint after: %s", step);
+                return false;
+            }
+            return true;
+        };
+        const TimeNs span = f.snapshot->end() - f.snapshot->begin();
+        QVERIFY(settleAndCompare("open"));
+        f.selection.setViewRange({t0 + span / 4, t0 + span / 2});
+        QVERIFY(settleAndCompare("zoom"));
+        f.view.panBy(0.1);
+        QVERIFY(settleAndCompare("pan"));
+        f.rows.expandAll(false);
+        QVERIFY(settleAndCompare("collapse"));
+        f.view.panBy(-0.2);
+        QVERIFY(settleAndCompare("pan collapsed"));
+        f.rows.expandAll(true);
+        QVERIFY(settleAndCompare("expand"));
+        f.selection.setTimeRange({t0 + span / 3, t0 + span / 3 + span / 20});
+        QVERIFY(settleAndCompare("range"));
+        f.view.panBy(0.05);
+        QVERIFY(settleAndCompare("pan with range"));
+        f.selection.clearTimeRange();
+        QVERIFY(settleAndCompare("range cleared"));
+        f.view.panBy(0.05);
+        QVERIFY(settleAndCompare("pan after range"));
+        f.view.zoomBy(0.5, 100);
+        QVERIFY(settleAndCompare("zoom in"));
+        m_paintRegions = nullptr;
+        f.view.removeEventFilter(this);
+        QVERIFY2(partial >= 4, qPrintable(QString::number(partial))); // the rows end above the bottom
     }
 
     // renderLabel measures first and elides only what does not fit: the same image as eliding
