@@ -12,9 +12,13 @@
 #include "uifixtures.h"
 
 #include <QApplication>
+#include <QBackingStore>
 #include <QFontDatabase>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QtTest>
+
+#include <thread>
 
 using namespace ws;
 
@@ -60,6 +64,16 @@ void send(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButton button, Qt:
 
 class TestTimelineView : public QObject {
     Q_OBJECT
+
+    QRegion* m_paintRegions = nullptr; // the last paint event's region, while a test watches
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* e) override
+    {
+        if (m_paintRegions && e->type() == QEvent::Paint)
+            *m_paintRegions = static_cast<QPaintEvent*>(e)->region();
+        return QObject::eventFilter(watched, e);
+    }
 
 private slots:
     void initTestCase() { QVERIFY(QFontDatabase::families().size() > 0); }
@@ -383,6 +397,189 @@ private slots:
         QVERIFY((img.pixel(f.at(1, t0 + 97'000)) & 0xffffff) != (colors.gpuIdle.rgb() & 0xffffff));
         // The frame holds one rect per visible event here (nothing is small enough to fold).
         QCOMPARE(f.view.frame()->eventsCovered, qint64(9));
+    }
+
+    // A frame's image stops at its last row; the view paints the plain background below it,
+    // and a frame built for the view is copied in unchanged (every pixel of the rows).
+    void frameImageStopsAtTheLastRow_data()
+    {
+        QTest::addColumn<int>("height");
+        QTest::addColumn<bool>("rowsFillTheView");
+        QTest::newRow("rows end above the bottom") << 400 << false;
+        QTest::newRow("rows fill the view") << 110 << true;
+    }
+    void frameImageStopsAtTheLastRow()
+    {
+        QFETCH(int, height);
+        QFETCH(bool, rowsFillTheView);
+        Fixture f(test::smallSession(), {1040, height});
+        QVERIFY(f.waitFrame());
+        const auto frame = f.view.frame();
+        const int areaTop = f.view.eventArea().top() + frame->layerHeight[0]; // the pinned rows
+        const QRect area(0, areaTop, f.view.eventArea().right() + 1, f.view.height() - areaTop);
+        QCOMPARE(frame->layerHeight[1], area.height());
+        int bottom = 0;
+        for (const FrameRowHits& r : frame->rows) {
+            if (r.row.layer == 1)
+                bottom = std::max(bottom, r.row.y + r.row.height - frame->layerTop[1]);
+        }
+        QVERIFY(bottom > 0);
+        const QImage& img = frame->images[1];
+        QCOMPARE(img.height(), std::min(bottom, area.height()));
+        QCOMPARE(img.height() == area.height(), rowsFillTheView);
+        QCOMPARE(img.width(), f.view.eventArea().right() + 1);
+
+        const QImage grab = f.view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        QCOMPARE(grab.copy(QRect(0, area.top(), img.width(), img.height())), img);
+        int notBackground = 0;
+        for (int y = area.top() + img.height(); y <= area.bottom(); ++y) {
+            for (int x = 0; x < img.width(); ++x)
+                notBackground += grab.pixel(x, y) != frame->background ? 1 : 0;
+        }
+        QCOMPARE(notBackground, 0);
+    }
+
+    // A new frame repaints only the rows while nothing but the background is below them: what
+    // the window shows (its backing store) stays what a full repaint draws, through pans,
+    // zooms, rows collapsing and expanding, and a range selection set and cleared.
+    void partialRepaintsMatchAFullOne()
+    {
+        Fixture f(test::smallSession(false), {1040, 400});
+        QVERIFY(f.waitFrame());
+        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        auto* store = dynamic_cast<QImage*>(f.view.backingStore()->paintDevice());
+        QVERIFY(store); // the raster backing store of the offscreen platform
+        int partial = 0;
+        QRegion lastPaint;
+        f.view.installEventFilter(this);
+        m_paintRegions = &lastPaint;
+        const auto settleAndCompare = [&](const char* step) {
+            if (!f.waitFrame())
+                return false;
+            QTest::qWait(30); // the paint the frame asked for, and the stale-paint timer
+            QCoreApplication::processEvents();
+            if (lastPaint.boundingRect().height() < f.view.height())
+                ++partial;
+            const QImage full = f.view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+            const QImage shown = store->copy(QRect(QPoint(0, 0), f.view.size())).convertToFormat(QImage::Format_RGB32);
+            if (shown != full) {
+                qWarning("backing store differs from a full repaint after: %s", step);
+                return false;
+            }
+            return true;
+        };
+        const TimeNs span = f.snapshot->end() - f.snapshot->begin();
+        QVERIFY(settleAndCompare("open"));
+        f.selection.setViewRange({t0 + span / 4, t0 + span / 2});
+        QVERIFY(settleAndCompare("zoom"));
+        f.view.panBy(0.1);
+        QVERIFY(settleAndCompare("pan"));
+        f.rows.expandAll(false);
+        QVERIFY(settleAndCompare("collapse"));
+        f.view.panBy(-0.2);
+        QVERIFY(settleAndCompare("pan collapsed"));
+        f.rows.expandAll(true);
+        QVERIFY(settleAndCompare("expand"));
+        f.selection.setTimeRange({t0 + span / 3, t0 + span / 3 + span / 20});
+        QVERIFY(settleAndCompare("range"));
+        f.view.panBy(0.05);
+        QVERIFY(settleAndCompare("pan with range"));
+        f.selection.clearTimeRange();
+        QVERIFY(settleAndCompare("range cleared"));
+        f.view.panBy(0.05);
+        QVERIFY(settleAndCompare("pan after range"));
+        f.view.zoomBy(0.5, 100);
+        QVERIFY(settleAndCompare("zoom in"));
+        m_paintRegions = nullptr;
+        f.view.removeEventFilter(this);
+        QVERIFY2(partial >= 4, qPrintable(QString::number(partial))); // the rows end above the bottom
+    }
+
+    // renderLabel measures first and elides only what does not fit: the same image as eliding
+    // every text, at widths around the text's own.
+    void labelsAreElidedOnlyWhenTheyDoNotFit_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("delta"); // bucket = the text's advance + delta
+        QTest::addColumn<bool>("bold");
+        for (const QString& text : {QStringLiteral("gemm_kernel"), QStringLiteral("1,234 × flash_attn_fwd_kernel"),
+                 QStringLiteral("ab"), QStringLiteral("cudaLaunchKernel_v7000")}) {
+            for (const int delta : {-40, -9, -1, 0, 1, 2, 9})
+                QTest::addRow("%s %+d", qPrintable(text), delta) << text << delta << (delta == 1);
+        }
+    }
+    void labelsAreElidedOnlyWhenTheyDoNotFit()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, delta);
+        QFETCH(bool, bold);
+        QFont font = QApplication::font();
+        font.setBold(bold);
+        const QFontMetrics fm(font);
+        const int bucket = std::max(8, fm.horizontalAdvance(text) + delta);
+        // The reference: elide, then measure what is left.
+        const QString elided = fm.elidedText(text, Qt::ElideRight, bucket);
+        QImage expected;
+        if (elided.size() > 1 && elided != QStringLiteral("…")) {
+            expected = QImage(
+                std::max(1, std::min(bucket, fm.horizontalAdvance(elided) + 1)), fm.height(), QImage::Format_RGB32);
+            expected.fill(0xff336699u);
+            QPainter p(&expected);
+            p.setFont(font);
+            p.setPen(QColor::fromRgb(0xffffffffu));
+            p.drawText(0, fm.ascent(), elided);
+        }
+        const QImage got
+            = renderLabel(text, bucket, 0xff336699u, 0xffffffffu, QApplication::font(), bold, Qt::ElideRight);
+        QCOMPARE(got.isNull(), expected.isNull());
+        QCOMPARE(got.size(), expected.size());
+        QCOMPARE(got, expected);
+        // With the advance measured beforehand (the slice label cache keeps it per text).
+        const int advance = labelAdvance(text, QApplication::font(), bold);
+        QCOMPARE(advance, fm.horizontalAdvance(text));
+        QCOMPARE(
+            renderLabel(text, bucket, 0xff336699u, 0xffffffffu, QApplication::font(), bold, Qt::ElideRight, advance),
+            expected);
+        // A text that fits is the same image in every wider bucket (the cache keeps one).
+        if (advance < bucket)
+            QCOMPARE(renderLabel(text, bucket + 40, 0xff336699u, 0xffffffffu, QApplication::font(), bold,
+                         Qt::ElideRight, advance),
+                expected);
+    }
+
+    // Slice labels are cached per worker thread (one image for a text that fits any wider
+    // slice): frames built one after the other while zooming, on a warm cache, equal frames
+    // built on fresh threads (fresh caches).
+    void cachedLabelsEqualFreshOnes()
+    {
+        const auto snapshot = test::smallSession(false);
+        const auto request = [&](int width) {
+            FrameRequest req;
+            req.snapshot = snapshot;
+            req.coords = TimelineCoordinates::fit(snapshot->begin(), snapshot->end(), width);
+            req.style.font = QApplication::font();
+            for (int lane = 0; lane < int(snapshot->model->lanes.size()); ++lane) {
+                FrameRow row;
+                row.lane = lane;
+                row.y = lane * 22;
+                row.height = 22;
+                row.background = 0xffffffffu;
+                req.rows.push_back(row);
+            }
+            req.layerHeight[1] = int(req.rows.size()) * 22;
+            return req;
+        };
+        qint64 labels = 0;
+        for (const int width : {1600, 1500, 1100, 900, 700, 520, 400, 300, 1600, 700}) {
+            const auto warm = buildTimelineFrame(request(width));
+            std::shared_ptr<TimelineFrame> fresh;
+            std::thread([&] { fresh = buildTimelineFrame(request(width)); }).join();
+            QVERIFY(warm && fresh);
+            QCOMPARE(warm->labelCount, fresh->labelCount);
+            QVERIFY2(warm->images[1] == fresh->images[1], qPrintable(QString::number(width)));
+            labels += warm->labelCount;
+        }
+        QVERIFY(labels > 20);
     }
 
     void millionEventsFoldToPixels()

@@ -57,19 +57,38 @@ void RowPainter::paintGroupNotes(QPainter& p, const TimelinePaintContext& c, con
 void RowPainter::paintFrame(
     QPainter& p, const TimelinePaintContext& c, const TimelineFrame& f, int layer, const QRect& area) const
 {
-    const QImage& img = f.images[layer];
-    if (area.isEmpty() || img.isNull())
+    if (area.isEmpty())
         return;
+    const QImage& img = f.images[layer];
     p.save();
     const int dy = layer == 0 ? 0 : f.layerTop[1] - c.scrollValue;
     const int y = area.top() + dy;
+    const int fullWidth = c.labelWidth + c.eventArea.width();
+    p.setCompositionMode(QPainter::CompositionMode_Source);
+    if (f.labelWidth == c.labelWidth && f.coords == c.coords && (img.isNull() || img.width() == fullWidth)) {
+        // The frame was built for this view: one blit of the whole image (label column and
+        // events, a memcpy per line), then the plain background the image leaves out below.
+        const QRect clip(0, area.top(), fullWidth, area.height());
+        p.setClipRect(clip);
+        if (!img.isNull())
+            p.drawImage(QPoint(0, y), img);
+        const int imageBottom = y + img.height();
+        const QRect below = QRect(0, imageBottom, fullWidth, area.bottom() + 1 - imageBottom).intersected(clip);
+        if (!below.isEmpty())
+            p.fillRect(below, QColor::fromRgb(f.background));
+        p.restore();
+        return;
+    }
+    if (img.isNull()) {
+        p.restore(); // a stale frame with no rows: the view's background is already under it
+        return;
+    }
     const int lw = std::min(f.labelWidth, c.labelWidth);
     // The label column scrolls with the rows but never pans.
     p.setClipRect(QRect(0, area.top(), lw, area.height()));
-    p.setCompositionMode(QPainter::CompositionMode_Source);
     p.drawImage(QPoint(0, y), img, QRect(0, 0, lw, img.height()));
     // A frame built for another view is shown moved (same zoom) or stretched (other zoom)
-    // until the new one arrives; an exact one is a plain blit.
+    // until the new one arrives.
     p.setClipRect(QRect(c.labelWidth, area.top(), c.eventArea.width(), area.height()));
     const QRect source(f.labelWidth, 0, img.width() - f.labelWidth, img.height());
     const TimelineCoordinates& now = c.coords;

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <cwchar>
+#include <limits>
 
 namespace ws {
 
@@ -206,18 +207,36 @@ void rasterCounter(const SessionSnapshot& s, const FrameRequest& req, const Fram
     }
 }
 
-// Renders `text` elided to `bucket` px on `fill`; a null image when nothing readable fits.
-QImage renderLabel(
-    const QString& text, int bucket, QRgb fill, QRgb ink, const QFont& font, bool bold, Qt::TextElideMode mode)
+} // namespace
+
+int labelAdvance(const QString& text, const QFont& font, bool bold)
+{
+    if (text.contains(QChar(0x9c)))
+        return std::numeric_limits<int>::max(); // a multi-length string: elidedText picks a variant
+    QFont f = font;
+    f.setBold(bold);
+    return QFontMetrics(f).horizontalAdvance(text);
+}
+
+QImage renderLabel(const QString& text, int bucket, QRgb fill, QRgb ink, const QFont& font, bool bold,
+    Qt::TextElideMode mode, int advance)
 {
     QImage img;
     QFont f = font;
     f.setBold(bold);
     const QFontMetrics fm(f);
-    const QString elided = fm.elidedText(text, mode, bucket);
+    // Measure first: most labels fit, and elidedText returns a text that fits unchanged, after
+    // laying it out once more (each layout is a third of a label's cost). horizontalAdvance
+    // rounds the width elidedText compares, so only a width below the bucket is known to fit.
+    if (advance < 0)
+        advance = labelAdvance(text, font, bold);
+    QString elided = text;
+    if (advance >= bucket) {
+        elided = fm.elidedText(text, mode, bucket);
+        advance = fm.horizontalAdvance(elided);
+    }
     if (elided.size() > 1 && elided != QStringLiteral("…")) {
-        img = QImage(
-            std::max(1, std::min(bucket, fm.horizontalAdvance(elided) + 1)), fm.height(), QImage::Format_RGB32);
+        img = QImage(std::max(1, std::min(bucket, advance + 1)), fm.height(), QImage::Format_RGB32);
         img.fill(fill);
         QPainter p(&img);
         p.setFont(f);
@@ -226,6 +245,8 @@ QImage renderLabel(
     }
     return img;
 }
+
+namespace {
 
 // Labels pre-rendered on their slice's colour, per worker thread: the same kernel names recur
 // frame after frame, and a cached label is copied in with a few memcpys where drawing text
@@ -266,6 +287,20 @@ size_t qHash(const SliceLabelKey& k, size_t seed = 0)
     return qHashMulti(seed, k.name, k.count, k.bucket, k.fill, k.ink);
 }
 
+// The bucket of a label whose text fits: its image is the same for every wider bucket.
+constexpr int kFitsBucket = -1;
+
+struct SliceTextKey {
+    StringId name = 0;
+    quint32 count = 1;
+    bool operator==(const SliceTextKey&) const = default;
+};
+
+size_t qHash(const SliceTextKey& k, size_t seed = 0)
+{
+    return qHashMulti(seed, k.name, k.count);
+}
+
 const QImage* sliceLabelImage(const SessionSnapshot& s, const std::shared_ptr<const SessionSnapshot>& owner,
     const SliceLabelKey& key, const QFont& font)
 {
@@ -274,19 +309,33 @@ const QImage* sliceLabelImage(const SessionSnapshot& s, const std::shared_ptr<co
     // StringIds mean something only within their snapshot. A weak_ptr keeps the control block,
     // so a later snapshot at the same address still compares different.
     thread_local std::weak_ptr<const SessionSnapshot> cacheOwner;
+    // A label that fits its bucket is the whole text whatever the bucket: every zoom step
+    // changes the slices' widths, so keyed by bucket alone it would be drawn again (its text
+    // laid out twice) each time. The text's advance is kept per (name, count) to tell.
+    thread_local QHash<SliceTextKey, int> advances;
     const bool sameOwner = !cacheOwner.owner_before(owner) && !owner.owner_before(cacheOwner) && !cacheOwner.expired();
-    if (!sameOwner || !(cacheFont == font) || cache.size() > 5000) {
+    if (!sameOwner || !(cacheFont == font) || cache.size() > 5000 || advances.size() > 20000) {
         cache.clear();
+        advances.clear();
         cacheFont = font;
         cacheOwner = owner;
     }
-    auto it = cache.find(key);
-    if (it == cache.end()) {
-        QString text = s.qstr(key.name);
+    const auto text = [&] {
+        QString t = s.qstr(key.name);
         if (key.count > 1)
-            text = QStringLiteral("%1 × %2").arg(formatCount(key.count), text);
-        it = cache.insert(key, renderLabel(text, key.bucket, key.fill, key.ink, font, false, Qt::ElideRight));
-    }
+            t = QStringLiteral("%1 × %2").arg(formatCount(key.count), t);
+        return t;
+    };
+    auto a = advances.constFind(SliceTextKey {key.name, key.count});
+    if (a == advances.cend())
+        a = advances.insert(SliceTextKey {key.name, key.count}, labelAdvance(text(), font, false));
+    SliceLabelKey canonical = key;
+    if (*a < key.bucket)
+        canonical.bucket = kFitsBucket;
+    auto it = cache.find(canonical);
+    if (it == cache.end())
+        it = cache.insert(
+            canonical, renderLabel(text(), key.bucket, key.fill, key.ink, font, false, Qt::ElideRight, *a));
     return it->isNull() ? nullptr : &it.value();
 }
 
@@ -339,6 +388,9 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
     frame->layerTop[0] = req.layerTop[0];
     frame->layerTop[1] = req.layerTop[1];
     frame->labelWidth = req.labelWidth;
+    frame->layerHeight[0] = std::max(req.layerHeight[0], 0);
+    frame->layerHeight[1] = std::max(req.layerHeight[1], 0);
+    frame->background = req.style.background | 0xff000000u;
     if (!req.snapshot || !req.snapshot->model)
         return frame;
     const SessionSnapshot& s = *req.snapshot;
@@ -350,20 +402,23 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
     for (int layer = 0; layer < 2; ++layer) {
         if (req.layerHeight[layer] <= 0)
             continue;
-        QImage& img = frame->images[layer];
-        img = QImage(req.labelWidth + width, req.layerHeight[layer], QImage::Format_RGB32);
-        if (img.isNull())
-            return nullptr; // out of memory: keep the previous frame
-        Raster raster(img, req.labelWidth, width);
-        Raster column(img, 0, req.labelWidth);
-        // Rows write every line they cover; below the last one, the plain background.
+        // Rows write every line they cover. Below the last one the layer is plain background:
+        // the image stops there (with the rows of a session collapsed to its groups, about half
+        // of a 1080-line view), and the view fills the rest (RowPainter::paintFrame).
         int bottom = 0;
         for (const FrameRow& row : req.rows) {
             if (row.layer == layer)
                 bottom = std::max(bottom, row.y + row.height - req.layerTop[layer]);
         }
-        raster.fill(std::max(bottom, 0), img.height(), req.style.background | 0xff000000u);
-        column.fill(std::max(bottom, 0), img.height(), req.style.background | 0xff000000u);
+        bottom = std::min(bottom, req.layerHeight[layer]);
+        if (bottom <= 0)
+            continue;
+        QImage& img = frame->images[layer];
+        img = QImage(req.labelWidth + width, bottom, QImage::Format_RGB32);
+        if (img.isNull())
+            return nullptr; // out of memory: keep the previous frame
+        Raster raster(img, req.labelWidth, width);
+        Raster column(img, 0, req.labelWidth);
         for (const FrameRow& row : req.rows) {
             if (row.layer != layer)
                 continue;

@@ -74,9 +74,14 @@ struct TimelineFrame {
     quint64 generation = 0;
     TimelineCoordinates coords;
     std::shared_ptr<const SessionSnapshot> snapshot;
-    QImage images[2]; // label column + event area
+    // Label column + event area, from the layer's top down to the bottom of its last row
+    // (null when no row is in view): below that the layer is plain `background`, which the
+    // view fills itself rather than copying it from an image.
+    QImage images[2];
     int labelWidth = 0;
     int layerTop[2] = {0, 0};
+    int layerHeight[2] = {0, 0}; // the layer's height in the view (images may be shorter)
+    QRgb background = 0xffffffff;
     std::vector<FrameRowHits> rows;
     qint64 rectCount = 0;
     qint64 eventsCovered = 0;
@@ -102,6 +107,16 @@ inline double threadCpuMs()
 // rectangle of a row spans the row's full height, so the worker fills one scanline per row
 // and copies it down the row (about 1 ms for a full 1920x1080 frame); paintEvent only blits.
 std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& request);
+
+// Renders `text` elided to `bucket` px (`mode`) in `ink` on `fill`: an RGB32 image as wide as
+// the text (at most `bucket`), or a null image when nothing readable fits. Labels are cached
+// by what they show; this is the cost of a cache miss.
+// `advance` is labelAdvance(text, font, bold) when the caller knows it (-1: measured here).
+QImage renderLabel(const QString& text, int bucket, QRgb fill, QRgb ink, const QFont& font, bool bold,
+    Qt::TextElideMode mode, int advance = -1);
+// What renderLabel compares with the bucket: the text's width in px (int max for a text that
+// elidedText treats as several variants).
+int labelAdvance(const QString& text, const QFont& font, bool bold);
 
 // Minimum width (px) for a slice to get a label (Perfetto's rule).
 inline constexpr int kMinLabelPx = 5;

@@ -397,6 +397,20 @@ QRect TimelineView::laneRect(int lane) const
 
 // ---- frames ---------------------------------------------------------------------------
 
+int TimelineView::rowsEnd() const
+{
+    return scrolledArea().top() + (m_frame ? m_frame->images[1].height() : 0);
+}
+
+bool TimelineView::plainBelowRows() const
+{
+    if (!m_snapshot || !m_snapshot->model || !m_snapshot->hasGpuActivity() || !m_selection->timeRange().isEmpty()
+        || m_selection->selectedEvent().isValid() || (m_showDependencies && !m_snapshot->dependencies.empty()))
+        return false;
+    return std::none_of(m_snapshot->model->processes.begin(), m_snapshot->model->processes.end(),
+        [](const ProcessInfo& p) { return !processExitNote(p).empty(); });
+}
+
 bool TimelineView::isFrameCurrent() const
 {
     if (!m_frame || m_frame->snapshot != m_snapshot || m_frameLayoutGeneration != m_layoutGeneration)
@@ -404,8 +418,8 @@ bool TimelineView::isFrameCurrent() const
     if (!(m_frame->coords == coordinates()))
         return false;
     // The images cover exactly the pinned area and the visible part of the scrolling rows.
-    return m_frame->layerTop[1] == m_vscroll->value() && m_frame->images[1].height() == scrolledArea().height()
-        && m_frame->images[0].height() == m_pinnedHeight;
+    return m_frame->layerTop[1] == m_vscroll->value() && m_frame->layerHeight[1] == scrolledArea().height()
+        && m_frame->layerHeight[0] == m_pinnedHeight;
 }
 
 void TimelineView::requestFrame()
@@ -479,7 +493,13 @@ void TimelineView::onFrameBuilt(std::shared_ptr<TimelineFrame> f)
         m_frameLayoutGeneration = m_buildLayoutGeneration;
         m_lastBuildMs = m_frame->buildMs;
         m_stalePaint.stop();
-        update();
+        // Below the rows nothing changes from frame to frame while no overlay reaches there:
+        // repaint only what is above (the copy and the fill below cost the GUI thread alike).
+        const int from = isFrameCurrent() && plainBelowRows() ? std::max(rowsEnd(), m_plainFrom) : height();
+        if (from < height())
+            update(QRect(0, 0, width(), from));
+        else
+            update();
         emit frameReady(m_lastBuildMs);
     }
 }
@@ -709,7 +729,7 @@ void TimelineView::resizeEvent(QResizeEvent* e)
     relayout();
 }
 
-void TimelineView::paintEvent(QPaintEvent*)
+void TimelineView::paintEvent(QPaintEvent* event)
 {
     QElapsedTimer timer;
     timer.start();
@@ -758,10 +778,27 @@ void TimelineView::paintEvent(QPaintEvent*)
     m_overlays.paint(p, ctx, overlay, [this](int lane) { return laneRect(lane); });
     m_ruler.paint(p, ctx, overlay.range);
     m_overlays.paintNoGpuNotice(p, ctx);
+    notePlainBelow(event->region(), current);
     m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     m_lastPaintCpuMs = threadCpuMs() - cpu0;
     m_worstPaintMs = std::max(m_worstPaintMs, m_lastPaintMs);
     emit framePainted(m_lastPaintMs);
+}
+
+void TimelineView::notePlainBelow(const QRegion& painted, bool current)
+{
+    const int plainFrom = m_plainFrom;
+    if (!current || !plainBelowRows()) {
+        // Something other than the background may have been painted there.
+        if (plainFrom < height() && painted.intersects(QRect(0, plainFrom, width(), height() - plainFrom)))
+            m_plainFrom = std::numeric_limits<int>::max();
+        return;
+    }
+    // This paint left the background at and below rowsEnd() wherever it painted; where it did
+    // not, the pixels are plain from the earlier m_plainFrom on.
+    const int end = rowsEnd();
+    if (plainFrom <= end || (QRegion(0, end, width(), std::min(plainFrom, height()) - end) - painted).isEmpty())
+        m_plainFrom = end;
 }
 
 TimelinePaintContext TimelineView::paintContext() const

@@ -165,6 +165,14 @@ private:
     void requestFrame();
     std::optional<FrameRequest> makeFrameRequest();
     void onFrameBuilt(std::shared_ptr<TimelineFrame> frame);
+    // Widget y where the current frame's scrolling rows end (below: plain background).
+    int rowsEnd() const;
+    // Whether a paint draws nothing but the background below rowsEnd(): no overlay reaches
+    // there (a range selection, a selected event's arrows, dependency arrows, process ends,
+    // the no-GPU notice).
+    bool plainBelowRows() const;
+    // After a paint of `painted`: where the view's pixels are now known to be plain.
+    void notePlainBelow(const QRegion& painted, bool current);
     int rowHeight(const TimelineRowModel::Row& r) const;
     int pinnedHeight() const { return m_pinnedHeight; }
     QRect scrolledArea() const; // widget rect of the scrolling rows (labels included)
@@ -219,6 +227,9 @@ private:
     quint64 m_buildLayoutGeneration = 0;
     double m_lastPaintMs = 0;
     double m_worstPaintMs = 0;
+    // From this widget y down, the view's own pixels are known to be plain background (as the
+    // last paints left them): a new frame repaints only what is above (max: unknown).
+    int m_plainFrom = std::numeric_limits<int>::max();
     double m_lastBuildMs = 0;
     double m_lastPaintCpuMs = 0;
 
