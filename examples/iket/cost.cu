@@ -38,6 +38,7 @@ using namespace ws::iket;
 using detail::BatchedRecorder;
 using detail::CompactRecorder;
 using detail::NullRecorder;
+using detail::Store;
 using detail::WideRecorder;
 
 // ---------------------------------------------------------------------------------------------
@@ -298,10 +299,11 @@ void timeAll(std::vector<Variant>& vs, int reps)
             v.us.push_back(t.time(v.launch));
 }
 
-const char* const kRecorderNames[] = {"wide_gt (v1, old default)", "wide_clock64 (v1 CLOCK64_ONLY)",
-    "compact_gt_immediate", "compact_clock64_immediate", "compact_gt_deferred", "compact_clock64_deferred",
-    "batched_gt_immediate", "batched_clock64_immediate", "batched_gt_deferred", "batched_clock64_deferred",
-    "compact_gt_holdbegin", "compact_clock64_holdbegin"};
+const char* const kRecorderNames[]
+    = {"wide_gt (v1, old default)", "wide_clock64 (v1 CLOCK64_ONLY)", "compact_gt_immediate",
+        "compact_clock64_immediate", "compact_gt_deferred", "compact_clock64_deferred", "batched_gt_immediate",
+        "batched_clock64_immediate", "batched_gt_deferred", "batched_clock64_deferred", "compact_gt_holdbegin",
+        "compact_clock64_holdbegin", "compact_gt_holdall", "compact_clock64_holdall", "compact_gt_holdall_tight"};
 
 template <class T> struct Tag {
     using type = T;
@@ -312,18 +314,24 @@ template <class F> void forEachRecorder(F&& f)
 {
     f(Tag<WideRecorder<true>> {}, 0);
     f(Tag<WideRecorder<false>> {}, 1);
-    f(Tag<CompactRecorder<true, false>> {}, 2);
-    f(Tag<CompactRecorder<false, false>> {}, 3);
-    f(Tag<CompactRecorder<true, true>> {}, 4);
-    f(Tag<CompactRecorder<false, true>> {}, 5);
+    f(Tag<CompactRecorder<true, Store::Now>> {}, 2);
+    f(Tag<CompactRecorder<false, Store::Now>> {}, 3);
+    f(Tag<CompactRecorder<true, Store::Deferred>> {}, 4);
+    f(Tag<CompactRecorder<false, Store::Deferred>> {}, 5);
     f(Tag<BatchedRecorder<true, false>> {}, 6);
     f(Tag<BatchedRecorder<false, false>> {}, 7);
     f(Tag<BatchedRecorder<true, true>> {}, 8);
     f(Tag<BatchedRecorder<false, true>> {}, 9);
     // Immediate, but a range's begin held in registers until the next call (issue 23: the begin's
     // store waits for the clock read and sat inside the timed phase).
-    f(Tag<CompactRecorder<true, false, true>> {}, 10);
-    f(Tag<CompactRecorder<false, false, true>> {}, 11);
+    f(Tag<CompactRecorder<true, Store::HoldBegin>> {}, 10);
+    f(Tag<CompactRecorder<false, Store::HoldBegin>> {}, 11);
+    // Every event held until the next call and stored after that call's timer reads: no store
+    // waits for a timer read.
+    f(Tag<CompactRecorder<true, Store::HoldAll>> {}, 12);
+    f(Tag<CompactRecorder<false, Store::HoldAll>> {}, 13);
+    // HoldAll, but a begin stores the held event before its timer reads (nothing inside the range).
+    f(Tag<CompactRecorder<true, Store::HoldAllTight>> {}, 14);
 }
 
 // Which of forEachRecorder's recorders DefaultRecorder is (-1 when none, e.g. a build with
@@ -467,9 +475,11 @@ int rate(int reps, bool collect)
                     {}});
             };
             addFixed(Tag<NullRecorder> {}, "uninstrumented");
-            addFixed(Tag<CompactRecorder<true, false>> {}, kRecorderNames[2]);
-            addFixed(Tag<CompactRecorder<false, false>> {}, kRecorderNames[3]);
-            addFixed(Tag<CompactRecorder<true, false, true>> {}, kRecorderNames[10]);
+            addFixed(Tag<CompactRecorder<true, Store::Now>> {}, kRecorderNames[2]);
+            addFixed(Tag<CompactRecorder<false, Store::Now>> {}, kRecorderNames[3]);
+            addFixed(Tag<CompactRecorder<true, Store::HoldBegin>> {}, kRecorderNames[10]);
+            addFixed(Tag<CompactRecorder<true, Store::HoldAll>> {}, kRecorderNames[12]);
+            addFixed(Tag<CompactRecorder<true, Store::HoldAllTight>> {}, kRecorderNames[14]);
             report(fixed);
             if (cudaGetLastError() != cudaSuccess)
                 rc = 1;
@@ -478,6 +488,37 @@ int rate(int reps, bool collect)
     std::printf(
         "# %d events per warp, %d dependent FMAs after each, %d CTAs, median of %d\n", kSteps, kWork, grid, reps);
     return rc;
+}
+
+// A few launches of the rate kernels, uninstrumented and with the Store::Deferred,
+// Store::HoldBegin, Store::HoldAll and Store::HoldAllTight recorders, for `warpscope-cli profile --pc-sampling
+// --kernel-name regex:rateKernel`: which instructions of an event the warps stall on, and why.
+int sample(int reps)
+{
+    const int grid = sms();
+    constexpr int kSteps = 1000;
+    constexpr int kWork = 490;
+    float* sink = nullptr;
+    cudaMalloc(&sink, sizeof(float));
+    const dim3 block(32 * 4);
+    const auto run = [&](auto tag) {
+        using Rec = typename decltype(tag)::type;
+        BasicLaunch<Rec> l("sample", dim3(grid), block, kSteps, CostName {});
+        for (int r = 0; r < reps; ++r) {
+            rateKernel<Rec, false><<<grid, block>>>(kSteps, kWork, sink, l.buffer());
+            rateKernel<Rec, true><<<grid, block>>>(kSteps, kWork, sink, l.buffer());
+        }
+        cudaDeviceSynchronize();
+    };
+    run(Tag<NullRecorder> {});
+    run(Tag<CompactRecorder<true, Store::Deferred>> {});
+    run(Tag<CompactRecorder<true, Store::HoldBegin>> {});
+    run(Tag<CompactRecorder<true, Store::HoldAll>> {});
+    run(Tag<CompactRecorder<true, Store::HoldAllTight>> {});
+    std::printf("sample: %d launches each of rateKernel (mark, range) x (uninstrumented, deferred, holdbegin, holdall, "
+                "holdall_tight)\n",
+        reps);
+    return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }
 
 double measuredNsPerCycle(unsigned long long* d)
@@ -556,8 +597,10 @@ int main(int argc, char** argv)
         rc = rate(reps, argc > 3 && std::strcmp(argv[3], "collect") == 0);
     else if (std::strcmp(mode, "accuracy") == 0)
         rc = accuracy();
+    else if (std::strcmp(mode, "sample") == 0)
+        rc = sample(reps);
     else
-        std::fprintf(stderr, "usage: ws-iket-cost parts|rate|accuracy [reps] [collect]\n");
+        std::fprintf(stderr, "usage: ws-iket-cost parts|rate|accuracy|sample [reps] [collect]\n");
     if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
         std::fprintf(stderr, "CUDA error: %s\n", cudaGetErrorString(e));
         rc = 1;

@@ -15,6 +15,10 @@
 cudaError_t launchPipelineCompiledOut(const float* in, float* out, int tiles, int work, int grid, cudaStream_t stream);
 cudaError_t launchPipelineClock64(const float* in, float* out, int tiles, int work, int grid,
     const ws::iket::DeviceBuffer& trace, cudaStream_t stream);
+cudaError_t launchPipelineHoldAll(const float* in, float* out, int tiles, int work, int grid,
+    const ws::iket::DeviceBuffer& trace, cudaStream_t stream);
+cudaError_t launchPipelineHoldAllTight(const float* in, float* out, int tiles, int work, int grid,
+    const ws::iket::DeviceBuffer& trace, cudaStream_t stream);
 void launchMarkLoopClock64(int blocks, int threads, int iterations, float* sink, const ws::iket::DeviceBuffer& trace);
 
 WS_IKET_NAMES(LoopName, tick);
@@ -202,6 +206,8 @@ int main(int argc, char** argv)
         args.work = work;
         std::vector<double> traced;
         std::vector<double> traced64;
+        std::vector<double> tracedHoldAll;
+        std::vector<double> tracedHoldAllTight;
         std::vector<double> plain;
         std::vector<double> off;
         for (int r = -2; r < reps; ++r) { // two warm-up rounds
@@ -210,11 +216,17 @@ int main(int argc, char** argv)
             const double t3 = timer.ms([&] { launchPipelineCompiledOut(dIn, dOut, tiles, work, grid, nullptr); });
             const double t4
                 = timer.ms([&] { launchPipelineClock64(dIn, dOut, tiles, work, grid, trace.buffer(), nullptr); });
+            const double t5
+                = timer.ms([&] { launchPipelineHoldAll(dIn, dOut, tiles, work, grid, trace.buffer(), nullptr); });
+            const double t6
+                = timer.ms([&] { launchPipelineHoldAllTight(dIn, dOut, tiles, work, grid, trace.buffer(), nullptr); });
             if (r >= 0) {
                 traced.push_back(t1 * 1000);
                 plain.push_back(t2 * 1000);
                 off.push_back(t3 * 1000);
                 traced64.push_back(t4 * 1000);
+                tracedHoldAll.push_back(t5 * 1000);
+                tracedHoldAllTight.push_back(t6 * 1000);
             }
         }
         if (cudaGetLastError() != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {
@@ -237,6 +249,8 @@ int main(int argc, char** argv)
         };
         row("instrumented", traced, true);
         row("instrumented_clock64", traced64, true);
+        row("instrumented_holdall", tracedHoldAll, true);
+        row("instrumented_holdall_tight", tracedHoldAllTight, true);
         row("uninstrumented", plain, false);
         row("compiled_out", off, false);
         std::fflush(stdout);

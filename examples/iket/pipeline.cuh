@@ -89,13 +89,19 @@ struct NoProfiler {
     __device__ explicit NoProfiler(const ws::iket::DeviceBuffer&) { }
 };
 
+// The instrumented kernel's profiler: the default one, unless a translation unit names another
+// (the overhead benchmark times other recorders of warpscope/iket.cuh in the same run).
+#ifndef WS_PIPELINE_PROFILER
+#define WS_PIPELINE_PROFILER ws::iket::Profiler
+#endif
+
 template <bool Traced>
 __global__ void __launch_bounds__(kThreads, 1) pipelinedRowReduce(PipelineArgs args, ws::iket::DeviceBuffer trace)
 {
     extern __shared__ __align__(128) float tiles[];
     __shared__ __align__(8) uint64_t full[kStages];
     __shared__ __align__(8) uint64_t empty[kStages];
-    std::conditional_t<Traced, ws::iket::Profiler, NoProfiler> prof(trace);
+    std::conditional_t<Traced, WS_PIPELINE_PROFILER, NoProfiler> prof(trace);
     const int warp = static_cast<int>(threadIdx.x) / 32;
     const int lane = static_cast<int>(threadIdx.x) % 32;
     if (threadIdx.x == 0) {

@@ -34,6 +34,13 @@ cat "$O/rate-recorded.csv" "$O/rate-recorded.err"
 timeout 10 "$CLI" warp-roles "$O/rate.wscope" 2>&1 | head -30
 rm -f "$O/rate.wscope"
 
+step "where an event's time goes: PC sampling of the rate kernels (uninstrumented, deferred, holdbegin, holdall, holdall_tight)"
+timeout 60 "$CLI" profile -o "$O/sample.wscope" --pc-sampling --kernel-name regex:rateKernel -- "$BIN/ws-iket-cost" sample 2 >"$O/sample.log" 2>&1
+echo "rc=$?"
+tail -5 "$O/sample.log"
+timeout 20 python3 scripts/device/sass-stalls.py "$O/sample.wscope" >"$O/sample-stalls.txt" 2>&1
+grep "^==" "$O/sample-stalls.txt"
+
 step "accuracy: spins of known length, every recorder, recorded"
 timeout 25 "$CLI" record -o "$O/accuracy.wscope" -- "$BIN/ws-iket-cost" accuracy >"$O/accuracy.txt" 2>"$O/accuracy.err"
 echo "rc=$?"

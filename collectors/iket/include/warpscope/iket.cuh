@@ -91,14 +91,16 @@ struct Token {
 // instruction stream ("memory" clobbers on the timer reads keep the compiler from moving the
 // phase's loads and stores across them), and never writes outside the buffer.
 //
-//   CompactRecorder<Gt, Deferred, HoldBegin>   the default as <true, false, true> (version 2
-//       buffers): one 16-byte event per call, stored by lane 0 with a predicated, evict-first
-//       vector store (st.global.cs): no branch splits the warp, and a warp out of slots writes
-//       into its scratch slots instead of testing. Times are the low words of clock64 (and of %globaltimer with Gt);
-//       the warp's anchors, when its profiler starts and ends, carry both timers in full. Deferred stores an event at
-//       the next call (or at the end), outside the phase its timestamps bound: closer durations, but dearer ranges on
-//       the H200. HoldBegin keeps only a range's begin in registers until the next call, and reads the clock last
-//       for it: the store, which must wait for the clock's value, then falls outside the phase the range times.
+//   CompactRecorder<Gt, Store>   the default as <true, Store::HoldBegin> (version 2 buffers): one
+//       16-byte event per call, stored by lane 0 with a predicated, evict-first vector store
+//       (st.global.cs): no branch splits the warp, and a warp out of slots writes into its scratch
+//       slots instead of testing. Times are the low words of clock64 (and of %globaltimer with Gt);
+//       the warp's anchors, when its profiler starts and ends, carry both timers in full. Store says
+//       when an event is written: Deferred at the next call (or at the end), outside the phase its
+//       timestamps bound: closer durations, but dearer ranges on the H200. HoldBegin keeps only a
+//       range's begin in registers until the next call, and reads the clock last for it: the store,
+//       which must wait for the clock's value, then falls outside the phase the range times.
+//       HoldAll holds every event that way.
 //   BatchedRecorder<Gt, Deferred>   version 2 as well, but events collect in registers, one per lane,
 //       and the whole warp stores 32 of them at once (512 contiguous bytes). Needs every call
 //       from the whole, converged warp.
@@ -169,7 +171,22 @@ struct WarpSlot {
 
 constexpr uint32_t kAnchorNameKind = static_cast<uint32_t>(WsIketAnchor) << 16;
 
-template <bool Gt, bool Deferred, bool HoldBegin = false> class CompactRecorder {
+// When a CompactRecorder stores an event (the timers are always read at the call's place).
+enum class Store {
+    Now,          // at its own call, after its timer reads (the store waits for them)
+    Deferred,     // at the next call, before that call's timer reads (after them when it ends a range)
+    HoldBegin,    // a range's begin at the next call, after that call's timer reads; others as Now
+    HoldAll,      // every event at the next call, after that call's timer reads: no store waits for a timer
+    HoldAllTight, // as HoldAll, but a range's begin stores the held event before its timer reads, so
+                  // no store of the recorder lies inside the range it begins
+};
+
+template <bool Gt, Store S = Store::Now> class CompactRecorder {
+    static constexpr bool Deferred = S == Store::Deferred;
+    static constexpr bool HoldBegin = S == Store::HoldBegin;
+    static constexpr bool HoldAll = S == Store::HoldAll || S == Store::HoldAllTight;
+    static constexpr bool Tight = S == Store::HoldAllTight;
+
 public:
     static constexpr bool kCompact = true;
     static constexpr bool kWholeWarp = false;
@@ -187,7 +204,7 @@ public:
     }
     __device__ void end()
     {
-        if constexpr (HoldBegin)
+        if constexpr (HoldBegin || HoldAll)
             putHeld();
         anchor(0);
         if constexpr (Deferred)
@@ -210,6 +227,24 @@ public:
                 put(m_next - 1, m_pending);
                 m_pending = stamp(word, token);
             }
+        } else if constexpr (HoldAll) {
+            // This call's timers first (the clock last for a begin, first for anything else), then
+            // the previous event, whose values have long arrived, then this one is held.
+            uint4 e;
+            if (kind == WsIketPush || kind == WsIketStart) {
+                if constexpr (Tight)
+                    putHeld();
+                const uint32_t gt = Gt ? globaltimerLoNow() : 0u;
+                e = make_uint4(static_cast<uint32_t>(clock64Now()), gt, word, token);
+                if constexpr (!Tight)
+                    putHeld();
+            } else {
+                e = stamp(word, token);
+                putHeld();
+            }
+            m_held = e;
+            m_heldIndex = m_next;
+            m_holding = 1;
         } else if constexpr (HoldBegin) {
             if (kind == WsIketPush || kind == WsIketStart) {
                 // The held begin of an enclosing range is stored first, inside that range; this
@@ -677,7 +712,7 @@ inline namespace off {
 using DefaultRecorder = detail::NullRecorder;
 #elif defined(WARPSCOPE_IKET_CLOCK64_ONLY)
 inline namespace on_clock64 {
-using DefaultRecorder = detail::CompactRecorder<false, false, true>;
+using DefaultRecorder = detail::CompactRecorder<false, detail::Store::HoldBegin>;
 #elif defined(WARPSCOPE_IKET_BATCHED)
 inline namespace on_batched {
 using DefaultRecorder = detail::BatchedRecorder<true, false>;
@@ -687,7 +722,7 @@ inline namespace on {
 // against 50.2 ns deferred, and the same per mark (27.5 / 28.2 ns) at one event per us per warp.
 // A range's begin held until the next call: the same cost, and recorded spans 2-18 ns closer to
 // the spin they time (call J, docs/evidence/2026-12-02-iket-cost-J).
-using DefaultRecorder = detail::CompactRecorder<true, false, true>;
+using DefaultRecorder = detail::CompactRecorder<true, detail::Store::HoldBegin>;
 #endif
 using Profiler = BasicProfiler<DefaultRecorder>;
 using Launch = BasicLaunch<DefaultRecorder>;
