@@ -6,6 +6,8 @@ namespace ws::iket {
 void expandCompactWarp(const CompactEvent* events, uint32_t count, uint32_t block, uint32_t warp, raw::IketEvent* out)
 {
     const auto anchorKind = static_cast<uint32_t>(raw::IketKind::Anchor);
+    const auto startKind = static_cast<uint32_t>(raw::IketKind::Start);
+    const auto endKind = static_cast<uint32_t>(raw::IketKind::End);
     // The SM is the first anchor's; the high words start from the first anchor too (a warp's
     // first event is its anchor; without one the clock starts at its low word).
     uint16_t sm = 0;
@@ -37,7 +39,9 @@ void expandCompactWarp(const CompactEvent* events, uint32_t count, uint32_t bloc
                 gt += static_cast<uint32_t>(c.globaltimerLo - static_cast<uint32_t>(gt));
                 e.globaltimer = gt;
             }
-            e.token = c.token;
+            // Only start/end carry a token; the others' is their own index (older buffers
+            // stored it, newer ones store 0).
+            e.token = (kind == startKind || kind == endKind) ? c.token : i;
             e.name = static_cast<uint16_t>(c.nameKind & 0xffffu);
         }
         e.clock = clock;

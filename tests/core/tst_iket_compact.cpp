@@ -221,6 +221,41 @@ private Q_SLOTS:
     }
 
     // Durations from clock64 (not 32 ns globaltimer ticks), positions from globaltimer.
+    // The recorder stores a token only for range_start/range_end; push, pop, mark and role store
+    // 0 (a live counter there made the warp wait on its store) and decode to their own index,
+    // as older buffers stored it. A start/end pair keeps its token even out of order.
+    void tokensAreOwnIndexExceptStartEnd_data()
+    {
+        QTest::addColumn<bool>("storedOwnIndex");
+        QTest::newRow("new buffer: 0") << false;
+        QTest::newRow("old buffer: own index") << true;
+    }
+    void tokensAreOwnIndexExceptStartEnd()
+    {
+        QFETCH(bool, storedOwnIndex);
+        const Device d;
+        std::vector<CompactEvent> events {d.anchor(0)};
+        const Kind kinds[] = {Kind::Role, Kind::Start, Kind::Push, Kind::Mark, Kind::Start, Kind::Pop, Kind::End,
+            Kind::End};
+        double t = 100;
+        for (const Kind k : kinds) {
+            const auto own = static_cast<uint32_t>(events.size());
+            uint32_t token = storedOwnIndex ? own : 0u;
+            if (k == Kind::Start)
+                token = own;
+            if (k == Kind::End) // ends close the second start first, then the first
+                token = events.size() == 7 ? 5u : 2u;
+            events.push_back(d.event(t, k, 1, token));
+            t += 100;
+        }
+        events.push_back(d.anchor(t));
+        std::vector<raw::IketEvent> out(events.size());
+        expandCompactWarp(events.data(), static_cast<uint32_t>(events.size()), 0, 0, out.data());
+        const uint32_t expected[] = {1, 2, 3, 4, 5, 6, 5, 2};
+        for (uint32_t i = 1; i <= 8; ++i)
+            QCOMPARE(out[i].token, expected[i - 1]);
+    }
+
     void decodedTimes_data()
     {
         QTest::addColumn<bool>("globaltimerPerEvent");

@@ -212,9 +212,14 @@ public:
         if (m_on)
             *m_count = m_next;
     }
-    __device__ __forceinline__ void record(uint32_t kind, uint32_t name, uint32_t token)
+    __device__ __forceinline__ void record(uint32_t kind, uint32_t name, uint32_t ownOrStartIndex)
     {
         const uint32_t word = name | (kind << 16) | (Gt ? WS_IKET_EVENT_GLOBALTIMER : 0u);
+        // Only range_start/range_end need a token; every other kind's is its own index, which the
+        // decoder knows from the slot. Storing the live event counter made the compiler bump it in
+        // place right after the store, so the warp waited for the store to read it (call P's PC
+        // samples: a long-scoreboard stall on the increment after every range_pop).
+        const uint32_t token = (kind == WsIketStart || kind == WsIketEnd) ? ownOrStartIndex : 0u;
         if constexpr (Deferred) {
             // The previous event's store goes outside the phase the timestamp bounds: after the
             // timer reads of a call that ends a range, before those of any other call (a
@@ -341,9 +346,10 @@ public:
         if (m_valid && m_lane == 0)
             *m_count = m_next;
     }
-    __device__ __forceinline__ void record(uint32_t kind, uint32_t name, uint32_t token)
+    __device__ __forceinline__ void record(uint32_t kind, uint32_t name, uint32_t ownOrStartIndex)
     {
         const uint32_t word = name | (kind << 16) | (Gt ? WS_IKET_EVENT_GLOBALTIMER : 0u);
+        const uint32_t token = (kind == WsIketStart || kind == WsIketEnd) ? ownOrStartIndex : 0u; // as CompactRecorder
         if constexpr (Deferred) {
             // As CompactRecorder: the previous event's placing stays outside the timed phase.
             if (kind == WsIketPop || kind == WsIketEnd) {

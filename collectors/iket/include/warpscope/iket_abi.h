@@ -57,7 +57,8 @@ typedef struct WsIketEvent {
  *                (always in anchors); else 0 (events timed by clock64 alone)
  *   nameKind     name (bits 0-15; an anchor's: the SM) | kind (16-23) | flags (24-31):
  *                WS_IKET_EVENT_GLOBALTIMER when globaltimerLo was read for this event
- *   token        as WsIketEvent.token; an anchor's: the high 32 bits of %globaltimer */
+ *   token        WsIketStart: own index; WsIketEnd: the start's index; an anchor's: the high
+ *                32 bits of %globaltimer; else 0 (the decoder gives the event its own index) */
 typedef struct WsIketCompactEvent {
     uint32_t clockLo;
     uint32_t globaltimerLo;
