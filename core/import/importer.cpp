@@ -119,7 +119,7 @@ ImportFormat detectImportFormat(const std::string& path)
         "hatchet file (pass --format to say which it is)");
 }
 
-SessionData importSession(const std::string& path, ImportFormat format, const ImportOptions& options)
+SessionData importSession(const std::string& path, ImportFormat format, const ImportOptions& options, ImportFormat* resolved)
 {
     if (isGzipFile(path)) {
         // Inflate first (the first third of the progress bar), then parse the text in memory.
@@ -144,10 +144,14 @@ SessionData importSession(const std::string& path, ImportFormat format, const Im
             throw SessionError(SessionError::Kind::BadInput, path,
                 "a gzip-compressed SQLite export cannot be read in place: decompress it first (gunzip)");
         inner.progress = share(0.33, 0.67);
+        if (resolved)
+            *resolved = format;
         return createImporter(format)->importBytes(text, path, inner);
     }
     if (format == ImportFormat::Auto)
         format = detectImportFormat(path);
+    if (resolved)
+        *resolved = format;
     return createImporter(format)->importFile(path, options);
 }
 

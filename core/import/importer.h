@@ -67,7 +67,9 @@ ImportFormat detectImportFormat(const std::string& path);
 // Detection on content alone; nullopt when nothing matches.
 std::optional<ImportFormat> detectImportFormat(std::string_view head, std::string_view fileName);
 
-// detect (when format is Auto) + createImporter + importFile.
-SessionData importSession(const std::string& path, ImportFormat format, const ImportOptions& options);
+// detect (when format is Auto) + createImporter + importFile; a gzip file is inflated first.
+// `resolved`, when given, receives the format that was read (detected inside the gzip data).
+SessionData importSession(
+    const std::string& path, ImportFormat format, const ImportOptions& options, ImportFormat* resolved = nullptr);
 
 } // namespace ws

@@ -25,14 +25,15 @@ SessionImport importIntoSession(
     const std::string& path, ImportFormat format, const ImportOptions& options, const std::string& output)
 {
     SessionImport result;
-    result.format = format == ImportFormat::Auto ? detectImportFormat(path) : format;
     std::unique_ptr<SessionWriter> writer = newWriter(output);
     bool discarded = false;
     {
         BackgroundRangeWriter ranges(*writer);
         ImportOptions streaming = options;
         streaming.nvtxSink = &ranges;
-        result.data = createImporter(result.format)->importFile(path, streaming);
+        // importSession, not the importer alone: a gzip file (tensorboard's *.pt.trace.json.gz) is
+        // inflated first, and the format is detected inside it.
+        result.data = importSession(path, format, streaming, &result.format);
         discarded = ranges.discarded();
         if (!discarded)
             ranges.finish();

@@ -21,7 +21,7 @@ struct SessionImport {
 
 // What `warpscope-cli import FILE -o OUT` runs: imports `path` and writes it, with its lane
 // cache, as the session `output` (renamed into place at the end; nothing is left on failure or
-// Cancel). The rows and ids are exactly those of SessionWriter::write(importer->importFile(...)).
+// Cancel). The rows and ids are exactly those of SessionWriter::write(importSession(...)).
 // The difference is time: NVTX ranges whose ids are final during the parse (the importer's
 // nvtxSink) are inserted on a second thread meanwhile, so the two longest phases of a large
 // Chrome trace overlap. If the file breaks the order that needs, the rows written so far are

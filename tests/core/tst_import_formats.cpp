@@ -5,7 +5,9 @@
 #include "core/import/importer.h"
 #include "core/import/ncucsvtable.h"
 #include "core/import/numbertext.h"
+#include "core/import/sessionimport.h"
 #include "core/store/sessionerror.h"
+#include "core/store/sessionreader.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -405,6 +407,23 @@ private slots:
         QVERIFY(!fromPlain.kernels.empty() || !fromPlain.kernelMetrics.empty());
         QVERIFY(!seen.empty());
         QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+
+        // What `warpscope-cli import` and the app run (importIntoSession) reads it too, and writes
+        // the session the plain file gives.
+        const std::string fromPackedSession = dir.filePath("packed.wscope").toStdString();
+        const std::string fromPlainSession = dir.filePath("plain.wscope").toStdString();
+        const SessionImport viaPacked = importIntoSession(packed, ImportFormat::Auto, {}, fromPackedSession);
+        const SessionImport viaPlain = importIntoSession(plain, ImportFormat::Auto, {}, fromPlainSession);
+        QCOMPARE(viaPacked.format, detectImportFormat(plain));
+        QCOMPARE(viaPacked.format, viaPlain.format);
+        const SessionData storedPacked = SessionReader(fromPackedSession).readAll();
+        const SessionData storedPlain = SessionReader(fromPlainSession).readAll();
+        QVERIFY(storedPacked.kernels == storedPlain.kernels);
+        QVERIFY(storedPacked.apiCalls == storedPlain.apiCalls);
+        QVERIFY(storedPacked.nvtxRanges == storedPlain.nvtxRanges);
+        QVERIFY(storedPacked.kernelMetrics == storedPlain.kernelMetrics);
+        QVERIFY(storedPacked.strings.all() == storedPlain.strings.all());
+        QVERIFY(!storedPlain.kernels.empty() || !storedPlain.kernelMetrics.empty());
 
         // Cut the compressed file short: an error naming it, and the file as it was.
         const auto size = std::filesystem::file_size(packed);

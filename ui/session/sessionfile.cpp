@@ -2,10 +2,9 @@
 #include "ui/session/sessionfile.h"
 
 #include "core/import/importer.h"
+#include "core/import/sessionimport.h"
 #include "core/store/sessionerror.h"
 #include "core/store/sessionreader.h"
-#include "core/store/sessionwriter.h"
-#include "core/timeline/lanebuilder.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -63,11 +62,9 @@ std::shared_ptr<SessionFile> SessionFile::open(
         ImportOptions options;
         options.progress = importProgress;
         options.cancel = cancel;
-        const SessionData data = importSession(path.toStdString(), ImportFormat::Auto, options);
-        SessionWriter writer(sessionPath.toStdString());
-        attachLaneCache(writer);
-        writer.write(data);
-        writer.commit();
+        // What `warpscope-cli import` runs: NVTX rows are written on a second thread during the
+        // parse, and the session appears under its name only when complete.
+        importIntoSession(path.toStdString(), ImportFormat::Auto, options, sessionPath.toStdString());
         opened = std::make_unique<SessionReader>(sessionPath.toStdString());
         file.reset(new SessionFile(sessionPath));
     }
