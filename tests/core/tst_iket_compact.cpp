@@ -235,8 +235,8 @@ private Q_SLOTS:
         QFETCH(bool, storedOwnIndex);
         const Device d;
         std::vector<CompactEvent> events {d.anchor(0)};
-        const Kind kinds[] = {Kind::Role, Kind::Start, Kind::Push, Kind::Mark, Kind::Start, Kind::Pop, Kind::End,
-            Kind::End};
+        const Kind kinds[]
+            = {Kind::Role, Kind::Start, Kind::Push, Kind::Mark, Kind::Start, Kind::Pop, Kind::End, Kind::End};
         double t = 100;
         for (const Kind k : kinds) {
             const auto own = static_cast<uint32_t>(events.size());
