@@ -119,7 +119,8 @@ ImportFormat detectImportFormat(const std::string& path)
         "hatchet file (pass --format to say which it is)");
 }
 
-SessionData importSession(const std::string& path, ImportFormat format, const ImportOptions& options, ImportFormat* resolved)
+SessionData importSession(
+    const std::string& path, ImportFormat format, const ImportOptions& options, ImportFormat* resolved)
 {
     if (isGzipFile(path)) {
         // Inflate first (the first third of the progress bar), then parse the text in memory.
