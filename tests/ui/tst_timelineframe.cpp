@@ -134,10 +134,32 @@ private slots:
                         ink += cached.pixel(x, y) != 0xff336699u ? 1 : 0;
                 }
                 QVERIFY(ink > 10);
+                // "N × …", the label of a run too narrow for its name: wider by the ellipsis.
+                const QImage& elided = prefixes.image(n, 0xff336699u, 0xffffffffu, true);
+                QCOMPARE(elided, prefixes.compose(n, 0xff336699u, 0xffffffffu, true));
+                QCOMPARE(elided.width(), prefixes.width(n, true));
+                QVERIFY(elided.width() > cached.width());
+                QCOMPARE(elided.copy(0, 0, cached.width() - 2, cached.height()),
+                    cached.copy(0, 0, cached.width() - 2, cached.height()));
             }
         }
         // Other colours are other images.
         QVERIFY(prefixes.image(1234, 0xff000000u, 0xffffffffu) != prefixes.image(1234, 0xff336699u, 0xffffffffu));
+    }
+
+    // A one-character name is no label alone, but the whole name after a run's count.
+    void shortNamesAfterACount()
+    {
+        const QFont font = QApplication::font();
+        QVERIFY(renderLabel(QStringLiteral("k"), 40, 0xff336699u, 0xffffffffu, font, false, Qt::ElideRight).isNull());
+        const QImage k
+            = renderLabel(QStringLiteral("k"), 40, 0xff336699u, 0xffffffffu, font, false, Qt::ElideRight, -1, true);
+        QVERIFY(!k.isNull());
+        QCOMPARE(k.width(), QFontMetrics(font).horizontalAdvance(QStringLiteral("k")) + 1);
+        // Elided to its ellipsis it is still nothing.
+        QVERIFY(renderLabel(QStringLiteral("kernel_with_a_long_name"), 12, 0xff336699u, 0xffffffffu, font, false,
+            Qt::ElideRight, -1, true)
+                    .isNull());
     }
 
     // Zooming changes the counts of the folded runs (and the widths their names are elided

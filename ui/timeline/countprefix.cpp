@@ -12,7 +12,7 @@ namespace ws {
 
 namespace {
 
-const QString kGlyphs = QStringLiteral("0123456789, ×");
+const QString kGlyphs = QStringLiteral("0123456789, ×…");
 
 } // namespace
 
@@ -42,28 +42,28 @@ int CountPrefix::slot(QChar c)
     return static_cast<int>(kGlyphs.indexOf(c));
 }
 
-QString CountPrefix::text(quint32 count) const
+QString CountPrefix::text(quint32 count, bool ellipsis)
 {
-    return formatCount(count) + QStringLiteral(" × ");
+    return formatCount(count) + (ellipsis ? QStringLiteral(" × …") : QStringLiteral(" × "));
 }
 
-int CountPrefix::width(quint32 count) const
+int CountPrefix::width(quint32 count, bool ellipsis) const
 {
     double w = 0;
-    for (const QChar c : text(count)) {
+    for (const QChar c : text(count, ellipsis)) {
         const int i = slot(c);
         w += i >= 0 ? m_glyphs[static_cast<size_t>(i)].advance : 0;
     }
     return static_cast<int>(std::lround(w));
 }
 
-QImage CountPrefix::compose(quint32 count, QRgb fill, QRgb ink) const
+QImage CountPrefix::compose(quint32 count, QRgb fill, QRgb ink, bool ellipsis) const
 {
-    QImage img(std::max(width(count), 1), m_height, QImage::Format_RGB32);
+    QImage img(std::max(width(count, ellipsis), 1), m_height, QImage::Format_RGB32);
     img.fill(fill);
     const int ir = qRed(ink), ig = qGreen(ink), ib = qBlue(ink);
     double pen = 0;
-    for (const QChar c : text(count)) {
+    for (const QChar c : text(count, ellipsis)) {
         const int i = slot(c);
         if (i < 0)
             continue; // formatCount writes digits and ',' only
@@ -86,14 +86,14 @@ QImage CountPrefix::compose(quint32 count, QRgb fill, QRgb ink) const
     return img;
 }
 
-const QImage& CountPrefix::image(quint32 count, QRgb fill, QRgb ink)
+const QImage& CountPrefix::image(quint32 count, QRgb fill, QRgb ink, bool ellipsis)
 {
     if (m_images.size() > 5000)
         m_images.clear();
-    const Key key {count, fill, ink};
+    const Key key {count, fill, ink, ellipsis};
     auto it = m_images.constFind(key);
     if (it == m_images.cend())
-        it = m_images.insert(key, compose(count, fill, ink));
+        it = m_images.insert(key, compose(count, fill, ink, ellipsis));
     return *it;
 }
 

@@ -6,18 +6,19 @@
 
 namespace ws {
 
-void RulerLabels::use(const Style& style)
+void RulerLabels::setStyle(const Style& style)
 {
-    if (m_valid && m_style == style && m_images[0].size() + m_images[1].size() < 512)
+    if (m_valid && m_style == style && size() < 512)
         return;
     m_images[0].clear();
     m_images[1].clear();
+    m_spans.clear();
     m_spacing = -1;
     m_style = style;
     m_valid = true;
 }
 
-QImage RulerLabels::render(const Style& style, const QString& text, bool bold)
+QImage RulerLabels::render(const Style& style, const QString& text, bool bold, const QRect& rect)
 {
     QFont f = style.font;
     f.setBold(bold);
@@ -27,26 +28,35 @@ QImage RulerLabels::render(const Style& style, const QString& text, bool bold)
     QPainter p(&img);
     p.setFont(f);
     p.setPen(QColor::fromRgba(style.ink));
-    // RulerPainter's own call, moved left by the tick's x + kTextOffset.
-    p.drawText(QRect(0, 2, 200, style.rulerHeight - 10), Qt::AlignLeft | Qt::AlignVCenter, text);
+    p.drawText(rect, Qt::AlignLeft | Qt::AlignVCenter, text);
     return img;
 }
 
-const QImage& RulerLabels::image(const Style& style, const QString& text, bool bold)
+const QImage& RulerLabels::image(const QString& text, bool bold)
 {
-    use(style);
     QHash<QString, QImage>& images = m_images[bold ? 1 : 0];
     auto it = images.constFind(text);
-    if (it == images.cend())
-        it = images.insert(text, render(style, text, bold));
+    if (it == images.cend()) // RulerPainter's own call, moved left by the tick's x + kTextOffset
+        it = images.insert(text, render(m_style, text, bold, QRect(0, 2, 200, m_style.rulerHeight - 10)));
     return *it;
 }
 
-int RulerLabels::spacingText(const Style& style)
+const QImage& RulerLabels::spanImage(const QString& text, int width)
 {
-    use(style);
+    if (width != m_spanWidth) {
+        m_spans.clear();
+        m_spanWidth = width;
+    }
+    auto it = m_spans.constFind(text);
+    if (it == m_spans.cend())
+        it = m_spans.insert(text, render(m_style, text, false, QRect(0, 0, width, m_style.rulerHeight)));
+    return *it;
+}
+
+int RulerLabels::spacingText()
+{
     if (m_spacing < 0)
-        m_spacing = QFontMetrics(style.font).horizontalAdvance(QStringLiteral("000.000 ms"));
+        m_spacing = QFontMetrics(m_style.font).horizontalAdvance(QStringLiteral("000.000 ms"));
     return m_spacing;
 }
 

@@ -42,8 +42,10 @@ void RulerPainter::paint(QPainter& p, const TimelinePaintContext& ctx, TimeRange
     const QFontMetrics fm(ctx.font);
     RulerLabels::Style style {ctx.font, colors.text.rgba(), colors.groupHeader.rgba(), rulerHeight};
     const bool cached = m_cachesText && imageTarget(p, style.format);
+    if (cached)
+        m_labels.setStyle(style);
     const TimeNs origin = ctx.snapshot->begin();
-    const int spacing = cached ? m_labels.spacingText(style) : fm.horizontalAdvance(QStringLiteral("000.000 ms"));
+    const int spacing = cached ? m_labels.spacingText() : fm.horizontalAdvance(QStringLiteral("000.000 ms"));
     const TimeNs step = niceTickStep(c.nsPerPx(), spacing + 16);
     p.save();
     p.setClipRect(QRect(labelWidth, 0, ctx.eventArea.width(), rulerHeight));
@@ -65,7 +67,7 @@ void RulerPainter::paint(QPainter& p, const TimelinePaintContext& ctx, TimeRange
         const bool bold = relative && t == firstTick;
         QString label = relative && t != firstTick ? QStringLiteral("+") + formatTick(t - firstTick, step)
                                                    : formatTick(t - origin, step);
-        QImage image = cached ? m_labels.image(style, label, bold) : QImage();
+        QImage image = cached ? m_labels.image(label, bold) : QImage();
         ticks.push_back({t, x, std::move(label), bold, image});
     }
     // A copied image covers what an earlier label drew under it: only where no two overlap.
@@ -108,9 +110,16 @@ void RulerPainter::paint(QPainter& p, const TimelinePaintContext& ctx, TimeRange
     }
     p.restore();
     // Left of the ruler: the visible span, so the scale is never ambiguous.
-    p.setPen(colors.text);
-    p.drawText(QRect(6, 0, labelWidth - 12, rulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
-        QStringLiteral("view %1").arg(formatDuration(c.viewEnd() - c.viewStart())));
+    const QString span = QStringLiteral("view %1").arg(formatDuration(c.viewEnd() - c.viewStart()));
+    const QRect spanRect(RulerLabels::kSpanX, 0, labelWidth - 12, rulerHeight);
+    const QImage spanImage = cached ? m_labels.spanImage(span, spanRect.width()) : QImage();
+    // (The image must end inside the label column, where only the background is under it.)
+    if (!spanImage.isNull() && spanRect.left() + spanImage.width() <= labelWidth) {
+        p.drawImage(spanRect.topLeft(), spanImage);
+    } else {
+        p.setPen(colors.text);
+        p.drawText(spanRect, Qt::AlignVCenter | Qt::AlignLeft, span);
+    }
 }
 
 } // namespace ws

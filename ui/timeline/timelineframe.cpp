@@ -236,7 +236,7 @@ int labelAdvance(const QString& text, const QFont& font, bool bold)
 }
 
 QImage renderLabel(const QString& text, int bucket, QRgb fill, QRgb ink, const QFont& font, bool bold,
-    Qt::TextElideMode mode, int advance)
+    Qt::TextElideMode mode, int advance, bool wholeShortText)
 {
     QImage img;
     QFont f = font;
@@ -252,7 +252,7 @@ QImage renderLabel(const QString& text, int bucket, QRgb fill, QRgb ink, const Q
         elided = fm.elidedText(text, mode, bucket);
         advance = fm.horizontalAdvance(elided);
     }
-    if (elided.size() > 1 && elided != QStringLiteral("…")) {
+    if ((elided.size() > 1 && elided != QStringLiteral("…")) || (wholeShortText && elided == text && !text.isEmpty())) {
         img = QImage(std::max(1, std::min(bucket, advance + 1)), fm.height(), QImage::Format_RGB32);
         img.fill(fill);
         QPainter p(&img);
@@ -292,7 +292,7 @@ const QImage* labelImage(const QString& text, int width, QRgb fill, QRgb ink, co
 // than blitting the image.
 struct SliceLabelKey {
     StringId name = 0;
-    quint32 count = 1;
+    quint32 count = 1; // 0: the name part of a folded run's label (after CountPrefix)
     int bucket = 0;
     QRgb fill = 0;
     QRgb ink = 0;
@@ -351,8 +351,8 @@ const QImage* sliceLabelImage(const SessionSnapshot& s, const std::shared_ptr<co
         canonical.bucket = kFitsBucket;
     auto it = cache.find(canonical);
     if (it == cache.end())
-        it = cache.insert(
-            canonical, renderLabel(text(), key.bucket, key.fill, key.ink, font, false, Qt::ElideRight, *a));
+        it = cache.insert(canonical,
+            renderLabel(text(), key.bucket, key.fill, key.ink, font, false, Qt::ElideRight, *a, key.count == 0));
     return it->isNull() ? nullptr : &it.value();
 }
 
@@ -539,19 +539,24 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
             const int bucket = (lab.rect.width() - 4) & ~7;
             const int x = lab.rect.left() + 2;
             // A folded run: the count from glyphs, then the name's own cached label (elided to
-            // what is left); a run too narrow for a readable name is labelled as a whole.
+            // what is left), or "N × …" when no readable part of the name fits; a run too narrow
+            // even for that has no label. No text is laid out for a count.
             // (Buckets of names are positive: kFitsBucket is a key of its own.)
-            const int pw = lab.count > 1 ? prefixes.width(lab.count) : 0;
-            if (lab.count > 1 && bucket - pw > 0) {
-                const SliceLabelKey nameKey {lab.name, 1, bucket - pw, lab.fill, lab.text};
-                if (const QImage* name = sliceLabelImage(s, req.snapshot, nameKey, req.style.font)) {
-                    const QImage& prefix = prefixes.image(lab.count, lab.fill, lab.text);
-                    const int y = lab.rect.top() + (lab.rect.height() - name->height()) / 2;
-                    raster.blit(prefix, x, y);
-                    raster.blit(*name, x + pw, y);
-                    ++frame->labelCount;
+            if (lab.count > 1) {
+                const int pw = prefixes.width(lab.count);
+                const QImage* name = bucket - pw > 0
+                    ? sliceLabelImage(s, req.snapshot, {lab.name, 0, bucket - pw, lab.fill, lab.text}, req.style.font)
+                    : nullptr;
+                const bool ellipsis = !name;
+                if (ellipsis && prefixes.width(lab.count, true) > bucket)
                     continue;
-                }
+                const QImage& prefix = prefixes.image(lab.count, lab.fill, lab.text, ellipsis);
+                const int y = lab.rect.top() + (lab.rect.height() - prefix.height()) / 2;
+                raster.blit(prefix, x, y);
+                if (name)
+                    raster.blit(*name, x + pw, y);
+                ++frame->labelCount;
+                continue;
             }
             const SliceLabelKey key {lab.name, lab.count, bucket, lab.fill, lab.text};
             const QImage* img = sliceLabelImage(s, req.snapshot, key, req.style.font);
