@@ -5,6 +5,7 @@
 // (scanlines, one-pixel gaps, the hatch of folded runs drawn from eight pre-hatched lines)
 // equal a brute-force raster of the frame's own draw lists.
 #include "ui/timeline/countprefix.h"
+#include "ui/timeline/elisiontable.h"
 #include "ui/timeline/hatchedscanlines.h"
 #include "ui/timeline/timelineframe.h"
 #include "uifixtures.h"
@@ -14,6 +15,8 @@
 #include <QFontMetricsF>
 #include <QtTest>
 
+#include <algorithm>
+#include <random>
 #include <thread>
 
 using namespace ws;
@@ -145,6 +148,30 @@ private slots:
         }
         // Other colours are other images.
         QVERIFY(prefixes.image(1234, 0xff000000u, 0xffffffffu) != prefixes.image(1234, 0xff336699u, 0xffffffffu));
+    }
+
+    // Widths asked in any order (zooms in and out): the table answers what elidedText answers.
+    void elisionTableEqualsElidedText()
+    {
+        const QFontMetrics fm(QApplication::font());
+        std::mt19937 rng(3);
+        for (const QString& text :
+            {QStringLiteral("void flash_attn_fwd_kernel<128, true, false>"), QStringLiteral("cudaLaunchKernel"),
+                QStringLiteral("ab"), QStringLiteral("[CUDA memcpy Host-to-Device]")}) {
+            std::vector<int> widths;
+            for (int w = 0; w <= fm.horizontalAdvance(text) + 12; ++w)
+                widths.push_back(w);
+            std::shuffle(widths.begin(), widths.end(), rng);
+            ElisionTable table;
+            for (int pass = 0; pass < 2; ++pass) {
+                for (const int w : widths) {
+                    const ElisionTable::Elided& e = table.at(text, w, fm);
+                    const QString expected = fm.elidedText(text, Qt::ElideRight, w);
+                    QVERIFY2(e.text == expected, qPrintable(QStringLiteral("%1 at %2").arg(text).arg(w)));
+                    QCOMPARE(e.advance, fm.horizontalAdvance(expected));
+                }
+            }
+        }
     }
 
     // A one-character name is no label alone, but the whole name after a run's count.

@@ -2,6 +2,7 @@
 #include "ui/timeline/timelineframe.h"
 
 #include "ui/timeline/countprefix.h"
+#include "ui/timeline/elisiontable.h"
 #include "ui/timeline/hatchedscanlines.h"
 
 #include "ui/style/colorscheme.h"
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <cwchar>
 #include <limits>
+#include <optional>
 
 namespace ws {
 
@@ -235,10 +237,32 @@ int labelAdvance(const QString& text, const QFont& font, bool bold)
     return QFontMetrics(f).horizontalAdvance(text);
 }
 
+namespace {
+
+// The tail of renderLabel, for a text already elided (`advance`: the elided text's width).
+QImage drawElided(const QString& text, const QString& elided, int advance, int bucket, QRgb fill, QRgb ink,
+    const QFont& font, bool bold, bool wholeShortText)
+{
+    QImage img;
+    if ((elided.size() > 1 && elided != QStringLiteral("…")) || (wholeShortText && elided == text && !text.isEmpty())) {
+        QFont f = font;
+        f.setBold(bold);
+        const QFontMetrics fm(f);
+        img = QImage(std::max(1, std::min(bucket, advance + 1)), fm.height(), QImage::Format_RGB32);
+        img.fill(fill);
+        QPainter p(&img);
+        p.setFont(f);
+        p.setPen(QColor::fromRgb(ink));
+        p.drawText(0, fm.ascent(), elided);
+    }
+    return img;
+}
+
+} // namespace
+
 QImage renderLabel(const QString& text, int bucket, QRgb fill, QRgb ink, const QFont& font, bool bold,
     Qt::TextElideMode mode, int advance, bool wholeShortText)
 {
-    QImage img;
     QFont f = font;
     f.setBold(bold);
     const QFontMetrics fm(f);
@@ -252,15 +276,7 @@ QImage renderLabel(const QString& text, int bucket, QRgb fill, QRgb ink, const Q
         elided = fm.elidedText(text, mode, bucket);
         advance = fm.horizontalAdvance(elided);
     }
-    if ((elided.size() > 1 && elided != QStringLiteral("…")) || (wholeShortText && elided == text && !text.isEmpty())) {
-        img = QImage(std::max(1, std::min(bucket, advance + 1)), fm.height(), QImage::Format_RGB32);
-        img.fill(fill);
-        QPainter p(&img);
-        p.setFont(f);
-        p.setPen(QColor::fromRgb(ink));
-        p.drawText(0, fm.ascent(), elided);
-    }
-    return img;
+    return drawElided(text, elided, advance, bucket, fill, ink, font, bold, wholeShortText);
 }
 
 namespace {
@@ -296,12 +312,13 @@ struct SliceLabelKey {
     int bucket = 0;
     QRgb fill = 0;
     QRgb ink = 0;
+    int shown = -1; // an elided label's key: its elided text's length (and bucket its width)
     bool operator==(const SliceLabelKey&) const = default;
 };
 
 size_t qHash(const SliceLabelKey& k, size_t seed = 0)
 {
-    return qHashMulti(seed, k.name, k.count, k.bucket, k.fill, k.ink);
+    return qHashMulti(seed, k.name, k.count, k.bucket, k.fill, k.ink, k.shown);
 }
 
 // The bucket of a label whose text fits: its image is the same for every wider bucket.
@@ -330,12 +347,18 @@ const QImage* sliceLabelImage(const SessionSnapshot& s, const std::shared_ptr<co
     // changes the slices' widths, so keyed by bucket alone it would be drawn again (its text
     // laid out twice) each time. The text's advance is kept per (name, count) to tell.
     thread_local QHash<SliceTextKey, int> advances;
+    // A label that does not fit is keyed by what it shows: its elided text (per width, from
+    // an ElisionTable) and its image's width.
+    thread_local QHash<SliceTextKey, ElisionTable> elisions;
+    thread_local std::optional<QFontMetrics> metrics;
     const bool sameOwner = !cacheOwner.owner_before(owner) && !owner.owner_before(cacheOwner) && !cacheOwner.expired();
     if (!sameOwner || !(cacheFont == font) || cache.size() > 5000 || advances.size() > 20000) {
         cache.clear();
         advances.clear();
+        elisions.clear();
         cacheFont = font;
         cacheOwner = owner;
+        metrics.emplace(font);
     }
     const auto text = [&] {
         QString t = s.qstr(key.name);
@@ -347,12 +370,22 @@ const QImage* sliceLabelImage(const SessionSnapshot& s, const std::shared_ptr<co
     if (a == advances.cend())
         a = advances.insert(SliceTextKey {key.name, key.count}, labelAdvance(text(), font, false));
     SliceLabelKey canonical = key;
-    if (*a < key.bucket)
+    if (*a < key.bucket) {
         canonical.bucket = kFitsBucket;
+        auto it = cache.find(canonical);
+        if (it == cache.end())
+            it = cache.insert(canonical,
+                renderLabel(text(), key.bucket, key.fill, key.ink, font, false, Qt::ElideRight, *a, key.count == 0));
+        return it->isNull() ? nullptr : &it.value();
+    }
+    const QString full = text();
+    const ElisionTable::Elided& e = elisions[SliceTextKey {key.name, key.count}].at(full, key.bucket, *metrics);
+    canonical.bucket = std::min(key.bucket, e.advance + 1);
+    canonical.shown = static_cast<int>(e.text.size());
     auto it = cache.find(canonical);
     if (it == cache.end())
-        it = cache.insert(canonical,
-            renderLabel(text(), key.bucket, key.fill, key.ink, font, false, Qt::ElideRight, *a, key.count == 0));
+        it = cache.insert(
+            canonical, drawElided(full, e.text, e.advance, key.bucket, key.fill, key.ink, font, false, key.count == 0));
     return it->isNull() ? nullptr : &it.value();
 }
 
