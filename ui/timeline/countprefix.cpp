@@ -88,7 +88,10 @@ QImage CountPrefix::compose(quint32 count, QRgb fill, QRgb ink, bool ellipsis) c
 
 const QImage& CountPrefix::image(quint32 count, QRgb fill, QRgb ink, bool ellipsis)
 {
-    if (m_images.size() > 5000)
+    // Counts change with nearly every zoom step and composing one costs a few microseconds:
+    // the cache only spares frames that show the same runs again (pans), so it stays small
+    // (an image is ~3 KB).
+    if (m_images.size() > 1024)
         m_images.clear();
     const Key key {count, fill, ink, ellipsis};
     auto it = m_images.constFind(key);
