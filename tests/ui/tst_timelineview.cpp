@@ -582,6 +582,61 @@ private slots:
         QVERIFY(labels > 20);
     }
 
+    // The ruler copies its tick labels from images drawn once per text: the same pixels as
+    // drawing every text, through zooms, pans, deep zooms (relative "+..." ticks and a bold
+    // first one), a font change and a theme change.
+    void rulerTextCacheDrawsWhatDrawTextDraws()
+    {
+        Fixture f(test::smallSession(), {1040, 300});
+        QVERIFY(f.waitFrame());
+        const auto ruler = [&] {
+            const QRect r(0, 0, f.view.width(), f.view.eventArea().top());
+            return f.view.grab(r).toImage().convertToFormat(QImage::Format_RGB32);
+        };
+        const auto compare = [&](const char* step) {
+            if (!f.waitFrame())
+                return false;
+            f.view.setRulerCachesText(true);
+            const QImage cached = ruler();
+            const int labels = f.view.rulerCachedLabels();
+            f.view.setRulerCachesText(false);
+            const QImage drawn = ruler();
+            f.view.setRulerCachesText(true);
+            if (labels == 0 || cached != drawn) {
+                qWarning("ruler differs (or nothing cached: %d) after: %s", labels, step);
+                return false;
+            }
+            return true;
+        };
+        const TimeNs span = f.snapshot->end() - f.snapshot->begin();
+        QVERIFY(compare("open"));
+        f.view.zoomBy(0.8, 300);
+        QVERIFY(compare("zoom"));
+        f.view.panBy(0.07);
+        QVERIFY(compare("pan"));
+        f.selection.setViewRange({t0 + span / 2, t0 + span / 2 + 40});
+        QVERIFY(compare("deep zoom"));
+        f.view.panBy(0.33);
+        QVERIFY(compare("deep pan"));
+        for (int i = 0; i < 24; ++i) { // new texts on every pan: the cache grows (and rehashes)
+            f.view.panBy(0.6);
+            QVERIFY(compare("pans"));
+        }
+        QFont big = f.view.font();
+        big.setPointSizeF(big.pointSizeF() * 1.5);
+        f.view.setFont(big);
+        QVERIFY(compare("font"));
+        QPalette dark = f.view.palette();
+        dark.setColor(QPalette::Window, QColor(0x30, 0x30, 0x30));
+        dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
+        dark.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+        dark.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
+        f.view.setPalette(dark);
+        QVERIFY(compare("theme"));
+        f.view.fitAll();
+        QVERIFY(compare("fit"));
+    }
+
     void millionEventsFoldToPixels()
     {
         const auto s = test::denseSession(1'000'000, 3);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ui/session/selectionmodel.h"
+#include "ui/timeline/rulerlabels.h"
 #include "ui/timeline/timelinepaintcontext.h"
 
 class QPainter;
@@ -13,7 +14,14 @@ namespace ws {
 // visible span left of it.
 class RulerPainter {
 public:
-    void paint(QPainter& p, const TimelinePaintContext& c, TimeRange selection) const;
+    void paint(QPainter& p, const TimelinePaintContext& c, TimeRange selection);
+    // Off: every tick's text drawn with drawText (what the cached images must equal; tests).
+    void setCachesText(bool on) { m_cachesText = on; }
+    const RulerLabels& labels() const { return m_labels; }
+
+private:
+    RulerLabels m_labels;
+    bool m_cachesText = true;
 };
 
 } // namespace ws

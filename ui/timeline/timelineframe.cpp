@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/timelineframe.h"
 
+#include "ui/timeline/countprefix.h"
+#include "ui/timeline/elisiontable.h"
+#include "ui/timeline/hatchedscanlines.h"
+
 #include "ui/style/colorscheme.h"
 #include "ui/style/timeformat.h"
 
@@ -14,6 +18,7 @@
 #include <cstring>
 #include <cwchar>
 #include <limits>
+#include <optional>
 
 namespace ws {
 
@@ -26,13 +31,6 @@ static_assert(sizeof(wchar_t) == sizeof(uint32_t));
 inline void fillPixels(uint32_t* p, size_t n, uint32_t c)
 {
     std::wmemset(reinterpret_cast<wchar_t*>(p), static_cast<wchar_t>(c), n);
-}
-
-QRgb blend(QRgb under, QRgb over)
-{
-    const int a = qAlpha(over);
-    const auto mix = [a](int o, int u) { return (o * a + u * (255 - a)) / 255; };
-    return qRgb(mix(qRed(over), qRed(under)), mix(qGreen(over), qGreen(under)), mix(qBlue(over), qBlue(under)));
 }
 
 // Lighter shade for a counter's area; its min..max band keeps the full colour.
@@ -78,13 +76,18 @@ public:
         for (int y = std::max(y0, 0); y < std::min(y1, m_height); ++y)
             std::memcpy(line(y), scan.data(), static_cast<size_t>(m_width) * sizeof(uint32_t));
     }
+    void copyHatched(const HatchedScanlines& lines, int y0, int y1)
+    {
+        for (int y = std::max(y0, 0); y < std::min(y1, m_height); ++y)
+            std::memcpy(line(y), lines.line(y), static_cast<size_t>(m_width) * sizeof(uint32_t));
+    }
     // Diagonal hatch over folded runs (Tracy draws them zig-zagged): says "more in here".
     void hatch(int x0, int x1, int y0, int y1, QRgb over)
     {
         for (int y = std::max(y0, 0); y < std::min(y1, m_height); ++y) {
             uint32_t* l = line(y);
             for (int x = x0 + ((8 - ((x0 + y) & 7)) & 7); x < x1; x += 8)
-                l[x] = blend(l[x], over);
+                l[x] = blendOver(l[x], over);
         }
     }
     // Copies `img` (RGB32) with its top-left at (x, y), clipped to the raster.
@@ -114,9 +117,15 @@ private:
     int m_height;
 };
 
+// Per frame, reused from row to row.
+struct LaneScratch {
+    std::vector<uint32_t> scan;
+    std::vector<std::pair<int, int>> hatchRuns; // folded runs' [x0, x1)
+    HatchedScanlines hatches;
+};
+
 void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRow& row, int top, Raster& raster,
-    std::vector<uint32_t>& scan, std::vector<Label>& labels, std::vector<Idle>& idle, FrameRowHits& hits,
-    TimelineFrame& frame)
+    LaneScratch& scratch, std::vector<Label>& labels, std::vector<Idle>& idle, FrameRowHits& hits, TimelineFrame& frame)
 {
     const TimelineLane& lane = s.model->lanes[static_cast<size_t>(row.lane)];
     foldLane(lane.start, lane.ends(), s.indexFor(static_cast<size_t>(row.lane)), req.coords, hits.rects);
@@ -124,10 +133,17 @@ void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRo
     const int bandTop = top + 1;
     const int bandH = std::max(row.height - 2, 1);
     const bool instants = laneKind(lane.kind).instants;
+    auto& [scan, hatchRuns, hatches] = scratch;
     scan.resize(static_cast<size_t>(std::max(width, 0)));
     fillPixels(scan.data(), scan.size(), row.background);
+    // Each rectangle's colour comes from its widest event's name: one load from the lane's
+    // name array, far from where the fold read, and a cache miss per rectangle at 10M events
+    // (a fifth of this function's time). Issued all together first, the misses overlap.
+    for (const LodRect& r : hits.rects)
+        __builtin_prefetch(lane.name.data() + r.widest);
     const LodRect* prev = nullptr;
-    std::vector<std::pair<int, int>> folded;
+    std::vector<std::pair<int, int>>& folded = hatchRuns;
+    folded.clear();
     for (const LodRect& r : hits.rects) {
         int x0 = std::max(r.x0, 0);
         int x1 = std::min(r.x1, width);
@@ -161,9 +177,12 @@ void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRo
         prev = &r;
     }
     raster.fill(top, bandTop, row.background);
-    raster.copy(scan, bandTop, bandTop + bandH);
-    for (const auto& [x0, x1] : folded)
-        raster.hatch(x0, x1, bandTop, bandTop + bandH, req.style.hatch);
+    if (folded.empty()) {
+        raster.copy(scan, bandTop, bandTop + bandH);
+        return;
+    }
+    hatches.build(scan, folded, req.style.hatch);
+    raster.copyHatched(hatches, bandTop, bandTop + bandH);
 }
 
 void rasterCounter(const SessionSnapshot& s, const FrameRequest& req, const FrameRow& row, int top, Raster& raster,
@@ -218,10 +237,32 @@ int labelAdvance(const QString& text, const QFont& font, bool bold)
     return QFontMetrics(f).horizontalAdvance(text);
 }
 
-QImage renderLabel(const QString& text, int bucket, QRgb fill, QRgb ink, const QFont& font, bool bold,
-    Qt::TextElideMode mode, int advance)
+namespace {
+
+// The tail of renderLabel, for a text already elided (`advance`: the elided text's width).
+QImage drawElided(const QString& text, const QString& elided, int advance, int bucket, QRgb fill, QRgb ink,
+    const QFont& font, bool bold, bool wholeShortText)
 {
     QImage img;
+    if ((elided.size() > 1 && elided != QStringLiteral("…")) || (wholeShortText && elided == text && !text.isEmpty())) {
+        QFont f = font;
+        f.setBold(bold);
+        const QFontMetrics fm(f);
+        img = QImage(std::max(1, std::min(bucket, advance + 1)), fm.height(), QImage::Format_RGB32);
+        img.fill(fill);
+        QPainter p(&img);
+        p.setFont(f);
+        p.setPen(QColor::fromRgb(ink));
+        p.drawText(0, fm.ascent(), elided);
+    }
+    return img;
+}
+
+} // namespace
+
+QImage renderLabel(const QString& text, int bucket, QRgb fill, QRgb ink, const QFont& font, bool bold,
+    Qt::TextElideMode mode, int advance, bool wholeShortText)
+{
     QFont f = font;
     f.setBold(bold);
     const QFontMetrics fm(f);
@@ -235,15 +276,7 @@ QImage renderLabel(const QString& text, int bucket, QRgb fill, QRgb ink, const Q
         elided = fm.elidedText(text, mode, bucket);
         advance = fm.horizontalAdvance(elided);
     }
-    if (elided.size() > 1 && elided != QStringLiteral("…")) {
-        img = QImage(std::max(1, std::min(bucket, advance + 1)), fm.height(), QImage::Format_RGB32);
-        img.fill(fill);
-        QPainter p(&img);
-        p.setFont(f);
-        p.setPen(QColor::fromRgb(ink));
-        p.drawText(0, fm.ascent(), elided);
-    }
-    return img;
+    return drawElided(text, elided, advance, bucket, fill, ink, font, bold, wholeShortText);
 }
 
 namespace {
@@ -275,16 +308,17 @@ const QImage* labelImage(const QString& text, int width, QRgb fill, QRgb ink, co
 // than blitting the image.
 struct SliceLabelKey {
     StringId name = 0;
-    quint32 count = 1;
+    quint32 count = 1; // 0: the name part of a folded run's label (after CountPrefix)
     int bucket = 0;
     QRgb fill = 0;
     QRgb ink = 0;
+    int shown = -1; // an elided label's key: its elided text's length (and bucket its width)
     bool operator==(const SliceLabelKey&) const = default;
 };
 
 size_t qHash(const SliceLabelKey& k, size_t seed = 0)
 {
-    return qHashMulti(seed, k.name, k.count, k.bucket, k.fill, k.ink);
+    return qHashMulti(seed, k.name, k.count, k.bucket, k.fill, k.ink, k.shown);
 }
 
 // The bucket of a label whose text fits: its image is the same for every wider bucket.
@@ -313,12 +347,18 @@ const QImage* sliceLabelImage(const SessionSnapshot& s, const std::shared_ptr<co
     // changes the slices' widths, so keyed by bucket alone it would be drawn again (its text
     // laid out twice) each time. The text's advance is kept per (name, count) to tell.
     thread_local QHash<SliceTextKey, int> advances;
+    // A label that does not fit is keyed by what it shows: its elided text (per width, from
+    // an ElisionTable) and its image's width.
+    thread_local QHash<SliceTextKey, ElisionTable> elisions;
+    thread_local std::optional<QFontMetrics> metrics;
     const bool sameOwner = !cacheOwner.owner_before(owner) && !owner.owner_before(cacheOwner) && !cacheOwner.expired();
     if (!sameOwner || !(cacheFont == font) || cache.size() > 5000 || advances.size() > 20000) {
         cache.clear();
         advances.clear();
+        elisions.clear();
         cacheFont = font;
         cacheOwner = owner;
+        metrics.emplace(font);
     }
     const auto text = [&] {
         QString t = s.qstr(key.name);
@@ -330,12 +370,22 @@ const QImage* sliceLabelImage(const SessionSnapshot& s, const std::shared_ptr<co
     if (a == advances.cend())
         a = advances.insert(SliceTextKey {key.name, key.count}, labelAdvance(text(), font, false));
     SliceLabelKey canonical = key;
-    if (*a < key.bucket)
+    if (*a < key.bucket) {
         canonical.bucket = kFitsBucket;
+        auto it = cache.find(canonical);
+        if (it == cache.end())
+            it = cache.insert(canonical,
+                renderLabel(text(), key.bucket, key.fill, key.ink, font, false, Qt::ElideRight, *a, key.count == 0));
+        return it->isNull() ? nullptr : &it.value();
+    }
+    const QString full = text();
+    const ElisionTable::Elided& e = elisions[SliceTextKey {key.name, key.count}].at(full, key.bucket, *metrics);
+    canonical.bucket = std::min(key.bucket, e.advance + 1);
+    canonical.shown = static_cast<int>(e.text.size());
     auto it = cache.find(canonical);
     if (it == cache.end())
         it = cache.insert(
-            canonical, renderLabel(text(), key.bucket, key.fill, key.ink, font, false, Qt::ElideRight, *a));
+            canonical, drawElided(full, e.text, e.advance, key.bucket, key.fill, key.ink, font, false, key.count == 0));
     return it->isNull() ? nullptr : &it.value();
 }
 
@@ -346,7 +396,7 @@ void drawRowLabel(const FrameRequest& req, const FrameRow& row, int top, QImage&
     const bool group = row.group || (row.lane < 0 && row.counter < 0);
     const QRgb bg = group ? (req.style.groupHeader | 0xff000000u) : (row.labelBackground | 0xff000000u);
     column.fill(top, top + row.height - 1, bg);
-    column.fill(top + row.height - 1, top + row.height, blend(bg, req.style.grid));
+    column.fill(top + row.height - 1, top + row.height, blendOver(bg, req.style.grid));
     const int x = 4 + row.depth * 12;
     const int textX = group ? x + 12 : x;
     const int avail = req.labelWidth - textX - 6;
@@ -374,6 +424,60 @@ void drawRowLabel(const FrameRequest& req, const FrameRow& row, int top, QImage&
     }
 }
 
+// A row's label cell, cached per worker thread: the label column is the same frame after frame
+// while the view zooms and pans, and drawing it (a keyed text lookup per line, the group's
+// triangle through a QPainter) was 5% of a build.
+struct RowLabelKey {
+    QString label;
+    int depth = 0;
+    int height = 0;
+    int labelWidth = 0;
+    bool group = false;
+    bool expanded = true;
+    QRgb background = 0;
+    QRgb grid = 0;
+    QRgb groupHeader = 0;
+    QRgb text = 0;
+    bool operator==(const RowLabelKey&) const = default;
+};
+
+size_t qHash(const RowLabelKey& k, size_t seed = 0)
+{
+    return qHashMulti(seed, k.label, k.depth, k.height, k.labelWidth, k.group, k.expanded, k.background, k.grid,
+        k.groupHeader, k.text);
+}
+
+void drawRowLabelCached(const FrameRequest& req, const FrameRow& row, int top, QImage& img, Raster& column)
+{
+    // The cell is drawn as drawRowLabel draws it at top 0 and copied in: the same pixels as long
+    // as everything it draws stays inside the cell (text lines that fit the row's height, the
+    // triangle left of the column's edge); otherwise it is drawn in place.
+    const int lineH = QFontMetrics(req.style.font).height();
+    const int lines = static_cast<int>(row.label.count(QLatin1Char('\n'))) + 1;
+    if (lineH * lines > row.height || row.height < 10 || 4 + row.depth * 12 + 10 > req.labelWidth) {
+        drawRowLabel(req, row, top, img, column);
+        return;
+    }
+    thread_local QHash<RowLabelKey, QImage> cells;
+    thread_local QFont cellsFont;
+    if (!(cellsFont == req.style.font) || cells.size() > 2000) {
+        cells.clear();
+        cellsFont = req.style.font;
+    }
+    const RowLabelKey key {row.label, row.depth, row.height, req.labelWidth,
+        row.group || (row.lane < 0 && row.counter < 0), row.expanded, row.labelBackground | 0xff000000u, req.style.grid,
+        req.style.groupHeader | 0xff000000u, req.style.text};
+    auto it = cells.constFind(key);
+    if (it == cells.cend()) {
+        QImage cell(req.labelWidth, row.height, QImage::Format_RGB32);
+        cell.fill(0u);
+        Raster cellColumn(cell, 0, req.labelWidth);
+        drawRowLabel(req, row, 0, cell, cellColumn);
+        it = cells.insert(key, cell);
+    }
+    column.blit(*it, 0, top);
+}
+
 } // namespace
 
 std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
@@ -395,7 +499,7 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
         return frame;
     const SessionSnapshot& s = *req.snapshot;
     const int width = req.coords.width();
-    std::vector<uint32_t> scan;
+    LaneScratch scratch;
     std::vector<Label> labels[2];
     std::vector<Idle> idle[2];
     frame->rows.reserve(req.rows.size());
@@ -433,7 +537,7 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
             if (row.lane >= 0 && static_cast<size_t>(row.lane) < s.model->lanes.size()) {
                 FrameRow r = row;
                 r.background = bg;
-                rasterLane(s, req, r, top, raster, scan, labels[layer], idle[layer], hits, *frame);
+                rasterLane(s, req, r, top, raster, scratch, labels[layer], idle[layer], hits, *frame);
             } else if (row.counter >= 0 && static_cast<size_t>(row.counter) < s.counters.size()) {
                 FrameRow r = row;
                 r.background = bg;
@@ -442,14 +546,19 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
                 raster.fill(top, top + row.height - 1, req.style.groupHeader | 0xff000000u);
             }
             raster.fill(top + row.height - 1, top + row.height,
-                blend(row.lane >= 0 || row.counter >= 0 ? bg : (req.style.groupHeader | 0xff000000u), req.style.grid));
+                blendOver(
+                    row.lane >= 0 || row.counter >= 0 ? bg : (req.style.groupHeader | 0xff000000u), req.style.grid));
             if (req.labelWidth > 0)
-                drawRowLabel(req, row, top, img, column);
+                drawRowLabelCached(req, row, top, img, column);
             frame->rows.push_back(std::move(hits));
         }
     }
     // Text last: cached label images copied in; idle labels (few) drawn with QPainter
     // (text rendering in worker threads is supported for QImage targets).
+    thread_local std::unique_ptr<CountPrefix> prefixCache;
+    if (!prefixCache || !(prefixCache->font() == req.style.font))
+        prefixCache = std::make_unique<CountPrefix>(req.style.font);
+    CountPrefix& prefixes = *prefixCache;
     const QFontMetrics fm(req.style.font);
     const int minText = fm.horizontalAdvance(QStringLiteral("abc…")) + 4;
     for (int layer = 0; layer < 2; ++layer) {
@@ -460,11 +569,33 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
         for (const Label& lab : labels[layer]) {
             if (lab.rect.width() < minText)
                 continue;
-            const SliceLabelKey key {lab.name, lab.count, (lab.rect.width() - 4) & ~7, lab.fill, lab.text};
+            const int bucket = (lab.rect.width() - 4) & ~7;
+            const int x = lab.rect.left() + 2;
+            // A folded run: the count from glyphs, then the name's own cached label (elided to
+            // what is left), or "N × …" when no readable part of the name fits; a run too narrow
+            // even for that has no label. No text is laid out for a count.
+            // (Buckets of names are positive: kFitsBucket is a key of its own.)
+            if (lab.count > 1) {
+                const int pw = prefixes.width(lab.count);
+                const QImage* name = bucket - pw > 0
+                    ? sliceLabelImage(s, req.snapshot, {lab.name, 0, bucket - pw, lab.fill, lab.text}, req.style.font)
+                    : nullptr;
+                const bool ellipsis = !name;
+                if (ellipsis && prefixes.width(lab.count, true) > bucket)
+                    continue;
+                const QImage& prefix = prefixes.image(lab.count, lab.fill, lab.text, ellipsis);
+                const int y = lab.rect.top() + (lab.rect.height() - prefix.height()) / 2;
+                raster.blit(prefix, x, y);
+                if (name)
+                    raster.blit(*name, x + pw, y);
+                ++frame->labelCount;
+                continue;
+            }
+            const SliceLabelKey key {lab.name, lab.count, bucket, lab.fill, lab.text};
             const QImage* img = sliceLabelImage(s, req.snapshot, key, req.style.font);
             if (!img)
                 continue;
-            raster.blit(*img, lab.rect.left() + 2, lab.rect.top() + (lab.rect.height() - img->height()) / 2);
+            raster.blit(*img, x, lab.rect.top() + (lab.rect.height() - img->height()) / 2);
             ++frame->labelCount;
         }
         if (idle[layer].empty())

@@ -112,8 +112,10 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& request);
 // the text (at most `bucket`), or a null image when nothing readable fits. Labels are cached
 // by what they show; this is the cost of a cache miss.
 // `advance` is labelAdvance(text, font, bold) when the caller knows it (-1: measured here).
+// A text of one character is drawn only with `wholeShortText` (and when it fits): alone it is
+// not a readable label, after a folded run's count it is the whole name.
 QImage renderLabel(const QString& text, int bucket, QRgb fill, QRgb ink, const QFont& font, bool bold,
-    Qt::TextElideMode mode, int advance = -1);
+    Qt::TextElideMode mode, int advance = -1, bool wholeShortText = false);
 // What renderLabel compares with the bucket: the text's width in px (int max for a text that
 // elidedText treats as several variants).
 int labelAdvance(const QString& text, const QFont& font, bool bold);

@@ -93,6 +93,9 @@ public:
 
     std::shared_ptr<const TimelineFrame> frame() const { return m_frame; }
     bool isFrameCurrent() const;
+    // Tests: the ruler's tick texts drawn every paint instead of copied from its cache.
+    void setRulerCachesText(bool on) { m_ruler.setCachesText(on); }
+    int rulerCachedLabels() const { return m_ruler.labels().size(); }
     bool isBuilding() const { return m_scheduler->isBuilding(); }
     double lastPaintMs() const { return m_lastPaintMs; }
     double worstPaintMs() const { return m_worstPaintMs; }

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+// The frame builder's caches and raster shortcuts against what they replace: folded runs'
+// labels whose count changes (the count drawn from glyphs, CountPrefix) equal labels built on
+// a fresh thread, row label cells cached across frames equal fresh ones, and the rows' pixels
+// (scanlines, one-pixel gaps, the hatch of folded runs drawn from eight pre-hatched lines)
+// equal a brute-force raster of the frame's own draw lists.
+#include "ui/timeline/countprefix.h"
+#include "ui/timeline/elisiontable.h"
+#include "ui/timeline/hatchedscanlines.h"
+#include "ui/timeline/timelineframe.h"
+#include "uifixtures.h"
+
+#include <QApplication>
+#include <QFontDatabase>
+#include <QFontMetricsF>
+#include <QtTest>
+
+#include <algorithm>
+#include <random>
+#include <thread>
+
+using namespace ws;
+
+namespace {
+
+// One lane row per lane plus a group header, the label column on: what the view asks for.
+FrameRequest requestFor(const std::shared_ptr<const SessionSnapshot>& s, const TimelineCoordinates& coords,
+    int rowHeight = 22, int labelWidth = 160, bool expanded = true)
+{
+    FrameRequest req;
+    req.snapshot = s;
+    req.coords = coords;
+    req.style.font = QApplication::font();
+    req.labelWidth = labelWidth;
+    FrameRow group;
+    group.y = 0;
+    group.height = rowHeight;
+    group.group = true;
+    group.expanded = expanded;
+    group.label = QStringLiteral("process 1 (bench)");
+    req.rows.push_back(group);
+    for (int lane = 0; lane < int(s->model->lanes.size()); ++lane) {
+        FrameRow row;
+        row.lane = lane;
+        row.y = (lane + 1) * rowHeight;
+        row.height = rowHeight;
+        row.depth = 1;
+        row.background = 0xffffffffu;
+        row.labelBackground = 0xfff4f4f4u;
+        row.label = QString::fromStdString(s->model->lanes[size_t(lane)].label);
+        req.rows.push_back(row);
+    }
+    req.layerHeight[1] = int(req.rows.size()) * rowHeight;
+    return req;
+}
+
+std::shared_ptr<TimelineFrame> buildOnFreshThread(const FrameRequest& req)
+{
+    std::shared_ptr<TimelineFrame> fresh;
+    std::thread([&] { fresh = buildTimelineFrame(req); }).join();
+    return fresh;
+}
+
+// Clumps of 3-202 back-to-back events (100 ns, 20 ns apart) 20 us apart, on two lanes (a
+// long kernel name and a short one): between ~40 and ~200 ns per pixel each clump is one
+// folded run labelled "N × name", its name elided to what the count leaves.
+std::shared_ptr<SessionSnapshot> clumpSession()
+{
+    auto m = std::make_shared<TimelineModel>();
+    m->processes.push_back({1, "bench", "bench", 0, 0, 0, 0, 0});
+    const StringId names[]
+        = {m->strings.intern("void flash_attn_fwd_kernel<128, true, false>"), m->strings.intern("k")};
+    TimeNs end = 0;
+    for (int lane = 0; lane < 2; ++lane) {
+        TimelineLane l;
+        l.kind = LaneKind::GpuStream;
+        l.pid = 1;
+        l.streamId = uint32_t(7 + lane);
+        l.label = "stream " + std::to_string(l.streamId);
+        TimeNs t = lane * 3'000;
+        int64_t row = 1 + lane * 1'000'000;
+        for (int clump = 0; clump < 400; ++clump) {
+            const int k = 3 + (clump * 37 + lane * 11) % 200;
+            for (int i = 0; i < k; ++i) {
+                l.start.push_back(t);
+                l.appendEnd(t + 100);
+                l.name.push_back(names[lane]);
+                l.ref.push_back(EventRef::make(EventTable::Kernel, row++));
+                t += 120;
+            }
+            t += 20'000;
+        }
+        end = std::max(end, t);
+        m->lanes.push_back(std::move(l));
+    }
+    m->begin = 0;
+    m->end = end;
+    m->eventCount = int64_t(m->lanes[0].size() + m->lanes[1].size());
+    return SessionSnapshot::build(m, {}, {});
+}
+
+// Folded runs wide enough for a label ("abc…" and more).
+int foldedLabels(const TimelineFrame& f)
+{
+    int n = 0;
+    for (const FrameRowHits& r : f.rows) {
+        for (const LodRect& rect : r.rects)
+            n += rect.count > 1 && rect.x1 - rect.x0 >= 40 ? 1 : 0;
+    }
+    return n;
+}
+
+} // namespace
+
+class TestTimelineFrame : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(QFontDatabase::families().size() > 0); }
+
+    void countPrefixIsTheCachedComposition()
+    {
+        CountPrefix prefixes(QApplication::font());
+        const QFontMetricsF fm(QApplication::font());
+        for (int pass = 0; pass < 2; ++pass) { // the second pass reads the cache
+            for (const quint32 n : {2u, 9u, 10u, 999u, 1000u, 1234u, 98765u, 1234567u, 4294967295u}) {
+                const QImage& cached = prefixes.image(n, 0xff336699u, 0xffffffffu);
+                QCOMPARE(cached, prefixes.compose(n, 0xff336699u, 0xffffffffu));
+                QCOMPARE(cached.width(), prefixes.width(n));
+                QCOMPARE(cached.height(), QFontMetrics(QApplication::font()).height());
+                // Glyphs at whole pixels: as wide as the text laid out, to the pixel.
+                const QString text = QLocale(QLocale::English).toString(n) + QStringLiteral(" × ");
+                QVERIFY2(std::abs(prefixes.width(n) - fm.horizontalAdvance(text)) <= 1.0, qPrintable(text));
+                int ink = 0;
+                for (int y = 0; y < cached.height(); ++y) {
+                    for (int x = 0; x < cached.width(); ++x)
+                        ink += cached.pixel(x, y) != 0xff336699u ? 1 : 0;
+                }
+                QVERIFY(ink > 10);
+                // "N × …", the label of a run too narrow for its name: wider by the ellipsis.
+                const QImage& elided = prefixes.image(n, 0xff336699u, 0xffffffffu, true);
+                QCOMPARE(elided, prefixes.compose(n, 0xff336699u, 0xffffffffu, true));
+                QCOMPARE(elided.width(), prefixes.width(n, true));
+                QVERIFY(elided.width() > cached.width());
+                QCOMPARE(elided.copy(0, 0, cached.width() - 2, cached.height()),
+                    cached.copy(0, 0, cached.width() - 2, cached.height()));
+            }
+        }
+        // Other colours are other images.
+        QVERIFY(prefixes.image(1234, 0xff000000u, 0xffffffffu) != prefixes.image(1234, 0xff336699u, 0xffffffffu));
+    }
+
+    // Widths asked in any order (zooms in and out): the table answers what elidedText answers.
+    void elisionTableEqualsElidedText()
+    {
+        const QFontMetrics fm(QApplication::font());
+        std::mt19937 rng(3);
+        for (const QString& text :
+            {QStringLiteral("void flash_attn_fwd_kernel<128, true, false>"), QStringLiteral("cudaLaunchKernel"),
+                QStringLiteral("ab"), QStringLiteral("[CUDA memcpy Host-to-Device]")}) {
+            std::vector<int> widths;
+            for (int w = 0; w <= fm.horizontalAdvance(text) + 12; ++w)
+                widths.push_back(w);
+            std::shuffle(widths.begin(), widths.end(), rng);
+            ElisionTable table;
+            for (int pass = 0; pass < 2; ++pass) {
+                for (const int w : widths) {
+                    const ElisionTable::Elided& e = table.at(text, w, fm);
+                    const QString expected = fm.elidedText(text, Qt::ElideRight, w);
+                    QVERIFY2(e.text == expected, qPrintable(QStringLiteral("%1 at %2").arg(text).arg(w)));
+                    QCOMPARE(e.advance, fm.horizontalAdvance(expected));
+                }
+            }
+        }
+    }
+
+    // A one-character name is no label alone, but the whole name after a run's count.
+    void shortNamesAfterACount()
+    {
+        const QFont font = QApplication::font();
+        QVERIFY(renderLabel(QStringLiteral("k"), 40, 0xff336699u, 0xffffffffu, font, false, Qt::ElideRight).isNull());
+        const QImage k
+            = renderLabel(QStringLiteral("k"), 40, 0xff336699u, 0xffffffffu, font, false, Qt::ElideRight, -1, true);
+        QVERIFY(!k.isNull());
+        QCOMPARE(k.width(), QFontMetrics(font).horizontalAdvance(QStringLiteral("k")) + 1);
+        // Elided to its ellipsis it is still nothing.
+        QVERIFY(renderLabel(QStringLiteral("kernel_with_a_long_name"), 12, 0xff336699u, 0xffffffffu, font, false,
+            Qt::ElideRight, -1, true)
+                    .isNull());
+    }
+
+    // Zooming changes the counts of the folded runs (and the widths their names are elided
+    // to): each frame on the warm worker equals a frame built on a fresh thread.
+    void foldedLabelsWhoseCountChangesEqualFreshOnes()
+    {
+        const auto s = clumpSession();
+        TimelineCoordinates c(s->begin() + (s->end() - s->begin()) / 3, 200.0, 1200);
+        int folded = 0;
+        for (int step = 0; step < 24; ++step) {
+            const FrameRequest req = requestFor(s, c, 22, 160, step % 2 == 0);
+            const auto warm = buildTimelineFrame(req);
+            const auto fresh = buildOnFreshThread(req);
+            QVERIFY(warm && fresh);
+            QCOMPARE(warm->labelCount, fresh->labelCount);
+            QVERIFY2(warm->images[1] == fresh->images[1], qPrintable(QString::number(step)));
+            folded += foldedLabels(*warm);
+            // Zoom in, pan (other clumps, so other counts at the same place), zoom out.
+            c = step < 8 ? c.zoomedAround(300 + 40 * step, 0.85)
+                         : (step < 16 ? c.pannedBy(step % 2 ? 333.5 : -150.25) : c.zoomedAround(700, 1.2));
+        }
+        QVERIFY2(folded > 100, qPrintable(QString::number(folded)));
+    }
+
+    // The rows with no text (a font too large for any label): every pixel of the event area
+    // as a plain per-pixel raster of the frame's draw lists draws it.
+    void rowsEqualABruteForceRaster()
+    {
+        const auto s = test::denseSession(200'000, 9);
+        QFont huge = QApplication::font();
+        huge.setPixelSize(400);
+        TimelineCoordinates c = TimelineCoordinates::fit(s->begin(), s->end(), 1000);
+        int hatched = 0;
+        for (int step = 0; step < 10; ++step) {
+            FrameRequest req = requestFor(s, c, 27, 0);
+            req.style.font = huge;
+            const auto f = buildTimelineFrame(req);
+            QVERIFY(f);
+            QCOMPARE(f->labelCount, qint64(0));
+            const QImage& img = f->images[1];
+            for (const FrameRowHits& r : f->rows) {
+                if (r.row.lane < 0)
+                    continue;
+                const TimelineLane& lane = s->model->lanes[size_t(r.row.lane)];
+                const int top = r.row.y;
+                const QRgb bg = r.row.background | 0xff000000u;
+                QImage ref(c.width(), r.row.height, QImage::Format_RGB32);
+                ref.fill(bg);
+                for (int y = 1; y < r.row.height - 1; ++y) {
+                    auto* line = reinterpret_cast<QRgb*>(ref.scanLine(y));
+                    for (const LodRect& rect : r.rects) {
+                        const int x0 = std::max(rect.x0, 0);
+                        int x1 = std::min(rect.x1, c.width());
+                        if (rect.count == 1 && x1 - x0 >= 4)
+                            x1 -= 1;
+                        const QRgb color = s->color(lane.name[rect.widest]) | 0xff000000u;
+                        for (int x = x0; x < x1; ++x) {
+                            const bool hatch = rect.count > 1 && x1 - x0 >= 4 && ((x + top + y) & 7) == 0;
+                            line[x] = hatch ? blendOver(color, req.style.hatch) : color;
+                            hatched += hatch ? 1 : 0;
+                        }
+                    }
+                }
+                auto* grid = reinterpret_cast<QRgb*>(ref.scanLine(r.row.height - 1));
+                std::fill(grid, grid + c.width(), blendOver(bg, req.style.grid));
+                QVERIFY2(img.copy(QRect(0, top, c.width(), r.row.height)) == ref,
+                    qPrintable(QStringLiteral("step %1").arg(step)));
+            }
+            c = c.zoomedAround(333, 0.45);
+        }
+        QVERIFY(hatched > 1000);
+    }
+};
+
+QTEST_MAIN(TestTimelineFrame)
+#include "tst_timelineframe.moc"
