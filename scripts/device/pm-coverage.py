@@ -14,7 +14,9 @@
 import argparse, json, sqlite3, statistics, sys
 
 GROUPS = {"gemm": ("gemm", "nvjet", "sm90_xmma", "cutlass"), "copy": ("ws_copy",), "chase": ("ws_chase",),
-          "transpose": ("ws_transpose",)}
+          "transpose": ("ws_transpose",),
+          # PyTorch's (examples/python/torch_phases.py): the add, the sort
+          "elementwise": ("elementwise_kernel",), "sort": ("radixsort", "sort_")}
 
 
 def main():

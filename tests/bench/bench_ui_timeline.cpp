@@ -11,7 +11,7 @@
 // memory: writing a 100M-event session takes minutes and 7.47 GB of disk
 // (docs/evidence/2026-12-02-bench-store), and its load path is the one measured at 10M.
 //
-// Usage: bench_ui_timeline [--sizes 1M,10M,100M] [--dir DIR] [--keep] [--repeat N]
+// Usage: bench_ui_timeline [--sizes 1M,10M,100M] [--dir DIR] [--keep] [--repeat N] [--frames FILE]
 #include "core/store/sessionwriter.h"
 #include "core/synth/synthgenerator.h"
 #include "core/timeline/lanebuilder.h"
@@ -23,6 +23,8 @@
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QPainter>
+#include <QWidget>
 #include <QFile>
 #include <QStandardPaths>
 #include <QThread>
@@ -30,6 +32,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdio>
 #include <functional>
 #include <malloc.h>
@@ -212,6 +215,7 @@ struct FrameStats {
     std::vector<double> cpu;      // CPU time: build (worker) + paint (GUI)
     std::vector<double> paintCpu; // CPU time on the GUI thread
     std::vector<double> buildCpu; // CPU time of the worker's build
+    std::vector<const char*> step; // what the script did for each frame (--frames FILE)
 };
 
 // The navigation script, relative to the session so it fits every size.
@@ -226,6 +230,7 @@ FrameStats replay(TimelineView& view, SelectionModel& selection, const SessionSn
         if (view.isFrameCurrent())
             paintedCurrent = true;
     });
+    const char* step = "first Home";
     const auto frame = [&](const std::function<void()>& change) {
         QElapsedTimer t;
         t.start();
@@ -241,33 +246,44 @@ FrameStats replay(TimelineView& view, SelectionModel& selection, const SessionSn
         st.cpu.push_back(view.lastBuildCpuMs() + view.lastPaintCpuMs());
         st.paintCpu.push_back(view.lastPaintCpuMs());
         st.buildCpu.push_back(view.lastBuildCpuMs());
+        st.step.push_back(step);
     };
     const double w = view.eventArea().width();
     for (int pass = 0; pass < repeat; ++pass) {
         if (pass == 0) // later passes start where the last one ended: the whole session
             frame([&] { view.fitAll(); });
+        step = "zoom in at 0.37";
         for (int i = 0; i < 12; ++i)
             frame([&] { view.zoomBy(0.8, 0.37 * w); }); // wheel zoom at the cursor
+        step = "pan 0.05";
         for (int i = 0; i < 10; ++i)
             frame([&] { view.panBy(0.05); }); // drag
+        step = "zoom in at 0.6";
         for (int i = 0; i < 15; ++i)
             frame([&] { view.zoomBy(0.8, 0.6 * w); });
+        step = "pan -0.07";
         for (int i = 0; i < 8; ++i)
             frame([&] { view.panBy(-0.07); });
+        step = "zoom out (20)";
         for (int i = 0; i < 20; ++i)
             frame([&] { view.zoomBy(1.25, 0.5 * w); });
+        step = "Home";
         frame([&] { view.fitAll(); }); // Home
         // Jumps (search hits, double-clicks) to narrow windows and panning there.
         for (const double at : {0.25, 0.5, 0.75}) {
             for (const TimeNs window : {span / 1000, span / 100000, TimeNs(50'000)}) {
                 const TimeNs b = s.begin() + static_cast<TimeNs>(at * static_cast<double>(span));
+                step = "jump";
                 frame([&] { selection.setViewRange({b, b + std::max<TimeNs>(window, 100)}); });
+                step = "pan 0.1 after jump";
                 for (int i = 0; i < 4; ++i)
                     frame([&] { view.panBy(0.1); });
             }
         }
+        step = "zoom out (30)";
         for (int i = 0; i < 30; ++i)
             frame([&] { view.zoomBy(1.25, 0.5 * w); });
+        step = "Home";
         frame([&] { view.fitAll(); });
     }
     QObject::disconnect(conn);
@@ -406,6 +422,87 @@ void printFrames(const char* label, const FrameStats& st)
     line("paint on the GUI thread (wall)", st.paint);
 }
 
+// The least a frame that changes every pixel of the view's images costs on this machine: the
+// worker's part writes every pixel of images as large as the view's last frame (one scanline
+// per 16 lines, copied down, as rows are drawn), the GUI's part blits them into a widget's
+// backing store (CompositionMode_Source, as RowPainter does) and nothing else. A software
+// rasteriser behind a QWidget cannot do less per frame; the script's frames are compared with it.
+class FloorWidget : public QWidget {
+public:
+    QImage images[2];
+    int tops[2] = {0, 0};
+    double paintCpuMs = 0;
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        const double t0 = threadCpuMs();
+        QPainter p(this);
+        p.setCompositionMode(QPainter::CompositionMode_Source);
+        for (int layer = 0; layer < 2; ++layer) {
+            if (!images[layer].isNull())
+                p.drawImage(QPoint(0, tops[layer]), images[layer]);
+        }
+        p.end();
+        paintCpuMs = threadCpuMs() - t0;
+    }
+};
+
+FrameStats pixelFloor(const TimelineView& view, const QSize (&sizes)[2], int frames)
+{
+    FrameStats st;
+    FloorWidget w;
+    w.resize(view.size());
+    w.show();
+    QCoreApplication::processEvents();
+    // Two sets, alternating, so that writing one never waits for (or copies) the one shown.
+    QImage sets[2][2];
+    for (auto& set : sets) {
+        for (int layer = 0; layer < 2; ++layer) {
+            if (!sizes[layer].isEmpty())
+                set[layer] = QImage(sizes[layer], QImage::Format_RGB32);
+        }
+    }
+    w.tops[0] = TimelineView::kRulerHeight;
+    w.tops[1] = TimelineView::kRulerHeight + std::max(0, sizes[0].height());
+    for (int i = 0; i < frames; ++i) {
+        for (QImage& img : w.images)
+            img = QImage();
+        const double t0 = threadCpuMs();
+        for (QImage& img : sets[i & 1]) {
+            for (int y = 0; y < img.height(); y += 16) {
+                auto* line = reinterpret_cast<quint32*>(img.scanLine(y));
+                for (int x = 0; x < img.width(); ++x)
+                    line[x] = 0xff000000u | static_cast<quint32>(((x >> 3) * 977 + i) & 0xffffff);
+                for (int k = 1; k < 16 && y + k < img.height(); ++k)
+                    std::memcpy(img.scanLine(y + k), line, static_cast<size_t>(img.bytesPerLine()));
+            }
+        }
+        const double build = threadCpuMs() - t0;
+        for (int layer = 0; layer < 2; ++layer)
+            w.images[layer] = sets[i & 1][layer];
+        w.repaint();
+        st.buildCpu.push_back(build);
+        st.paintCpu.push_back(w.paintCpuMs);
+        st.cpu.push_back(build + w.paintCpuMs);
+    }
+    return st;
+}
+
+// One line per frame: which step of the script, worker build CPU, GUI paint CPU (ms).
+void writeFrames(const QString& path, const FrameStats& st)
+{
+    FILE* f = std::fopen(qPrintable(path), "w");
+    if (!f) {
+        std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
+        return;
+    }
+    std::fprintf(f, "frame\tstep\tbuild_cpu_ms\tpaint_cpu_ms\tcpu_ms\n");
+    for (size_t i = 0; i < st.cpu.size(); ++i)
+        std::fprintf(f, "%zu\t%s\t%.3f\t%.3f\t%.3f\n", i, st.step[i], st.buildCpu[i], st.paintCpu[i], st.cpu[i]);
+    std::fclose(f);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -418,6 +515,7 @@ int main(int argc, char** argv)
                       .filePath(QStringLiteral("warpscope-bench"));
     bool keep = false;
     int repeat = 1; // more passes of the script: steadier percentiles, and long enough to profile
+    QString framesPath; // every frame's step and CPU times, tab-separated, per size (SIZE is appended)
     const QStringList args = app.arguments();
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--sizes") && i + 1 < args.size())
@@ -428,6 +526,8 @@ int main(int argc, char** argv)
             repeat = std::max(1, args[++i].toInt());
         else if (args[i] == QLatin1String("--keep"))
             keep = true;
+        else if (args[i] == QLatin1String("--frames") && i + 1 < args.size())
+            framesPath = args[++i];
     }
     QDir().mkpath(dir);
     std::printf("bench_ui_timeline: TimelineView %dx%d offscreen, %d CPU(s), Qt %s\n", 1920, 1080,
@@ -479,6 +579,27 @@ int main(int argc, char** argv)
 
         const FrameStats st = replay(view, selection, *s, repeat);
         printFrames("zoom/pan script", st);
+        if (!framesPath.isEmpty())
+            writeFrames(framesPath + QLatin1Char('.') + size, st);
+        if (const auto f = view.frame()) {
+            // The view's images as the script left them (this session's rows collapsed to their
+            // groups fill part of the view), then rows filling the whole view below the ruler.
+            const QSize same[2] = {f->images[0].size(), f->images[1].size()};
+            const QSize full[2] = {QSize(0, 0), QSize(f->images[1].width(), view.height() - TimelineView::kRulerHeight)};
+            for (const auto* floorSizes : {&same, &full}) {
+                const FrameStats floor = pixelFloor(view, *floorSizes, static_cast<int>(st.cpu.size()));
+                std::printf("  pixel floor: images of %dx%d + %dx%d written once, then blitted (%zu frames):\n",
+                    (*floorSizes)[0].width(), (*floorSizes)[0].height(), (*floorSizes)[1].width(), (*floorSizes)[1].height(),
+                    floor.cpu.size());
+                const auto line = [](const char* what, const std::vector<double>& v) {
+                    std::printf("    %-44s p50 %6.2f  p95 %6.2f  max %6.2f ms\n", what, percentile(v, 0.50),
+                        percentile(v, 0.95), percentile(v, 1.0));
+                };
+                line("frame CPU (write + blit)", floor.cpu);
+                line("write (worker's part)", floor.buildCpu);
+                line("blit (GUI thread's part)", floor.paintCpu);
+            }
+        }
 
         if (events == 10'000'000) {
             // Reopen the saved session (the file is in the page cache now, as on a second open).
