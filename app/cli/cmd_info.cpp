@@ -96,8 +96,27 @@ void printInfo(const std::string& path)
     }
 
     std::printf("\nMeta\n");
-    for (const auto& [key, value] : h.meta)
-        std::printf("  %-22s %s\n", key.c_str(), value.c_str());
+    for (const auto& [key, value] : h.meta) {
+        // Lists of one line per warp (iket_dropped_warps, iket_unbalanced) run to thousands of
+        // lines: the first few, indented, and how many more (warp-roles --all prints them).
+        constexpr size_t kShownLines = 3;
+        size_t lines = 0;
+        size_t pos = 0;
+        std::string shown;
+        while (pos <= value.size()) {
+            size_t end = value.find('\n', pos);
+            if (end == std::string::npos)
+                end = value.size();
+            if (lines < kShownLines)
+                shown += (lines ? "\n  " + std::string(23, ' ') : std::string()) + value.substr(pos, end - pos);
+            ++lines;
+            pos = end + 1;
+        }
+        if (lines > kShownLines)
+            shown += "\n  " + std::string(23, ' ') + "... " + std::to_string(lines - kShownLines) + " more lines"
+                + (key.starts_with("iket_") ? " (warpscope-cli warp-roles --all lists every warp)" : "");
+        std::printf("  %-22s %s\n", key.c_str(), shown.c_str());
+    }
 
     if (const auto lines = ws::describeGpuMetrics(h.meta, h.environment); !lines.empty()) {
         std::printf("\nGPU metrics\n");

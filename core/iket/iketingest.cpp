@@ -75,6 +75,7 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
     uint64_t step = 0;
     std::string unbalancedText;
     std::string droppedText;
+    std::string outOfRangeText;
     size_t unbalancedWarps = 0;
     for (const auto& launch : m_launches) {
         const KernelRecord* kernel = findKernel(session, launch);
@@ -117,6 +118,25 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
                 + std::to_string(d.events.size()) + " events lie outside the kernel even after alignment (they span "
                 + std::to_string(d.clock.rawSpanNs) + " ns, the kernel " + std::to_string(kernel->end - kernel->start)
                 + " ns: the GPU timer and CUPTI disagree)");
+        if (launch.outOfRangeWarps > 0) {
+            // Warps whose index lies past the buffer's (the Launch was sized for a smaller grid or
+            // block than the kernel ran with) have no slots: they record nothing, and only their
+            // number is known.
+            const uint64_t blocks = uint64_t {launch.grid[0]} * launch.grid[1] * launch.grid[2];
+            std::string ran;
+            if (kernel) {
+                const int64_t kernelBlocks = int64_t {kernel->gridX} * kernel->gridY * kernel->gridZ;
+                const int64_t threads = int64_t {kernel->blockX} * kernel->blockY * kernel->blockZ;
+                ran = "; the kernel ran " + std::to_string(kernelBlocks) + " blocks of "
+                    + std::to_string((threads + 31) / 32) + " warps";
+            }
+            outOfRangeText += (outOfRangeText.empty() ? "" : "\n") + who + ": " + std::to_string(launch.outOfRangeWarps)
+                + " warps";
+            warnings.push_back("in-kernel trace " + who + ": " + std::to_string(launch.outOfRangeWarps)
+                + " warp(s) had no slots and recorded nothing: its ws::iket::Launch was sized for "
+                + std::to_string(blocks) + " blocks of " + std::to_string(launch.warpsPerBlock) + " warps" + ran
+                + " (give the Launch the kernel's grid and block)");
+        }
         if (d.dropped > 0) {
             // Which warps: every one in the session's meta, the first few in the warning.
             std::string list;
@@ -147,6 +167,8 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
     if (!droppedText.empty())
         session.meta["iket_dropped_warps"] = droppedText;
     session.meta["iket_out_of_range_warps"] = std::to_string(outOfRange);
+    if (!outOfRangeText.empty())
+        session.meta["iket_out_of_range"] = outOfRangeText;
     session.meta["iket_unbalanced_warps"] = std::to_string(unbalancedWarps);
     if (!unbalancedText.empty())
         session.meta["iket_unbalanced"] = unbalancedText;

@@ -11,7 +11,8 @@ namespace {
 
 void append(TimelineModel& model, std::span<const WarpEvent> events, const std::map<std::string, std::string>& meta)
 {
-    appendWarpLanes(model, events, droppedEventsByWarp(meta)); // never cached: see warplanes.h
+    appendWarpLanes(
+        model, events, droppedEventsByWarp(meta), unrecordedWarpsByKernel(meta)); // never cached: see warplanes.h
     if (events.empty())
         return;
     auto summaries = std::make_shared<WarpRoleSummaries>();

@@ -28,7 +28,25 @@ std::map<WarpKey, int64_t> droppedEventsByWarp(const std::map<std::string, std::
     return out;
 }
 
-void appendWarpLanes(TimelineModel& model, std::span<const WarpEvent> events, const std::map<WarpKey, int64_t>& lost)
+std::map<int64_t, int64_t> unrecordedWarpsByKernel(const std::map<std::string, std::string>& meta)
+{
+    std::map<int64_t, int64_t> out;
+    const auto it = meta.find("iket_out_of_range");
+    if (it == meta.end())
+        return out;
+    static const std::regex line(R"(\(kernel #(\d+)\): (\d+) warps$)");
+    std::istringstream in(it->second);
+    std::string text;
+    while (std::getline(in, text)) {
+        std::smatch m;
+        if (std::regex_search(text, m, line))
+            out[std::stoll(m[1])] += std::stoll(m[2]);
+    }
+    return out;
+}
+
+void appendWarpLanes(TimelineModel& model, std::span<const WarpEvent> events, const std::map<WarpKey, int64_t>& lost,
+    const std::map<int64_t, int64_t>& unrecorded)
 {
     // (kernel, block, warp) -> (row kind, index) -> events; row kind 0 ranges, 1 async, 2 marks.
     std::map<WarpKey, std::map<std::pair<int, int32_t>, std::vector<const WarpEvent*>>> warps;
@@ -39,8 +57,11 @@ void appendWarpLanes(TimelineModel& model, std::span<const WarpEvent> events, co
         warps[key][{row, row == 2 ? 0 : e.depth}].push_back(&e);
         roles.try_emplace(key, e.role);
     }
+    int64_t previousKernel = -1;
     for (auto& [key, rows] : warps) {
         const auto& [kernelId, block, warp] = key;
+        const bool kernelsFirst = kernelId != previousKernel;
+        previousKernel = kernelId;
         const StringId role = roles[key];
         const std::string& roleName = role < model.strings.size() ? model.strings.at(role) : std::string();
         const std::string base
@@ -60,6 +81,8 @@ void appendWarpLanes(TimelineModel& model, std::span<const WarpEvent> events, co
             lane.label = base;
             if (const auto l = lost.find(key); l != lost.end() && index == 1)
                 lane.label += " · " + std::to_string(l->second) + " events lost";
+            if (const auto u = unrecorded.find(kernelId); u != unrecorded.end() && kernelsFirst && index == 1)
+                lane.label += " · " + std::to_string(u->second) + " warps of this launch not recorded";
             if (row.first == 0 && row.second > 0)
                 lane.label += " · depth " + std::to_string(row.second);
             else if (row.first == 1)

@@ -24,13 +24,20 @@ namespace ws::iket {
 // `lost` (from droppedEventsByWarp): a warp that ran out of slots says so on its first lane,
 // "producer · warp 0 · 138 events lost", where a user reading that warp looks (issue 23: no loss
 // is silent).
+// `unrecorded` (from unrecordedWarpsByKernel): warps of a kernel that had no slots at all (the
+// kernel ran a larger grid than its Launch was sized for) have no lane; the kernel's first lane
+// says how many, "loader · warp 0 · 396 warps of this launch not recorded".
 using WarpKey = std::tuple<int64_t, int32_t, int32_t>; // kernel id, block, warp
-void appendWarpLanes(
-    TimelineModel& model, std::span<const WarpEvent> events, const std::map<WarpKey, int64_t>& lost = {});
+void appendWarpLanes(TimelineModel& model, std::span<const WarpEvent> events,
+    const std::map<WarpKey, int64_t>& lost = {}, const std::map<int64_t, int64_t>& unrecorded = {});
 
 // Per warp, the events it lost, from the session's meta `iket_dropped_warps` (lines of
 // "<launch> (kernel #<id>): block <b> warp <w> (<n>)", as ingest writes them). Lines of launches
 // whose kernel was not found, or that do not parse, are left out.
 std::map<WarpKey, int64_t> droppedEventsByWarp(const std::map<std::string, std::string>& meta);
+
+// Per kernel id, the warps that recorded nothing because they lay outside their Launch's grid,
+// from the session's meta `iket_out_of_range` (lines of "<launch> (kernel #<id>): <n> warps").
+std::map<int64_t, int64_t> unrecordedWarpsByKernel(const std::map<std::string, std::string>& meta);
 
 } // namespace ws::iket

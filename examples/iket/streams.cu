@@ -152,8 +152,8 @@ int main(int argc, char** argv)
         check(cudaStreamSynchronize(streams[1]), "cudaStreamSynchronize");
         verify(3, "unarmed");
     }
-    std::printf("per warp %d events (+2 anchors), %d warps per launch, %d launches of each kind\n", perWarp, warps,
-        launches);
+    std::printf(
+        "per warp %d events (+2 anchors), %d warps per launch, %d launches of each kind\n", perWarp, warps, launches);
     std::printf("totals over the collected launches: %llu events stored, %llu dropped, %llu warps out of range\n",
         stored, dropped, outOfRange);
     for (cudaStream_t s : streams)

@@ -23,17 +23,17 @@
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
-#include <QPainter>
-#include <QWidget>
 #include <QFile>
+#include <QPainter>
 #include <QStandardPaths>
 #include <QThread>
 #include <QThreadPool>
 #include <QTimer>
+#include <QWidget>
 
 #include <algorithm>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <malloc.h>
 #include <random>
@@ -209,12 +209,12 @@ std::shared_ptr<const SessionSnapshot> inMemorySession(int64_t events, uint64_t 
 }
 
 struct FrameStats {
-    std::vector<double> total;    // wall clock: view change -> frame built -> painted
-    std::vector<double> build;    // worker wall clock
-    std::vector<double> paint;    // GUI thread wall clock
-    std::vector<double> cpu;      // CPU time: build (worker) + paint (GUI)
-    std::vector<double> paintCpu; // CPU time on the GUI thread
-    std::vector<double> buildCpu; // CPU time of the worker's build
+    std::vector<double> total;     // wall clock: view change -> frame built -> painted
+    std::vector<double> build;     // worker wall clock
+    std::vector<double> paint;     // GUI thread wall clock
+    std::vector<double> cpu;       // CPU time: build (worker) + paint (GUI)
+    std::vector<double> paintCpu;  // CPU time on the GUI thread
+    std::vector<double> buildCpu;  // CPU time of the worker's build
     std::vector<const char*> step; // what the script did for each frame (--frames FILE)
 };
 
@@ -514,7 +514,7 @@ int main(int argc, char** argv)
     QString dir = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
                       .filePath(QStringLiteral("warpscope-bench"));
     bool keep = false;
-    int repeat = 1; // more passes of the script: steadier percentiles, and long enough to profile
+    int repeat = 1;     // more passes of the script: steadier percentiles, and long enough to profile
     QString framesPath; // every frame's step and CPU times, tab-separated, per size (SIZE is appended)
     const QStringList args = app.arguments();
     for (int i = 1; i < args.size(); ++i) {
@@ -585,12 +585,13 @@ int main(int argc, char** argv)
             // The view's images as the script left them (this session's rows collapsed to their
             // groups fill part of the view), then rows filling the whole view below the ruler.
             const QSize same[2] = {f->images[0].size(), f->images[1].size()};
-            const QSize full[2] = {QSize(0, 0), QSize(f->images[1].width(), view.height() - TimelineView::kRulerHeight)};
+            const QSize full[2]
+                = {QSize(0, 0), QSize(f->images[1].width(), view.height() - TimelineView::kRulerHeight)};
             for (const auto* floorSizes : {&same, &full}) {
                 const FrameStats floor = pixelFloor(view, *floorSizes, static_cast<int>(st.cpu.size()));
                 std::printf("  pixel floor: images of %dx%d + %dx%d written once, then blitted (%zu frames):\n",
-                    (*floorSizes)[0].width(), (*floorSizes)[0].height(), (*floorSizes)[1].width(), (*floorSizes)[1].height(),
-                    floor.cpu.size());
+                    (*floorSizes)[0].width(), (*floorSizes)[0].height(), (*floorSizes)[1].width(),
+                    (*floorSizes)[1].height(), floor.cpu.size());
                 const auto line = [](const char* what, const std::vector<double>& v) {
                     std::printf("    %-44s p50 %6.2f  p95 %6.2f  max %6.2f ms\n", what, percentile(v, 0.50),
                         percentile(v, 0.95), percentile(v, 1.0));

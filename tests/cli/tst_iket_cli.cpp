@@ -5,6 +5,7 @@
 #include "clirun.h"
 #include "core/iket/warprolesummary.h"
 #include "core/store/sessionreader.h"
+#include "core/store/sessionwriter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -74,6 +75,59 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QStringLiteral("kernel #2  consumer: 1 warp(s)")), qPrintable(r.out));
         QVERIFY(r.out.contains(QStringLiteral("consumer_compute")));
         QVERIFY(!r.out.contains(QStringLiteral("kernel #1")));
+    }
+
+    // Losses reach the user in a few lines per launch, not one per warp: warp-roles and info on
+    // a session whose launches lost events three ways (lists as ingest writes them).
+    void lossesSummarizedPerLaunch()
+    {
+        SessionData s = SessionReader(fixture("two_warp.wscope").toStdString()).readAll();
+        std::string dropped;
+        std::string unbalanced;
+        for (int w = 0; w < 500; ++w) {
+            const std::string warp = "block " + std::to_string(w / 6) + " warp " + std::to_string(w % 6);
+            dropped += (dropped.empty() ? "" : "\n") + std::string("short (kernel #2): ") + warp + " (10)";
+            unbalanced += (unbalanced.empty() ? "" : "\n") + std::string("short (kernel #2): ") + warp
+                + " (consumer): 1 range_push never popped";
+        }
+        s.meta["iket_dropped_warps"] = dropped;
+        s.meta["iket_dropped_events"] = "5000";
+        s.meta["iket_unbalanced"] = unbalanced;
+        s.meta["iket_out_of_range"] = "narrow (kernel #3): 396 warps";
+        s.meta["iket_out_of_range_warps"] = "396";
+        const QString path = m_dir.filePath(QStringLiteral("losses.wscope"));
+        {
+            SessionWriter w(path.toStdString());
+            w.write(s);
+            w.commit();
+        }
+        const Run roles = cli({QStringLiteral("warp-roles"), path});
+        QCOMPARE(roles.exitCode, 0);
+        QVERIFY2(roles.out.contains(QStringLiteral("short (kernel #2): 5000 events dropped by 500 warp(s) that ran out "
+                                                   "of slots (first: block 0 warp 0 (10))")),
+            qPrintable(roles.out));
+        QVERIFY2(roles.out.contains(QStringLiteral("narrow (kernel #3): 396 warps had no slots and recorded nothing")),
+            qPrintable(roles.out));
+        QVERIFY2(roles.out.contains(QStringLiteral("short (kernel #2): 500 warp(s), first: block 0 warp 0 (consumer)")),
+            qPrintable(roles.out));
+        QVERIFY2(roles.out.contains(QStringLiteral("396 warps recorded nothing (outside their Launch's grid)")),
+            qPrintable(roles.out));
+        QVERIFY2(roles.out.count(QLatin1Char('\n')) < 40, qPrintable(roles.out));
+        // --all lists every warp; --kernel keeps one kernel's losses.
+        const Run all = cli({QStringLiteral("warp-roles"), path, QStringLiteral("--all")});
+        QCOMPARE(all.exitCode, 0);
+        QVERIFY(all.out.contains(QStringLiteral("short (kernel #2): block 83 warp 1 (10)")));
+        QVERIFY(all.out.contains(QStringLiteral("short (kernel #2): block 83 warp 1 (consumer)")));
+        const Run one = cli({QStringLiteral("warp-roles"), path, QStringLiteral("--kernel"), QStringLiteral("3")});
+        QVERIFY(one.out.contains(QStringLiteral("narrow (kernel #3): 396 warps")));
+        QVERIFY(!one.out.contains(QStringLiteral("short (kernel #2)")));
+        // info shows each list's first lines and how many more.
+        const Run info = cli({QStringLiteral("info"), path});
+        QCOMPARE(info.exitCode, 0);
+        QVERIFY2(
+            info.out.contains(QStringLiteral("... 497 more lines (warpscope-cli warp-roles --all lists every warp)")),
+            qPrintable(info.out));
+        QVERIFY(!info.out.contains(QStringLiteral("block 83 warp 1")));
     }
 
     void ingestKeptRawFiles()

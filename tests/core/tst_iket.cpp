@@ -9,6 +9,7 @@
 #include "core/iket/iketingest.h"
 #include "core/iket/iketlaunch.h"
 #include "core/iket/warpdecoder.h"
+#include "core/iket/warplanes.h"
 #include "core/iket/warprolesummary.h"
 #include "core/ingest/rawingest.h"
 #include "core/raw/iketformat.h"
@@ -595,6 +596,61 @@ private Q_SLOTS:
         QVERIFY(std::any_of(w.begin(), w.end(), [](const std::string& x) {
             return x.starts_with("traced.raw: in-kernel trace record") && x.ends_with("(skipped)");
         }));
+    }
+
+    // A kernel that ran more warps than its Launch was sized for: the extra warps record nothing,
+    // and ingest says how many, for which launch and kernel, and what the Launch was sized for.
+    void ingestReportsWarpsOutsideTheLaunch()
+    {
+        const int64_t realtime = 1'750'000'000'000'000'000;
+        const int64_t monotonic = 1'000'000;
+        const int64_t d = realtime - monotonic;
+        RawBuilder b(77, realtime, monotonic);
+        const uint32_t launchName = b.string("cudaLaunchKernel_v7000");
+        const uint32_t kernelName = b.string("_Z6kernelv");
+        b.api(5000, 5100, 42, 9, launchName);
+        b.kernel(6000, 20000, 9, kernelName);
+        LaunchBuffer l = makeLaunch(1, 2, 16,
+            {{devEvent(Kind::Push, 1, 0, d + 7000), devEvent(Kind::Pop, 0, 1, d + 9000)},
+                {devEvent(Kind::Push, 2, 0, d + 7100), devEvent(Kind::Pop, 0, 1, d + 15000)}},
+            {"producer", "load", "wait", "consumer"});
+        l.label = "narrow";
+        l.tid = 42;
+        l.armedNs = 4000;
+        l.outOfRangeWarps = 6;
+        b.launch(l);
+        RawIngest ingest;
+        ingest.addFile(raw::RawFile::fromBytes(b.bytes, "narrow.raw"));
+        const SessionData s = ingest.finish();
+        QCOMPARE(s.warpEvents.size(), size_t(2));
+        QCOMPARE(s.kernels.size(), size_t(1));
+        const std::string who = "narrow (kernel #" + std::to_string(s.kernels[0].id) + ")";
+        QCOMPARE(s.meta.at("iket_out_of_range_warps"), std::string("6"));
+        QCOMPARE(s.meta.at("iket_out_of_range"), who + ": 6 warps");
+        QCOMPARE(iket::unrecordedWarpsByKernel(s.meta).at(s.kernels[0].id), int64_t(6));
+        const auto& w = ingest.warnings();
+        const auto warning = std::find_if(w.begin(), w.end(), [&](const std::string& x) {
+            return x.find("in-kernel trace " + who + ": 6 warp(s) had no slots") != std::string::npos;
+        });
+        QVERIFY2(warning != w.end(), w.empty() ? "no warnings" : w.front().c_str());
+        QVERIFY2(
+            warning->find("sized for 1 blocks of 2 warps; the kernel ran 1 blocks of 2 warps") != std::string::npos,
+            warning->c_str());
+        // A launch that stayed inside its grid reports nothing of the kind.
+        RawBuilder c(78, realtime, monotonic);
+        const uint32_t launchName2 = c.string("cudaLaunchKernel_v7000");
+        const uint32_t kernelName2 = c.string("_Z6kernelv");
+        c.api(5000, 5100, 42, 9, launchName2);
+        c.kernel(6000, 20000, 9, kernelName2);
+        l.outOfRangeWarps = 0;
+        c.launch(l);
+        RawIngest inside;
+        inside.addFile(raw::RawFile::fromBytes(c.bytes, "inside.raw"));
+        const SessionData t = inside.finish();
+        QCOMPARE(t.meta.at("iket_out_of_range_warps"), std::string("0"));
+        QVERIFY(!t.meta.count("iket_out_of_range"));
+        for (const auto& x : inside.warnings())
+            QVERIFY2(x.find("had no slots") == std::string::npos, x.c_str());
     }
 
     void perfettoJson()

@@ -502,6 +502,27 @@ private slots:
         compareModels(*file, *model);
     }
 
+    // Warps outside their Launch's grid have no lane: the kernel's first lane says how many.
+    void warpLanesSayWhatALaunchDidNotRecord()
+    {
+        SessionData d = warpSession();
+        d.meta["iket_out_of_range"] = "narrow (kernel #3): 396 warps\n"
+                                      "other (kernel #9): 12 warps\n"
+                                      "lost (kernel not found): 5 warps";
+        const auto unrecorded = iket::unrecordedWarpsByKernel(d.meta);
+        QCOMPARE(unrecorded.size(), size_t(2));
+        QCOMPARE(unrecorded.at(3), int64_t(396));
+        QCOMPARE(unrecorded.at(9), int64_t(12));
+        const auto model = TimelineModel::fromSessionData(d, iket::laneProviders());
+        QStringList labels;
+        for (const TimelineLane& l : model->lanes) {
+            if (l.kind == LaneKind::WarpRole)
+                labels << QString::fromStdString(l.label);
+        }
+        QCOMPARE(
+            labels, (QStringList {"producer · warp 0 · 396 warps of this launch not recorded", "consumer · warp 1"}));
+    }
+
     void eventRefRefusesRowIdsBeyondItsBits()
     {
         const EventRef last = EventRef::make(EventTable::Sync, EventRef::kMaxRowId);
