@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -75,6 +76,27 @@ const char* kindName(ws::WarpEventKind k)
     return k == ws::WarpEventKind::AsyncRange ? "async" : "range";
 }
 
+// The recorder's own warnings about in-kernel traces it could not record (launches without
+// arm(), launches while not capturing): they name the launch, not a kernel.
+std::string recorderLosses(const std::map<std::string, std::string>& meta)
+{
+    const auto it = meta.find("recorder_messages");
+    std::string out;
+    if (it == meta.end())
+        return out;
+    size_t pos = 0;
+    while (pos < it->second.size()) {
+        size_t end = it->second.find('\n', pos);
+        if (end == std::string::npos)
+            end = it->second.size();
+        const std::string line = it->second.substr(pos, end - pos);
+        if (const size_t at = line.find("in-kernel trace"); at != std::string::npos)
+            out += "  " + line.substr(at) + "\n";
+        pos = end + 1;
+    }
+    return out;
+}
+
 int run(const WarpRolesArgs& a)
 {
     const ws::SessionReader reader(a.session);
@@ -82,8 +104,12 @@ int run(const WarpRolesArgs& a)
     data.strings = reader.readStrings();
     data.warpEvents = reader.readWarpEvents();
     if (data.warpEvents.empty()) {
-        std::printf(
-            "%s: no in-kernel trace (instrument a kernel with warpscope/iket.cuh and record it)\n", a.session.c_str());
+        const auto lost = recorderLosses(reader.meta());
+        if (lost.empty())
+            std::printf("%s: no in-kernel trace (instrument a kernel with warpscope/iket.cuh and record it)\n",
+                a.session.c_str());
+        else
+            std::printf("%s: no in-kernel trace recorded; events lost:\n%s", a.session.c_str(), lost.c_str());
         return 0;
     }
     const auto roles = ws::iket::summarizeRoles(data.warpEvents, data.strings, a.kernel);
@@ -121,8 +147,9 @@ int run(const WarpRolesArgs& a)
         const auto dropped = byLaunch(list("iket_dropped_warps"), a.kernel);
         const auto outside = byLaunch(list("iket_out_of_range"), a.kernel);
         const auto unbalanced = byLaunch(list("iket_unbalanced"), a.kernel);
-        if (!dropped.empty() || !outside.empty())
-            std::printf("events lost:\n");
+        const std::string recorderLost = a.kernel < 0 ? recorderLosses(meta) : std::string();
+        if (!dropped.empty() || !outside.empty() || !recorderLost.empty())
+            std::printf("events lost:\n%s", recorderLost.c_str());
         for (const auto& l : dropped)
             std::printf("  %s: %lld events dropped by %zu warp(s) that ran out of slots (first: %s)\n", l.who.c_str(),
                 l.counted, l.lines, l.first.c_str());

@@ -3,6 +3,7 @@
 // finished, with a host copy of its event buffer. The buffer goes into the raw file as one
 // IketLaunch record (unused slots squeezed out), or, when it does not fit one frame, as many
 // IketLaunchPart records as it needs; ingest decodes it into warp_event rows.
+#include "iketsubmit.h"
 #include "recorder.h"
 
 #include "core/iket/compactevents.h"
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -21,17 +23,75 @@ namespace {
 static_assert(sizeof(ws::iket::CompactEvent) == sizeof(WsIketCompactEvent));
 static_assert(ws::iket::kGlobaltimerFlag == WS_IKET_EVENT_GLOBALTIMER);
 
+// Launches handed over while the recorder was not capturing (outside the capture range, after
+// --duration): not recorded, but counted, the first one named at once, the totals at exit.
+std::atomic<uint64_t> g_uncapturedLaunches {0};
+std::atomic<uint64_t> g_uncapturedEvents {0};
+
+std::string launchName(const WsIketSubmission* s)
+{
+    return "in-kernel trace " + std::string(s->label && *s->label ? s->label : "(unnamed launch)");
+}
+
+// Events the buffer's warps attempted (stored and dropped), from its counts; 0 when the buffer
+// is not one to read.
+uint64_t attemptedEvents(const WsIketSubmission* s)
+{
+    if (!s->data || s->bytes < sizeof(WsIketBufferHeader))
+        return 0;
+    WsIketBufferHeader h;
+    std::memcpy(&h, s->data, sizeof(h));
+    const uint64_t warps = uint64_t {h.blocks} * h.warpsPerBlock;
+    if (sizeof(WsIketBufferHeader) + warps * sizeof(uint32_t) > s->bytes)
+        return 0;
+    uint64_t n = 0;
+    for (uint64_t w = 0; w < warps; ++w) {
+        uint32_t c = 0;
+        std::memcpy(
+            &c, static_cast<const char*>(s->data) + sizeof(WsIketBufferHeader) + w * sizeof(uint32_t), sizeof c);
+        n += c;
+    }
+    return n;
+}
+
+// What a caller of this ABI's size says about launches that ran without arm().
+void reportUnarmed(ws::inject::Recorder& r, const WsIketSubmission* s)
+{
+    constexpr size_t kLossFieldsEnd = offsetof(WsIketSubmission, unarmedEvents) + sizeof(uint64_t);
+    if (s->structBytes < kLossFieldsEnd || s->unarmedWarps == 0)
+        return;
+    r.message(ws::raw::MessageLevel::Warning,
+        launchName(s) + ": " + std::to_string(s->unarmedWarps) + " warp(s) wrote " + std::to_string(s->unarmedEvents)
+            + " events while the buffer was not armed (launched without arm(); of several such launches "
+              "only the last one's counts remain): not recorded");
+}
+
 int submit(const WsIketSubmission* s)
 {
     using namespace ws;
     inject::Recorder* r = inject::Recorder::instance();
     if (!r || r->closed())
         return -1;
-    if (!s || s->abiVersion != WS_IKET_ABI_VERSION || s->structBytes < sizeof(WsIketSubmission) || !s->data
-        || s->bytes < sizeof(WsIketBufferHeader))
+    if (!s || s->abiVersion != WS_IKET_ABI_VERSION || s->structBytes < offsetof(WsIketSubmission, unarmedWarps))
         return -2;
-    if (!r->capturing())
+    if (!s->data) {
+        // A loss report: launches of a buffer that was never armed again before it went away.
+        reportUnarmed(*r, s);
+        return 0;
+    }
+    if (s->bytes < sizeof(WsIketBufferHeader))
+        return -2;
+    if (!r->capturing()) {
+        const uint64_t events = attemptedEvents(s);
+        if (g_uncapturedLaunches.fetch_add(1) == 0)
+            r->message(raw::MessageLevel::Warning,
+                launchName(s) + ": a launch of " + std::to_string(events)
+                    + " events ended while the recorder was not capturing (outside the capture range): not "
+                      "recorded; the process's total is reported at its exit");
+        g_uncapturedEvents += events;
         return 1;
+    }
+    reportUnarmed(*r, s);
     WsIketBufferHeader h;
     std::memcpy(&h, s->data, sizeof(h));
     const uint64_t warps = uint64_t {h.blocks} * h.warpsPerBlock;
@@ -100,6 +160,21 @@ int submit(const WsIketSubmission* s)
 }
 
 } // namespace
+
+namespace ws::inject::iketsubmit {
+
+void shutdown()
+{
+    Recorder* r = Recorder::instance();
+    const uint64_t launches = g_uncapturedLaunches.load();
+    if (!r || r->closed() || launches == 0)
+        return;
+    r->message(raw::MessageLevel::Warning,
+        "in-kernel trace: " + std::to_string(launches) + " launch(es) with " + std::to_string(g_uncapturedEvents.load())
+            + " events ended while the recorder was not capturing (outside the capture range): not recorded");
+}
+
+} // namespace ws::inject::iketsubmit
 
 extern "C" __attribute__((visibility("default"))) int warpscope_iket_submit(const WsIketSubmission* s)
 {

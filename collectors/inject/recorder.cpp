@@ -2,6 +2,7 @@
 #include "recorder.h"
 
 #include "cuptisession.h"
+#include "iketsubmit.h"
 #include "nvtxtiming.h"
 #include "pmsampler.h"
 
@@ -329,6 +330,7 @@ void Recorder::shutdown()
     // --gpu-metrics and --nvtx-timing write their last records while the context still lives.
     pm::shutdown();
     nvtxtiming::shutdown();
+    iketsubmit::shutdown(); // launches refused while not capturing, in one warning
     if (cuptiReady())
         cupti::flush(true); // delivers every buffer, complete or not, through bufferCompleted
     {

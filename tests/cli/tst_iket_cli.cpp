@@ -95,6 +95,10 @@ private Q_SLOTS:
         s.meta["iket_unbalanced"] = unbalanced;
         s.meta["iket_out_of_range"] = "narrow (kernel #3): 396 warps";
         s.meta["iket_out_of_range_warps"] = "396";
+        s.meta["recorder_messages"]
+            = "pid 5 warning: in-kernel trace sweep_unarmed: 792 warp(s) wrote 2389464 events while the buffer was not "
+              "armed (a launch without arm() before it): not recorded\n"
+              "pid 5 warning: something else";
         const QString path = m_dir.filePath(QStringLiteral("losses.wscope"));
         {
             SessionWriter w(path.toStdString());
@@ -112,6 +116,10 @@ private Q_SLOTS:
             qPrintable(roles.out));
         QVERIFY2(roles.out.contains(QStringLiteral("396 warps recorded nothing (outside their Launch's grid)")),
             qPrintable(roles.out));
+        QVERIFY2(roles.out.contains(QStringLiteral("  in-kernel trace sweep_unarmed: 792 warp(s) wrote 2389464 events "
+                                                   "while the buffer was not armed")),
+            qPrintable(roles.out));
+        QVERIFY(!roles.out.contains(QStringLiteral("something else")));
         QVERIFY2(roles.out.count(QLatin1Char('\n')) < 40, qPrintable(roles.out));
         // --all lists every warp; --kernel keeps one kernel's losses.
         const Run all = cli({QStringLiteral("warp-roles"), path, QStringLiteral("--all")});

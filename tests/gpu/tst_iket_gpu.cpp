@@ -252,6 +252,52 @@ private Q_SLOTS:
             QCOMPARE(n, short_ ? 64 - 1 : 10); // the start anchor and 63 marks fit; the end anchor is lost
         }
     }
+
+    // Two streams at once, and the three other ways a launch loses events: a buffer too small, a
+    // Launch sized for half the grid, a launch without arm(). Every loss is reported, with the
+    // launch's name, in record's warnings and the session; the full launches arrive whole.
+    void lossesReportedEveryWay()
+    {
+        if (!QFileInfo::exists(example("ws-example-iket-streams")))
+            QSKIP("ws-example-iket-streams was not built");
+        SessionData s;
+        QString err;
+        record(s, QStringLiteral("streams.wscope"),
+            {example("ws-example-iket-streams"), QStringLiteral("2"), QStringLiteral("200")}, &err);
+        if (QTest::currentTestFailed())
+            return;
+        if (const QString why = notHopper(s); !why.isEmpty())
+            QSKIP(qPrintable(why));
+        QCOMPARE(s.processes[0].exitCode, 0);
+        // 792 warps a launch; per warp 1 + 6 x 200 + 4 + 4 = 1209 events and 2 anchors (the short
+        // buffer holds 1,000 a warp).
+        constexpr int64_t kWarps = 792;
+        constexpr int64_t kPerWarp = 1209;
+        std::map<int64_t, int64_t> perKernel;
+        for (const auto& e : s.warpEvents)
+            ++perKernel[e.kernelId];
+        QCOMPARE(s.kernels.size(), size_t(8)); // 2 x (full, short, narrow, unarmed)
+        // full: every range and mark (4 marks, 600 ranges and 2 async ones per warp) of both launches.
+        const int64_t fullRows = kWarps * (4 + 600 + 2);
+        int fullKernels = 0;
+        for (const auto& [kernel, n] : perKernel)
+            fullKernels += n == fullRows ? 1 : 0;
+        QCOMPARE(fullKernels, 2);
+        QCOMPARE(s.meta.at("iket_launches"), std::string("6")); // the unarmed ones never arrived
+        QCOMPARE(s.meta.at("iket_out_of_range_warps"), std::to_string(2 * 396));
+        QVERIFY2(err.contains(QLatin1String("in-kernel trace sweep_narrow (kernel #"))
+                && err.contains(QLatin1String("396 warp(s) had no slots")),
+            qPrintable(err));
+        QVERIFY2(err.contains(QLatin1String("in-kernel trace sweep_short_buffer (kernel #"))
+                && err.contains(QLatin1String("events dropped by 792 warp(s)")),
+            qPrintable(err));
+        const QString unarmed = QStringLiteral("in-kernel trace sweep_unarmed: %1 warp(s) wrote %2 events while the "
+                                               "buffer was not armed")
+                                    .arg(kWarps)
+                                    .arg(kWarps * (kPerWarp + 2));
+        QVERIFY2(err.contains(unarmed), qPrintable(err));
+        QVERIFY(QString::fromStdString(s.meta.at("recorder_messages")).contains(unarmed));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestIketGpu)

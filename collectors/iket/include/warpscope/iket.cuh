@@ -525,8 +525,10 @@ struct Collected {
     uint64_t events = 0;  // stored
     uint64_t dropped = 0; // attempted beyond a warp's slots
     uint64_t outOfRangeWarps = 0;
-    int recorder = -2; // warpscope_iket_submit's answer; -2: no recorder in this process
-    bool ok = false;   // false: CUDA error, see error
+    uint64_t unarmedWarps = 0;  // since the previous collect(): warps of a launch without arm() (the
+    uint64_t unarmedEvents = 0; // last, if several) and their events; not recorded, reported as lost
+    int recorder = -2;          // warpscope_iket_submit's answer; -2: no recorder in this process
+    bool ok = false;            // false: CUDA error, see error
     cudaError_t error = cudaSuccess;
 };
 
@@ -588,6 +590,9 @@ public:
                 m_headerTemplate.slotsPerWarp = slots;
                 m_headerTemplate.eventBytes = sizeof(WsIketCompactEvent);
             }
+            // Counts seen by arm() before it clears them: pinned, so the copy stays in stream order.
+            if (cudaMallocHost(reinterpret_cast<void**>(&m_seenCounts), warps * sizeof(uint32_t)) != cudaSuccess)
+                m_seenCounts = nullptr;
             reset(nullptr);
             cudaDeviceSynchronize();
         }
@@ -596,8 +601,12 @@ public:
     {
         if (m_armed)
             collect();
+        else
+            reportUnarmed(); // launches after the last collect() that were never armed
         if (m_device.header)
             cudaFree(m_device.header);
+        if (m_seenCounts)
+            cudaFreeHost(m_seenCounts);
     }
     BasicLaunch(const BasicLaunch&) = delete;
     BasicLaunch& operator=(const BasicLaunch&) = delete;
@@ -613,6 +622,14 @@ public:
         if (!m_device.header)
             return;
         m_stream = stream;
+        // collect() leaves the counts at zero, so counts found here were written by launches that
+        // ran without arm(): their events are lost, and collect() says how many. A copy in stream
+        // order, no wait here.
+        if (m_seenCounts) {
+            cudaMemcpyAsync(m_seenCounts, m_device.counts, size_t {m_device.totalWarps} * sizeof(uint32_t),
+                cudaMemcpyDeviceToHost, stream);
+            m_seenPending = true;
+        }
         reset(stream);
         m_armedNs = monotonicNs();
         m_armed = true;
@@ -630,6 +647,15 @@ public:
         std::vector<unsigned char> host(m_bytes);
         if (c.error == cudaSuccess)
             c.error = cudaMemcpy(host.data(), m_device.header, m_bytes, cudaMemcpyDeviceToHost);
+        // Zero counts until the next arm(): any it finds then came from a launch without arm().
+        if (c.error == cudaSuccess)
+            c.error = cudaMemsetAsync(m_device.counts, 0, size_t {m_device.totalWarps} * sizeof(uint32_t), m_stream);
+        if (c.error == cudaSuccess)
+            c.error = cudaStreamSynchronize(m_stream);
+        if (m_seenPending) {
+            m_seenPending = false;
+            unarmed(m_seenCounts, c.unarmedWarps, c.unarmedEvents);
+        }
         if (c.error != cudaSuccess)
             return c;
         c.ok = true;
@@ -662,12 +688,47 @@ public:
             s.device = device;
             s.data = host.data();
             s.bytes = host.size();
+            s.unarmedWarps = c.unarmedWarps;
+            s.unarmedEvents = c.unarmedEvents;
             c.recorder = submit(&s);
         }
         return c;
     }
 
 private:
+    // Warps with a nonzero count, and the events they attempted.
+    void unarmed(const uint32_t* counts, uint64_t& warps, uint64_t& events) const
+    {
+        for (uint32_t w = 0; w < m_device.totalWarps; ++w) {
+            warps += counts[w] ? 1 : 0;
+            events += counts[w];
+        }
+    }
+
+    // At the end: counts left since the last collect() (or since construction) belong to
+    // launches that never armed the buffer. The recorder gets a loss report (no events).
+    void reportUnarmed()
+    {
+        if (!m_device.header || !m_seenCounts)
+            return;
+        if (cudaMemcpy(
+                m_seenCounts, m_device.counts, size_t {m_device.totalWarps} * sizeof(uint32_t), cudaMemcpyDeviceToHost)
+            != cudaSuccess)
+            return;
+        WsIketSubmission s {};
+        unarmed(m_seenCounts, s.unarmedWarps, s.unarmedEvents);
+        const WsIketSubmitFn submit = recorderEntry();
+        if (!s.unarmedWarps || !submit)
+            return;
+        s.abiVersion = WS_IKET_ABI_VERSION;
+        s.structBytes = sizeof(s);
+        s.collectedMonotonicNs = monotonicNs();
+        s.tid = static_cast<int64_t>(syscall(SYS_gettid));
+        s.label = m_label.c_str();
+        s.names = m_names.c_str();
+        submit(&s);
+    }
+
     static int64_t monotonicNs()
     {
         timespec ts {};
@@ -708,6 +769,8 @@ private:
     cudaStream_t m_stream = nullptr;
     int64_t m_armedNs = 0;
     bool m_armed = false;
+    uint32_t* m_seenCounts = nullptr; // pinned: the counts arm() found
+    bool m_seenPending = false;
 };
 
 // The default recorder, by configuration. Each configuration lives in its own inline namespace,

@@ -94,10 +94,17 @@ typedef struct WsIketSubmission {
     uint32_t block[3];
     int32_t device;
     uint32_t reserved;
-    const void* data; /* host copy of the whole buffer (layout above) */
+    const void* data; /* host copy of the whole buffer (layout above); NULL in a loss report */
     uint64_t bytes;
+    /* Since structBytes covers them (older callers stop above): launches of this buffer that ran
+     * without arm() since the previous hand-over, found by their counts (the recorder cannot see
+     * them otherwise; each such launch overwrites the counts, so of several only the last one's
+     * remain). A loss report (data NULL) carries only these. */
+    uint64_t unarmedWarps;  /* warps that wrote events while the buffer was not armed */
+    uint64_t unarmedEvents; /* the events they attempted */
 } WsIketSubmission;
 
-/* Exported by libwarpscope-inject.so. 0: recorded; 1: not capturing now; < 0: rejected. */
+/* Exported by libwarpscope-inject.so. 0: recorded (or the loss reported); 1: not capturing now
+ * (counted and reported as lost); < 0: rejected. */
 typedef int (*WsIketSubmitFn)(const WsIketSubmission*);
 #define WS_IKET_SUBMIT_SYMBOL "warpscope_iket_submit"
