@@ -9,12 +9,17 @@
 //   unarmed   a launch without arm(): its events never reach the recorder
 // Every launch's result is recomputed on the host (bit-exact: the same fmaf chain).
 // Prints per launch what collect() found, then the totals the session must hold.
-// Usage: ws-example-iket-streams [launches] [iterations]   (defaults 3, 500)
+// With "profiler-range", only the second round runs between cudaProfilerStart and Stop: under
+// `record --capture-range cudaProfilerApi` the others end while the recorder is not capturing.
+// Usage: ws-example-iket-streams [launches] [iterations] [profiler-range]   (defaults 3, 500)
 #include <warpscope/iket.cuh>
+
+#include <cuda_profiler_api.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 WS_IKET_NAMES(Sweep, loader, math, sweep_first_half, sweep_second_half, iter, load, compute, checkpoint);
@@ -71,6 +76,7 @@ int main(int argc, char** argv)
 {
     const int launches = argc > 1 ? std::atoi(argv[1]) : 3;
     const int iters = argc > 2 ? std::atoi(argv[2]) : 500;
+    const bool profilerRange = argc > 3 && std::strcmp(argv[3], "profiler-range") == 0;
     const dim3 grid(33, 4);
     const dim3 block(96, 2);
     const int threads = static_cast<int>(grid.x * grid.y * block.x * block.y);
@@ -130,6 +136,8 @@ int main(int argc, char** argv)
         outOfRange += c.outOfRangeWarps;
     };
     for (int l = 0; l < launches; ++l) {
+        if (profilerRange && l == 1)
+            check(cudaProfilerStart(), "cudaProfilerStart");
         // Two launches in flight at once, one per stream.
         full.arm(streams[0]);
         sweep<<<grid, block, 0, streams[0]>>>(in, out[0], iters, full.buffer());
@@ -151,6 +159,8 @@ int main(int argc, char** argv)
         sweep<<<grid, block, 0, streams[1]>>>(in, out[3], iters, unarmed.buffer());
         check(cudaStreamSynchronize(streams[1]), "cudaStreamSynchronize");
         verify(3, "unarmed");
+        if (profilerRange && l == 1)
+            check(cudaProfilerStop(), "cudaProfilerStop");
     }
     std::printf(
         "per warp %d events (+2 anchors), %d warps per launch, %d launches of each kind\n", perWarp, warps, launches);

@@ -32,13 +32,15 @@ class TestIketGpu : public QObject {
 
     // Records `command` into `s`; a failed record or a host-only recording fails the test.
     // `stderrText`, when given, receives what record printed (its warnings).
-    void record(SessionData& s, const QString& name, const QStringList& command, QString* stderrText = nullptr)
+    void record(SessionData& s, const QString& name, const QStringList& command, QString* stderrText = nullptr,
+        const QStringList& options = {})
     {
         const QString out = m_dir.filePath(name);
         QProcess p;
         p.setProcessChannelMode(QProcess::ForwardedOutputChannel);
         p.start(QStringLiteral(WS_CLI_PATH),
-            QStringList {QStringLiteral("record"), QStringLiteral("-o"), out, QStringLiteral("--")} + command);
+            QStringList {QStringLiteral("record"), QStringLiteral("-o"), out} + options
+                + QStringList {QStringLiteral("--")} + command);
         const bool finished = p.waitForFinished(300000);
         const QString err = QString::fromUtf8(p.readAllStandardError());
         if (stderrText)
@@ -297,6 +299,39 @@ private Q_SLOTS:
                                     .arg(kWarps * (kPerWarp + 2));
         QVERIFY2(err.contains(unarmed), qPrintable(err));
         QVERIFY(QString::fromStdString(s.meta.at("recorder_messages")).contains(unarmed));
+    }
+
+    // Launches that end while the recorder is not capturing (outside a cudaProfilerApi range) are
+    // refused, and the loss is reported: the first at once, the process's total at its exit.
+    void launchesOutsideTheCaptureRangeReported()
+    {
+        if (!QFileInfo::exists(example("ws-example-iket-streams")))
+            QSKIP("ws-example-iket-streams was not built");
+        SessionData s;
+        QString err;
+        record(s, QStringLiteral("capture.wscope"),
+            {example("ws-example-iket-streams"), QStringLiteral("3"), QStringLiteral("200"),
+                QStringLiteral("profiler-range")},
+            &err, {QStringLiteral("--capture-range"), QStringLiteral("cudaProfilerApi")});
+        if (QTest::currentTestFailed())
+            return;
+        if (const QString why = notHopper(s); !why.isEmpty())
+            QSKIP(qPrintable(why));
+        QCOMPARE(s.processes[0].exitCode, 0);
+        QCOMPARE(s.meta.at("iket_launches"), std::string("3")); // round 2's full, short and narrow
+        // Rounds 1 and 3: per round 792 + 792 + 396 warps of 1,209 events and 2 anchors each.
+        const int64_t perWarp = 1209 + 2;
+        const int64_t lost = 2 * (792 + 792 + 396) * perWarp;
+        QVERIFY2(
+            err.contains(QStringLiteral("in-kernel trace sweep_full: a launch of %1 events ended while the recorder "
+                                        "was not capturing")
+                             .arg(792 * perWarp)),
+            qPrintable(err));
+        QVERIFY2(
+            err.contains(QStringLiteral("in-kernel trace: 6 launch(es) with %1 events ended while the recorder was "
+                                        "not capturing")
+                             .arg(lost)),
+            qPrintable(err));
     }
 };
 

@@ -54,6 +54,13 @@ size=$(stat -c %s "$O/iket-streams.wscope" 2>/dev/null || echo 0)
 echo "session bytes: $size"
 gzip -f "$O/iket-streams.json" 2>/dev/null
 
+step "ws-example-iket-streams recorded inside a cudaProfilerApi capture range (launch round 2 of 3 only)"
+timeout "$(tl 30)" "$CLI" record --capture-range cudaProfilerApi -o "$O/iket-capture.wscope" -- \
+  "$WS_DEVICE_BIN/ws-example-iket-streams" 3 200 profiler-range >"$O/iket-capture.record.log" 2>&1
+echo "rc=$?" >>"$O/iket-capture.record.log"; cat "$O/iket-capture.record.log"
+timeout "$(tl 20)" "$CLI" warp-roles "$O/iket-capture.wscope" 2>&1 | grep -v "^    " | head -40
+rm -f "$O/iket-capture.wscope"
+
 step "torch_phases.py alone"
 timeout "$(tl 40)" python3 examples/python/torch_phases.py >"$O/torch-phases.plain.log" 2>&1
 echo "rc=$?" >>"$O/torch-phases.plain.log"; cat "$O/torch-phases.plain.log"
