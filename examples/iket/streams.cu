@@ -4,14 +4,15 @@
 // push/pop ranges, a start/end range that overlaps them and is re-opened half-way, marks, and
 // four launches that lose events in the ways the recorder must report:
 //   full      buffer large enough: every event arrives
-//   short     a buffer of 1,000 events per warp for ~3,000: the rest dropped per warp
+//   short     a buffer of at most half a warp's events (1,000 of 3,015 by default): the rest dropped
 //   narrow    a Launch declared for half the grid: the other warps have no slots
 //   unarmed   a launch without arm(): its events never reach the recorder
 // Every launch's result is recomputed on the host (bit-exact: the same fmaf chain).
 // Prints per launch what collect() found, then the totals the session must hold.
 // With "profiler-range", only the second round runs between cudaProfilerStart and Stop: under
 // `record --capture-range cudaProfilerApi` the others end while the recorder is not capturing.
-// Usage: ws-example-iket-streams [launches] [iterations] [profiler-range]   (defaults 3, 500)
+// "small" runs a third of the grid (a session small enough to keep as a test fixture).
+// Usage: ws-example-iket-streams [launches] [iterations] [profiler-range|small]   (defaults 3, 500)
 #include <warpscope/iket.cuh>
 
 #include <cuda_profiler_api.h>
@@ -77,7 +78,8 @@ int main(int argc, char** argv)
     const int launches = argc > 1 ? std::atoi(argv[1]) : 3;
     const int iters = argc > 2 ? std::atoi(argv[2]) : 500;
     const bool profilerRange = argc > 3 && std::strcmp(argv[3], "profiler-range") == 0;
-    const dim3 grid(33, 4);
+    const bool small = argc > 3 && std::strcmp(argv[3], "small") == 0;
+    const dim3 grid(small ? 11 : 33, 4);
     const dim3 block(96, 2);
     const int threads = static_cast<int>(grid.x * grid.y * block.x * block.y);
     const int warps = threads / 32;
@@ -111,8 +113,10 @@ int main(int argc, char** argv)
         check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
 
     ws::iket::Launch full("sweep_full", grid, block, static_cast<uint32_t>(perWarp + 16), Sweep {});
-    ws::iket::Launch shortBuffer("sweep_short_buffer", grid, block, 1000, Sweep {});
-    ws::iket::Launch narrow("sweep_narrow", dim3(33, 2), block, static_cast<uint32_t>(perWarp + 16), Sweep {});
+    // At most half of what a warp writes (1,000 at the default 500 iterations).
+    ws::iket::Launch shortBuffer(
+        "sweep_short_buffer", grid, block, static_cast<uint32_t>(perWarp / 2 < 1000 ? perWarp / 2 : 1000), Sweep {});
+    ws::iket::Launch narrow("sweep_narrow", dim3(grid.x, 2), block, static_cast<uint32_t>(perWarp + 16), Sweep {});
     ws::iket::Launch unarmed("sweep_unarmed", grid, block, static_cast<uint32_t>(perWarp + 16), Sweep {});
 
     int failures = 0;

@@ -138,6 +138,26 @@ private Q_SLOTS:
         QVERIFY(!info.out.contains(QStringLiteral("block 83 warp 1")));
     }
 
+    // The same on a recording of the H200 (ws-example-iket-streams 1 6 small): each of the four
+    // losses in one line, with the counts the program itself printed (streams_losses.record.log).
+    void lossesOfARealRecording()
+    {
+        const Run roles = cli({QStringLiteral("warp-roles"), fixture("streams_losses.wscope")});
+        QCOMPARE(roles.exitCode, 0);
+        for (const char* line : {"  in-kernel trace sweep_unarmed: 264 warp(s) wrote 11352 events while the buffer was "
+                                 "not armed",
+                 "  sweep_short_buffer (kernel #2): 2904 events dropped by 264 warp(s) that ran out of slots",
+                 "  sweep_narrow (kernel #3): 132 warps had no slots and recorded nothing",
+                 "  sweep_short_buffer (kernel #2): 264 warp(s), first: block 0 warp 0 (loader)"})
+            QVERIFY2(roles.out.contains(QLatin1String(line)), qPrintable(roles.out));
+        const Run info = cli({QStringLiteral("info"), fixture("streams_losses.wscope")});
+        QCOMPARE(info.exitCode, 0);
+        QVERIFY2(
+            info.out.contains(QStringLiteral("... 261 more lines (warpscope-cli warp-roles --all lists every warp)")),
+            qPrintable(info.out));
+        QVERIFY(info.out.contains(QStringLiteral("iket_out_of_range      sweep_narrow (kernel #3): 132 warps")));
+    }
+
     void ingestKeptRawFiles()
     {
         const QString out = m_dir.filePath(QStringLiteral("again.wscope"));

@@ -523,6 +523,28 @@ private slots:
             labels, (QStringList {"producer · warp 0 · 396 warps of this launch not recorded", "consumer · warp 1"}));
     }
 
+    // The H200 recording of the loss cases: the narrow launch's first lane says what it lacks.
+    void realRecordingSaysWhatALaunchDidNotRecord()
+    {
+        SessionReader reader(WS_FIXTURES_DIR "/iket/streams_losses.wscope");
+        const auto model = TimelineModel::load(reader, {}, {}, true, iket::laneProviders());
+        int unrecorded = 0;
+        int lost = 0;
+        for (const TimelineLane& l : model->lanes) {
+            if (l.kind != LaneKind::WarpRole)
+                continue;
+            if (l.label.ends_with(" · 132 warps of this launch not recorded")) {
+                ++unrecorded;
+                QCOMPARE(l.kernelId, int64_t(3));
+                QCOMPARE(l.block, 0);
+                QCOMPARE(l.warp, 0);
+            }
+            lost += l.label.find(" · 11 events lost") != std::string::npos ? 1 : 0;
+        }
+        QCOMPARE(unrecorded, 1);
+        QCOMPARE(lost, 264); // every warp of the short buffer, on its first lane
+    }
+
     void eventRefRefusesRowIdsBeyondItsBits()
     {
         const EventRef last = EventRef::make(EventTable::Sync, EventRef::kMaxRowId);

@@ -272,7 +272,7 @@ private Q_SLOTS:
             QSKIP(qPrintable(why));
         QCOMPARE(s.processes[0].exitCode, 0);
         // 792 warps a launch; per warp 1 + 6 x 200 + 4 + 4 = 1209 events and 2 anchors (the short
-        // buffer holds 1,000 a warp).
+        // buffer holds 604 a warp).
         constexpr int64_t kWarps = 792;
         constexpr int64_t kPerWarp = 1209;
         std::map<int64_t, int64_t> perKernel;

@@ -5,7 +5,8 @@
 # events lost four ways) without and under `record`, then info, warp-roles, dependencies and a
 # Perfetto export of its session; examples/python/torch_phases.py (~6 s of PyTorch phases of
 # different kinds) under `record --gpu-metrics`, its coverage (pm-coverage.py) and info.
-# Never stops at the first failure; the logs are the evidence.
+# Never stops at the first failure; the logs are the evidence. FRESH_PARTS=small: only the small
+# recording of ws-example-iket-streams kept as a session.
 # Usage on the device: bash scripts/device.sh run fresh   (this script gets OUTDIR)
 set -u
 O=${1:-/tmp/fresh}
@@ -20,6 +21,14 @@ trap 'echo "step failed (rc=$?), continuing"' ERR
 step environment
 timeout 5 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
 python3 -c "import torch; print('torch', torch.__version__, torch.version.cuda)" 2>&1
+
+# A small session of the same program, kept (a fixture of real losses: tests/fixtures/iket).
+step "ws-example-iket-streams 1 6 small, recorded and kept"
+timeout "$(tl 30)" "$CLI" record -o "$O/iket-streams-small.wscope" -- "$WS_DEVICE_BIN/ws-example-iket-streams" 1 6 small \
+  >"$O/iket-streams-small.record.log" 2>&1
+echo "rc=$?" >>"$O/iket-streams-small.record.log"; cat "$O/iket-streams-small.record.log"
+ls -la "$O/iket-streams-small.wscope"
+[ "${FRESH_PARTS:-all}" = small ] && { step done; exit 0; }
 
 step "ws-example-iket-streams alone"
 timeout "$(tl 30)" "$WS_DEVICE_BIN/ws-example-iket-streams" 3 500 >"$O/iket-streams.plain.log" 2>&1
