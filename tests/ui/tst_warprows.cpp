@@ -3,6 +3,7 @@
 // warp and nesting depth, asynchronous rows, marks), the kernel group's block chooser switching
 // the rows to another block, under QAbstractItemModelTester.
 #include "core/iket/warplaneprovider.h"
+#include "core/store/sessionreader.h"
 #include "ui/timeline/timelinerowmodel.h"
 
 #include <QAbstractItemModelTester>
@@ -151,6 +152,37 @@ private Q_SLOTS:
                     r.label, r.expanded ? QStringLiteral("open") : QStringLiteral("closed"));
         QCOMPARE(groups,
             (QStringList {"kernel #5 warp roles · block 0 of 2 open", "kernel #6 warp roles · block 0 of 2 closed"}));
+    }
+
+    // A launch's losses are in its group header, collapsed or not: the H200 recording of the
+    // loss cases (tests/fixtures/iket/streams_losses.wscope, through its meta as the app reads it).
+    void lossesInTheGroupHeader()
+    {
+        SessionReader reader(WS_FIXTURES_DIR "/iket/streams_losses.wscope");
+        const auto meta = reader.meta();
+        TimelineRowModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setSnapshot(
+            SessionSnapshot::build(TimelineModel::load(reader, {}, {}, true, iket::laneProviders()), {}, meta));
+        QStringList groups;
+        for (const auto& r : m.rows())
+            if (r.label.startsWith(QLatin1String("kernel #")))
+                groups << r.label;
+        QCOMPARE(groups,
+            (QStringList {"kernel #1 warp roles · block 0 of 44",
+                "kernel #2 warp roles · block 0 of 44 · 2,904 events lost",
+                "kernel #3 warp roles · block 0 of 22 · 132 warps not recorded"}));
+        // In full in the header's note (shown when the group is open) and its tooltip.
+        for (int r = 0; r < m.rowCount(); ++r) {
+            const QModelIndex i = m.index(r, 0);
+            const QString label = i.data().toString();
+            if (!label.startsWith(QLatin1String("kernel #2")))
+                continue;
+            QVERIFY2(i.data(Qt::ToolTipRole)
+                         .toString()
+                         .contains(QLatin1String("events\n2,904 events lost by 264 warps that ran out of slots")),
+                qPrintable(i.data(Qt::ToolTipRole).toString()));
+        }
     }
 
     void blockChooser()

@@ -2,6 +2,7 @@
 #include "ui/timeline/timelinerowmodel.h"
 
 #include "core/iket/warplaneprovider.h"
+#include "core/iket/warplanes.h"
 #include "core/model/commranks.h"
 #include "ui/style/timeformat.h"
 
@@ -34,6 +35,8 @@ struct TimelineRowModel::Node {
     int64_t warpKernel = -1;
     int warpBlock = -1;
     std::map<int, std::vector<int>> warpBlockLanes;
+    QString warpLosses;    // what the launch lost, short, in its header (" · 2,904 events lost")
+    QStringList lossNotes; // the same in full, first in the header's note and tooltip
     Node* parent = nullptr;
     std::vector<std::unique_ptr<Node>> children;
 
@@ -259,6 +262,30 @@ void TimelineRowModel::build()
         }
     }
 
+    // A launch's losses in its header, where they show even when the group is collapsed (the
+    // warps' own lanes say it too, but only inside the group).
+    if (!kernels.empty()) {
+        std::map<int64_t, std::pair<int64_t, int64_t>> dropped; // kernel -> events, warps
+        for (const auto& [key, n] : iket::droppedEventsByWarp(m_snapshot->meta)) {
+            auto& d = dropped[std::get<0>(key)];
+            d.first += n;
+            ++d.second;
+        }
+        const auto unrecorded = iket::unrecordedWarpsByKernel(m_snapshot->meta);
+        for (auto& [kernel, k] : kernels) {
+            if (const auto d = dropped.find(kernel); d != dropped.end()) {
+                k->warpLosses += QStringLiteral(" · %1 events lost").arg(formatCount(d->second.first));
+                k->lossNotes << QStringLiteral("%1 events lost by %2 warps that ran out of slots (raise eventsPerWarp)")
+                                    .arg(formatCount(d->second.first), formatCount(d->second.second));
+            }
+            if (const auto u = unrecorded.find(kernel); u != unrecorded.end()) {
+                k->warpLosses += QStringLiteral(" · %1 warps not recorded").arg(formatCount(u->second));
+                k->lossNotes << QStringLiteral(
+                    "%1 warps not recorded: outside the grid their ws::iket::Launch was sized for")
+                                    .arg(formatCount(u->second));
+            }
+        }
+    }
     // Every traced launch gets a group; only the first starts expanded, so a loop of traced
     // launches does not push everything else off screen (a collapsed group shows its first row).
     for (auto& [kernel, k] : kernels) {
@@ -355,9 +382,14 @@ void TimelineRowModel::fillWarpBlock(Node* group, int block)
     group->label = QStringLiteral("kernel #%1 warp roles · block %2 of %3")
                        .arg(group->warpKernel)
                        .arg(block)
-                       .arg(group->warpBlockLanes.size());
-    group->note = waiting.join(QStringLiteral(" · "));
-    group->tooltip = tip;
+                       .arg(group->warpBlockLanes.size())
+        + group->warpLosses;
+    group->note = (group->lossNotes + waiting).join(QStringLiteral(" · "));
+    // Tooltip lines each start with a line break: they follow the row's path and event count.
+    group->tooltip.clear();
+    for (const QString& loss : std::as_const(group->lossNotes))
+        group->tooltip += QLatin1Char('\n') + loss;
+    group->tooltip += tip;
 }
 
 QList<int> TimelineRowModel::warpBlocks(const QModelIndex& groupIndex) const
