@@ -11,37 +11,42 @@
 
 namespace ws::iket {
 
-std::map<WarpKey, int64_t> droppedEventsByWarp(const std::map<std::string, std::string>& meta)
+namespace {
+
+// Each line of a per-launch meta list that `line` finds, its match handed to `use`.
+template <typename Use>
+void eachMatch(const std::map<std::string, std::string>& meta, const char* key, const std::regex& line, Use use)
 {
-    std::map<WarpKey, int64_t> out;
-    const auto it = meta.find("iket_dropped_warps");
+    const auto it = meta.find(key);
     if (it == meta.end())
-        return out;
-    static const std::regex line(R"(\(kernel #(\d+)\): block (\d+) warp (\d+) \((\d+)\)$)");
+        return;
     std::istringstream in(it->second);
     std::string text;
     while (std::getline(in, text)) {
         std::smatch m;
         if (std::regex_search(text, m, line))
-            out[{std::stoll(m[1]), std::stoi(m[2]), std::stoi(m[3])}] += std::stoll(m[4]);
+            use(m);
     }
+}
+
+} // namespace
+
+std::map<WarpKey, int64_t> droppedEventsByWarp(const std::map<std::string, std::string>& meta)
+{
+    std::map<WarpKey, int64_t> out;
+    static const std::regex line(R"(\(kernel #(\d+)\): block (\d+) warp (\d+) \((\d+)\)$)");
+    eachMatch(meta, "iket_dropped_warps", line, [&](const std::smatch& m) {
+        out[{std::stoll(m[1]), std::stoi(m[2]), std::stoi(m[3])}] += std::stoll(m[4]);
+    });
     return out;
 }
 
 std::map<int64_t, int64_t> unrecordedWarpsByKernel(const std::map<std::string, std::string>& meta)
 {
     std::map<int64_t, int64_t> out;
-    const auto it = meta.find("iket_out_of_range");
-    if (it == meta.end())
-        return out;
     static const std::regex line(R"(\(kernel #(\d+)\): (\d+) warps$)");
-    std::istringstream in(it->second);
-    std::string text;
-    while (std::getline(in, text)) {
-        std::smatch m;
-        if (std::regex_search(text, m, line))
-            out[std::stoll(m[1])] += std::stoll(m[2]);
-    }
+    eachMatch(
+        meta, "iket_out_of_range", line, [&](const std::smatch& m) { out[std::stoll(m[1])] += std::stoll(m[2]); });
     return out;
 }
 
