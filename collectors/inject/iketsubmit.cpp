@@ -62,8 +62,8 @@ void reportUnarmed(ws::inject::Recorder& r, const WsIketSubmission* s)
         return;
     r.message(ws::raw::MessageLevel::Warning,
         launchName(s) + ": " + std::to_string(s->unarmedWarps) + " warp(s) wrote " + std::to_string(s->unarmedEvents)
-            + " events while the buffer was not armed (launched without arm(); of several such launches "
-              "only the last one's counts remain): not recorded");
+            + " events that were never handed over (launched without arm(), or armed again before "
+              "collect(); of several such launches only the last one's counts remain): not recorded");
 }
 
 int submit(const WsIketSubmission* s)

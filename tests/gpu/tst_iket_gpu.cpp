@@ -293,8 +293,8 @@ private Q_SLOTS:
         QVERIFY2(err.contains(QLatin1String("in-kernel trace sweep_short_buffer (kernel #"))
                 && err.contains(QLatin1String("events dropped by 792 warp(s)")),
             qPrintable(err));
-        const QString unarmed = QStringLiteral("in-kernel trace sweep_unarmed: %1 warp(s) wrote %2 events while the "
-                                               "buffer was not armed")
+        const QString unarmed = QStringLiteral("in-kernel trace sweep_unarmed: %1 warp(s) wrote %2 events that were "
+                                               "never handed over (launched without arm()")
                                     .arg(kWarps)
                                     .arg(kWarps * (kPerWarp + 2));
         QVERIFY2(err.contains(unarmed), qPrintable(err));

@@ -100,7 +100,7 @@ typedef struct WsIketSubmission {
      * without arm() since the previous hand-over, found by their counts (the recorder cannot see
      * them otherwise; each such launch overwrites the counts, so of several only the last one's
      * remain). A loss report (data NULL) carries only these. */
-    uint64_t unarmedWarps;  /* warps that wrote events while the buffer was not armed */
+    uint64_t unarmedWarps;  /* warps that wrote events no collect() handed over (not armed) */
     uint64_t unarmedEvents; /* the events they attempted */
 } WsIketSubmission;
 
