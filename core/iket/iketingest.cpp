@@ -8,30 +8,30 @@
 
 namespace ws::iket {
 
-void LaunchCollector::add(const raw::RawFile& file, std::string_view payload, std::string label, std::string_view names,
-    std::vector<std::string>& warnings)
+void LaunchCollector::add(const std::string& path, const raw::FileHeader& header, std::string_view payload,
+    std::string label, std::string_view names, std::vector<std::string>& warnings)
 {
     LaunchBuffer launch;
     const std::string error = parseLaunch(payload, std::move(label), names, launch);
     if (!error.empty()) {
-        warnings.push_back(file.path() + ": " + error + " (skipped)");
+        warnings.push_back(path + ": " + error + " (skipped)");
         return;
     }
-    launch.pid = file.header().pid;
-    launch.realtimeMinusMonotonicNs = file.header().anchorRealtimeNs - file.header().anchorMonotonicNs;
+    launch.pid = header.pid;
+    launch.realtimeMinusMonotonicNs = header.anchorRealtimeNs - header.anchorMonotonicNs;
     m_launches.push_back(std::move(launch));
 }
 
-void LaunchCollector::addPart(const raw::RawFile& file, std::string_view payload, std::string label,
-    std::string_view names, std::vector<std::string>& warnings)
+void LaunchCollector::addPart(const std::string& path, const raw::FileHeader& header, std::string&& payload,
+    std::string label, std::string_view names, std::vector<std::string>& warnings)
 {
-    const int64_t pid = file.header().pid;
-    const std::string error = m_parts.add(pid, payload, std::move(label), names);
+    const int64_t pid = header.pid;
+    const std::string error = m_parts.add(pid, std::move(payload), std::move(label), names);
     if (!error.empty()) {
-        warnings.push_back(file.path() + ": " + error + " (skipped)");
+        warnings.push_back(path + ": " + error + " (skipped)");
         return;
     }
-    m_anchors[pid] = file.header().anchorRealtimeNs - file.header().anchorMonotonicNs;
+    m_anchors[pid] = header.anchorRealtimeNs - header.anchorMonotonicNs;
 }
 
 void LaunchCollector::finish(SessionData& session, std::vector<std::string>& warnings)
@@ -77,15 +77,21 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
     std::string droppedText;
     std::string outOfRangeText;
     size_t unbalancedWarps = 0;
-    for (const auto& launch : m_launches) {
+    // Decoded straight into the session's vector, reserved once: millions of events, copied
+    // and regrown launch by launch before.
+    size_t most = session.warpEvents.size();
+    for (const auto& launch : m_launches)
+        most += rowsAtMost(launch);
+    session.warpEvents.reserve(most);
+    for (auto& launch : m_launches) {
         const KernelRecord* kernel = findKernel(session, launch);
         unmatched += kernel ? 0 : 1;
-        DecodedLaunch d = decodeLaunch(launch, kernel, session.strings);
-        for (auto& e : d.events) {
-            e.id = nextId++;
-            session.warpEvents.push_back(e);
-        }
-        events += d.events.size();
+        const size_t before = session.warpEvents.size();
+        const DecodedLaunch d = decodeLaunchInto(launch, kernel, session.strings, session.warpEvents);
+        const size_t decoded = session.warpEvents.size() - before;
+        for (size_t i = before; i < session.warpEvents.size(); ++i)
+            session.warpEvents[i].id = nextId++;
+        events += decoded;
         dropped += d.dropped;
         truncated += launch.truncatedEvents;
         outOfRange += launch.outOfRangeWarps;
@@ -115,7 +121,7 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
                 + std::to_string(d.unbalanced.size()) + " warp(s), first: " + d.unbalanced.front().text());
         if (d.clock.eventsOutsideKernel > 0)
             warnings.push_back("in-kernel trace " + who + ": " + std::to_string(d.clock.eventsOutsideKernel) + " of "
-                + std::to_string(d.events.size()) + " events lie outside the kernel even after alignment (they span "
+                + std::to_string(decoded) + " events lie outside the kernel even after alignment (they span "
                 + std::to_string(d.clock.rawSpanNs) + " ns, the kernel " + std::to_string(kernel->end - kernel->start)
                 + " ns: the GPU timer and CUPTI disagree)");
         if (launch.outOfRangeWarps > 0) {
@@ -157,6 +163,7 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
                 + std::to_string(short_) + " warp(s) that ran out of slots: " + list + (short_ > 8 ? ", ..." : "")
                 + " (raise eventsPerWarp)");
         }
+        std::vector<raw::IketEvent>().swap(launch.events); // decoded: hundreds of MB not held any longer
     }
     if (unmatched > 0)
         warnings.push_back("in-kernel trace: " + std::to_string(unmatched) + " of " + std::to_string(m_launches.size())

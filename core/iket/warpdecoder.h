@@ -81,6 +81,14 @@ struct DecodedLaunch {
 // aligned to the kernel's own start and end. Names are interned into `strings`.
 DecodedLaunch decodeLaunch(const LaunchBuffer& launch, const KernelRecord* kernel, StringTable& strings);
 
+// The same, appending the events to `events` (the returned DecodedLaunch holds none): a session's
+// millions of warp events are written once, into their final vector.
+DecodedLaunch decodeLaunchInto(
+    const LaunchBuffer& launch, const KernelRecord* kernel, StringTable& strings, std::vector<WarpEvent>& events);
+
+// How many events decoding `launch` gives at most (a push, a start or a mark each), to reserve.
+size_t rowsAtMost(const LaunchBuffer& launch);
+
 // The kernel a launch belongs to: the first kernel-launch API call (cudaLaunch*, cuLaunch*) of
 // the launching thread after the buffer was armed, joined by correlation id; without API
 // records, the process's first kernel that started after it was armed. nullptr when none.
