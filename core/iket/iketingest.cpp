@@ -4,9 +4,98 @@
 #include "core/iket/warpdecoder.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
 
 namespace ws::iket {
+
+namespace {
+
+// Runs job(0) .. job(n - 1) on up to `threads` threads, the caller's among them; the first
+// exception (out of memory on a huge trace) is rethrown here once every thread has stopped.
+void runParallel(size_t n, unsigned threads, const std::function<void(size_t)>& job)
+{
+    std::atomic<size_t> next {0};
+    std::mutex failed;
+    std::exception_ptr error;
+    const auto work = [&] {
+        for (size_t i; (i = next++) < n;) {
+            try {
+                job(i);
+            } catch (...) {
+                const std::lock_guard lock(failed);
+                if (!error)
+                    error = std::current_exception();
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (auto& t : pool)
+        t.join();
+    if (error)
+        std::rethrow_exception(error);
+}
+
+struct Decoded {
+    DecodedLaunch launch;
+    size_t begin = 0; // its events in the session's vector
+    size_t count = 0;
+};
+
+// Every launch decoded, its events appended to `events` in launch order, and its buffer's events
+// released. The strings are interned first, in launch order, so that decoding only reads the
+// string table and the launches can decode on threads of their own (bench_iket_ingest: a launch
+// of 2.4M device events is about 0.15 s of one core).
+std::vector<Decoded> decodeAll(std::vector<LaunchBuffer>& launches, const std::vector<const KernelRecord*>& kernels,
+    StringTable& strings, std::vector<WarpEvent>& events)
+{
+    std::vector<LaunchStrings> names;
+    names.reserve(launches.size());
+    for (const auto& launch : launches)
+        names.push_back(internStrings(launch, strings));
+    std::vector<Decoded> out(launches.size());
+    const unsigned threads = static_cast<unsigned>(
+        std::min<size_t>(launches.size(), std::clamp(std::thread::hardware_concurrency(), 1u, 8u)));
+    if (threads <= 1) {
+        size_t most = events.size();
+        for (const auto& launch : launches)
+            most += rowsAtMost(launch);
+        events.reserve(most); // millions of events: written once, never regrown
+        for (size_t i = 0; i < launches.size(); ++i) {
+            out[i].begin = events.size();
+            out[i].launch = decodeLaunchInto(launches[i], kernels[i], names[i], strings, events);
+            out[i].count = events.size() - out[i].begin;
+            std::vector<raw::IketEvent>().swap(launches[i].events);
+        }
+        return out;
+    }
+    std::vector<std::vector<WarpEvent>> perLaunch(launches.size());
+    runParallel(launches.size(), threads, [&](size_t i) {
+        perLaunch[i].reserve(rowsAtMost(launches[i]));
+        out[i].launch = decodeLaunchInto(launches[i], kernels[i], names[i], strings, perLaunch[i]);
+        std::vector<raw::IketEvent>().swap(launches[i].events);
+    });
+    size_t total = events.size();
+    for (const auto& v : perLaunch)
+        total += v.size();
+    events.reserve(total);
+    for (size_t i = 0; i < launches.size(); ++i) {
+        out[i].begin = events.size();
+        out[i].count = perLaunch[i].size();
+        events.insert(events.end(), perLaunch[i].begin(), perLaunch[i].end());
+        std::vector<WarpEvent>().swap(perLaunch[i]);
+    }
+    return out;
+}
+
+} // namespace
 
 void LaunchCollector::add(const std::string& path, const raw::FileHeader& header, std::string_view payload,
     std::string label, std::string_view names, std::vector<std::string>& warnings)
@@ -77,19 +166,18 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
     std::string droppedText;
     std::string outOfRangeText;
     size_t unbalancedWarps = 0;
-    // Decoded straight into the session's vector, reserved once: millions of events, copied
-    // and regrown launch by launch before.
-    size_t most = session.warpEvents.size();
+    std::vector<const KernelRecord*> kernels;
+    kernels.reserve(m_launches.size());
     for (const auto& launch : m_launches)
-        most += rowsAtMost(launch);
-    session.warpEvents.reserve(most);
-    for (auto& launch : m_launches) {
-        const KernelRecord* kernel = findKernel(session, launch);
+        kernels.push_back(findKernel(session, launch));
+    const std::vector<Decoded> all = decodeAll(m_launches, kernels, session.strings, session.warpEvents);
+    for (size_t l = 0; l < m_launches.size(); ++l) {
+        const LaunchBuffer& launch = m_launches[l];
+        const KernelRecord* kernel = kernels[l];
         unmatched += kernel ? 0 : 1;
-        const size_t before = session.warpEvents.size();
-        const DecodedLaunch d = decodeLaunchInto(launch, kernel, session.strings, session.warpEvents);
-        const size_t decoded = session.warpEvents.size() - before;
-        for (size_t i = before; i < session.warpEvents.size(); ++i)
+        const DecodedLaunch& d = all[l].launch;
+        const size_t decoded = all[l].count;
+        for (size_t i = all[l].begin; i < all[l].begin + decoded; ++i)
             session.warpEvents[i].id = nextId++;
         events += decoded;
         dropped += d.dropped;
@@ -163,7 +251,6 @@ void LaunchCollector::finish(SessionData& session, std::vector<std::string>& war
                 + std::to_string(short_) + " warp(s) that ran out of slots: " + list + (short_ > 8 ? ", ..." : "")
                 + " (raise eventsPerWarp)");
         }
-        std::vector<raw::IketEvent>().swap(launch.events); // decoded: hundreds of MB not held any longer
     }
     if (unmatched > 0)
         warnings.push_back("in-kernel trace: " + std::to_string(unmatched) + " of " + std::to_string(m_launches.size())

@@ -340,6 +340,52 @@ DecodedLaunch decodeLaunch(const LaunchBuffer& launch, const KernelRecord* kerne
     return out;
 }
 
+DecodedLaunch decodeLaunchInto(
+    const LaunchBuffer& launch, const KernelRecord* kernel, StringTable& strings, std::vector<WarpEvent>& events)
+{
+    return decodeLaunchInto(launch, kernel, internStrings(launch, strings), strings, events);
+}
+
+LaunchStrings internStrings(const LaunchBuffer& launch, StringTable& strings)
+{
+    LaunchStrings out;
+    out.names.reserve(launch.names.size());
+    for (const auto& n : launch.names)
+        out.names.push_back(strings.intern(n));
+    const auto nameOf = [&](uint16_t id) {
+        if (id < out.names.size())
+            return out.names[id];
+        const auto it = out.unlisted.find(id);
+        return it != out.unlisted.end() ? it->second : out.unlisted[id] = strings.intern("name #" + std::to_string(id));
+    };
+    out.firstRole.assign(launch.totalWarps(), 0);
+    for (uint32_t w = 0; w < launch.totalWarps(); ++w) {
+        const uint64_t first = launch.firstEvent[w];
+        const uint64_t n = launch.stored(w);
+        if (n == 0)
+            continue;
+        // A warp's role: the name of its latest role() call; before the first one, the first.
+        StringId role = 0;
+        for (uint64_t i = first; i < first + n && !role; ++i)
+            if (launch.events[i].kind == static_cast<uint8_t>(IketKind::Role))
+                role = nameOf(launch.events[i].name);
+        if (!role)
+            role = strings.intern("warp " + std::to_string(w % launch.warpsPerBlock));
+        out.firstRole[w] = role;
+        // Then the names its events take, in the order decoding reads them (only ids past the
+        // list intern anything).
+        for (uint64_t i = first; i < first + n; ++i) {
+            const raw::IketEvent& ev = launch.events[i];
+            const auto kind = static_cast<IketKind>(ev.kind);
+            if (ev.name >= out.names.size()
+                && (kind == IketKind::Role || kind == IketKind::Push || kind == IketKind::Start
+                    || kind == IketKind::Mark))
+                nameOf(ev.name);
+        }
+    }
+    return out;
+}
+
 size_t rowsAtMost(const LaunchBuffer& launch)
 {
     // Every row begins at a push, a start or a mark; pops and ends only close them.
@@ -351,8 +397,8 @@ size_t rowsAtMost(const LaunchBuffer& launch)
     return n;
 }
 
-DecodedLaunch decodeLaunchInto(
-    const LaunchBuffer& launch, const KernelRecord* kernel, StringTable& strings, std::vector<WarpEvent>& events)
+DecodedLaunch decodeLaunchInto(const LaunchBuffer& launch, const KernelRecord* kernel, const LaunchStrings& names,
+    const StringTable& strings, std::vector<WarpEvent>& events)
 {
     DecodedLaunch out;
     const size_t launchBegin = events.size();
@@ -380,13 +426,7 @@ DecodedLaunch decodeLaunchInto(
         out.clock.kernelAligned = true;
     }
 
-    std::vector<StringId> nameIds;
-    nameIds.reserve(launch.names.size());
-    for (const auto& n : launch.names)
-        nameIds.push_back(strings.intern(n));
-    const auto nameOf = [&](uint16_t id) {
-        return id < nameIds.size() ? nameIds[id] : strings.intern("name #" + std::to_string(id));
-    };
+    const auto nameOf = [&names](uint16_t id) { return names.nameOf(id); };
 
     // Per warp, reused from warp to warp (a launch has thousands of warps).
     std::vector<Open> stack;
@@ -401,14 +441,7 @@ DecodedLaunch decodeLaunchInto(
         ++out.warpsWithEvents;
         const auto block = static_cast<int32_t>(w / launch.warpsPerBlock);
         const auto warp = static_cast<int32_t>(w % launch.warpsPerBlock);
-        // A warp's role: the name of its latest role() call; before the first one, the first.
-        StringId role = 0;
-        for (uint64_t i = first; i < first + n && !role; ++i)
-            if (launch.events[i].kind == static_cast<uint8_t>(IketKind::Role))
-                role = nameOf(launch.events[i].name);
-        if (!role)
-            role = strings.intern("warp " + std::to_string(warp));
-
+        StringId role = names.firstRole[w];
         UnbalancedWarp bad;
         bad.block = static_cast<uint32_t>(block);
         bad.warp = static_cast<uint32_t>(warp);
