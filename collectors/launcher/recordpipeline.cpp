@@ -405,9 +405,11 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
     if (!o.keepRaw)
         fs::remove_all(rawDir, ec);
     {
-        // What the user waits for after the program exits, per phase (issue 20 item 4b).
-        const double events = static_cast<double>(data.kernels.size() + data.memcpys.size() + data.memsets.size()
-            + data.apiCalls.size() + data.syncs.size() + data.nvtxRanges.size() + data.nvtxMarks.size());
+        // What the user waits for after the program exits, per phase (issue 20 item 4b). In-kernel
+        // trace events are events too: a traced program's session is mostly warp events.
+        const double events
+            = static_cast<double>(data.kernels.size() + data.memcpys.size() + data.memsets.size() + data.apiCalls.size()
+                + data.syncs.size() + data.nvtxRanges.size() + data.nvtxMarks.size() + data.warpEvents.size());
         const auto phase = [events](const char* name, int64_t ns) {
             char buf[128];
             std::snprintf(buf, sizeof buf, "%s %.3f s (%.2fM events/s)", name, static_cast<double>(ns) / 1e9,
@@ -417,9 +419,11 @@ RecordResult RecordPipeline::collect(const std::function<void(const std::string&
         result.postRunSeconds = static_cast<double>(writtenNs - exitedNs) / 1e9;
         say("after exit: read " + std::to_string((readNs - exitedNs) / 1000000) + " ms, "
             + phase("ingest", ingestedNs - readNs) + ", " + phase("write", writtenNs - ingestedNs) + "; "
-            + phase("total", writtenNs - exitedNs) + ", " + std::to_string(static_cast<int64_t>(events)) + " events, "
-            + std::to_string(result.rowsWrittenEarly) + " rows written while the program ran (" + ingest.followStatus()
-            + ")");
+            + phase("total", writtenNs - exitedNs) + ", " + std::to_string(static_cast<int64_t>(events)) + " events"
+            + (data.warpEvents.empty() ? std::string()
+                                       : " (" + std::to_string(data.warpEvents.size()) + " of them warp events)")
+            + ", " + std::to_string(result.rowsWrittenEarly) + " rows written while the program ran ("
+            + ingest.followStatus() + ")");
     }
 
     result.sessionPath = output.string();

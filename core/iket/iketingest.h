@@ -16,15 +16,16 @@ namespace ws::iket {
 // decoded once the session's kernels and API calls are sorted (they find their kernel there).
 class LaunchCollector {
 public:
-    // One raw IketLaunch frame of `file`; `label` and `names` already resolved from its strings.
-    // A malformed record is skipped with a warning naming the file.
-    void add(const raw::RawFile& file, std::string_view payload, std::string label, std::string_view names,
-        std::vector<std::string>& warnings);
+    // One raw IketLaunch frame of the raw file at `path` (with `header`); `label` and `names`
+    // already resolved from its strings. A malformed record is skipped with a warning naming
+    // the file.
+    void add(const std::string& path, const raw::FileHeader& header, std::string_view payload, std::string label,
+        std::string_view names, std::vector<std::string>& warnings);
 
     // One frame of a launch split over several (raw/iketformat.h, type 51); the launch joins
-    // the others once all its parts are there.
-    void addPart(const raw::RawFile& file, std::string_view payload, std::string label, std::string_view names,
-        std::vector<std::string>& warnings);
+    // the others once all its parts are there. The payload is kept, not copied.
+    void addPart(const std::string& path, const raw::FileHeader& header, std::string&& payload, std::string label,
+        std::string_view names, std::vector<std::string>& warnings);
 
     // Decodes every launch into session.warpEvents (ids continue after existing rows) and puts
     // the figures in meta: iket_launches, iket_events, iket_dropped_events, iket_unbalanced_warps

@@ -34,7 +34,7 @@ std::vector<std::string> splitNames(std::string_view list)
     return names;
 }
 
-std::string parseLaunch(std::string_view payload, std::string label, std::string_view names, LaunchBuffer& out)
+std::string parseLaunchHead(std::string_view payload, std::string label, std::string_view names, LaunchBuffer& out)
 {
     if (payload.size() < sizeof(raw::IketLaunchRecord))
         return "in-kernel trace record too short (" + std::to_string(payload.size()) + " bytes)";
@@ -70,11 +70,29 @@ std::string parseLaunch(std::string_view payload, std::string label, std::string
         out.firstEvent[w] = total;
         total += out.stored(w);
     }
-    const std::string_view eventBytes = tail.substr(countBytes);
-    if (eventBytes.size() != total * sizeof(raw::IketEvent))
-        return "in-kernel trace record: the warps' counts add up to " + std::to_string(total) + " events but "
-            + std::to_string(eventBytes.size()) + " bytes follow (" + std::to_string(total * sizeof(raw::IketEvent))
-            + " expected)";
+    return {};
+}
+
+std::string eventBytesMismatch(uint64_t expectedEvents, uint64_t bytes)
+{
+    if (bytes == expectedEvents * sizeof(raw::IketEvent))
+        return {};
+    return "in-kernel trace record: the warps' counts add up to " + std::to_string(expectedEvents) + " events but "
+        + std::to_string(bytes) + " bytes follow (" + std::to_string(expectedEvents * sizeof(raw::IketEvent))
+        + " expected)";
+}
+
+std::string parseLaunch(std::string_view payload, std::string label, std::string_view names, LaunchBuffer& out)
+{
+    std::string error = parseLaunchHead(payload, std::move(label), names, out);
+    if (!error.empty())
+        return error;
+    const uint64_t total = out.firstEvent.empty() ? 0 : out.firstEvent.back() + out.stored(out.totalWarps() - 1);
+    const std::string_view eventBytes
+        = payload.substr(sizeof(raw::IketLaunchRecord) + uint64_t {out.totalWarps()} * sizeof(uint32_t));
+    error = eventBytesMismatch(total, eventBytes.size());
+    if (!error.empty())
+        return error;
     out.events.resize(total);
     if (total > 0)
         std::memcpy(out.events.data(), eventBytes.data(), eventBytes.size());

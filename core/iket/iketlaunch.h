@@ -43,6 +43,12 @@ std::vector<std::string> splitNames(std::string_view list);
 // strings. Returns an empty string on success, else what is wrong (the caller names the file).
 std::string parseLaunch(std::string_view payload, std::string label, std::string_view names, LaunchBuffer& out);
 
+// parseLaunch in two steps, for a launch whose events come from elsewhere (split launches,
+// LaunchAssembler): everything but the events (counts, firstEvent; `events` left empty), and the
+// check that `bytes` of events are what the counts announce ("" when they are).
+std::string parseLaunchHead(std::string_view payload, std::string label, std::string_view names, LaunchBuffer& out);
+std::string eventBytesMismatch(uint64_t expectedEvents, uint64_t bytes);
+
 // The inverse, for tests and tools that make raw files: the frame payload of `launch`.
 std::string encodeLaunchPayload(const LaunchBuffer& launch, uint32_t labelId, uint32_t namesId);
 

@@ -14,6 +14,11 @@ constexpr uint64_t kEventBytes = sizeof(raw::IketEvent);
 
 std::string LaunchAssembler::add(int64_t pid, std::string_view payload, std::string label, std::string_view names)
 {
+    return add(pid, std::string(payload), std::move(label), names);
+}
+
+std::string LaunchAssembler::add(int64_t pid, std::string&& payload, std::string label, std::string_view names)
+{
     if (payload.size() < sizeof(raw::IketLaunchPartRecord))
         return "in-kernel trace part record too short (" + std::to_string(payload.size()) + " bytes)";
     const auto rec = raw::readPayload<raw::IketLaunchPartRecord>(payload);
@@ -28,7 +33,7 @@ std::string LaunchAssembler::add(int64_t pid, std::string_view payload, std::str
     if (p.parts != rec.parts)
         return "in-kernel trace launch " + std::to_string(rec.serial) + ": its parts disagree on how many there are ("
             + std::to_string(p.parts) + " and " + std::to_string(rec.parts) + ")";
-    if (!p.payloads.emplace(rec.part, std::string(payload)).second)
+    if (!p.payloads.emplace(rec.part, std::move(payload)).second)
         return "in-kernel trace launch " + std::to_string(rec.serial) + ": part " + std::to_string(rec.part)
             + " appears twice";
     if (rec.part == 0) {
@@ -47,9 +52,17 @@ std::string LaunchAssembler::assemble(const Pending& p, LaunchBuffer& out) const
     const uint64_t countsBytes = uint64_t {head.launch.totalWarps} * sizeof(uint32_t);
     if (first.size() < sizeof(raw::IketLaunchPartRecord) + countsBytes)
         return "in-kernel trace part 0 is shorter than its " + std::to_string(head.launch.totalWarps) + " counts";
-    std::string single(reinterpret_cast<const char*>(&head.launch), sizeof(head.launch));
-    single.append(first.substr(sizeof(raw::IketLaunchPartRecord), countsBytes));
-    std::vector<std::vector<raw::IketEvent>> perWarp(head.launch.totalWarps);
+    // Each part: its warps' event counts and events. Checked, and each warp's count summed, before
+    // anything is copied: the events then go straight to their place in the launch.
+    struct Piece {
+        uint32_t firstWarp;
+        std::vector<uint32_t> stored;
+        const char* events;
+    };
+    std::vector<Piece> pieces;
+    pieces.reserve(p.payloads.size());
+    std::vector<uint64_t> received(head.launch.totalWarps, 0);
+    uint64_t total = 0;
     for (const auto& [index, payload] : p.payloads) {
         const auto rec = raw::readPayload<raw::IketLaunchPartRecord>(payload);
         std::string_view tail = std::string_view(payload).substr(sizeof(raw::IketLaunchPartRecord));
@@ -60,36 +73,53 @@ std::string LaunchAssembler::assemble(const Pending& p, LaunchBuffer& out) const
             return "in-kernel trace part " + std::to_string(index) + " names warps " + std::to_string(rec.firstWarp)
                 + ".." + std::to_string(uint64_t {rec.firstWarp} + rec.warpCount) + " of "
                 + std::to_string(head.launch.totalWarps);
-        std::vector<uint32_t> stored(rec.warpCount);
+        Piece piece {rec.firstWarp, std::vector<uint32_t>(rec.warpCount), nullptr};
         if (storedBytes > 0)
-            std::memcpy(stored.data(), tail.data(), storedBytes);
+            std::memcpy(piece.stored.data(), tail.data(), storedBytes);
         tail.remove_prefix(storedBytes);
-        uint64_t total = 0;
-        for (const uint32_t n : stored)
-            total += n;
-        if (tail.size() != total * kEventBytes)
-            return "in-kernel trace part " + std::to_string(index) + ": its counts add up to " + std::to_string(total)
+        uint64_t inPart = 0;
+        for (const uint32_t n : piece.stored)
+            inPart += n;
+        if (tail.size() != inPart * kEventBytes)
+            return "in-kernel trace part " + std::to_string(index) + ": its counts add up to " + std::to_string(inPart)
                 + " events but " + std::to_string(tail.size()) + " bytes follow";
-        for (uint32_t i = 0; i < rec.warpCount; ++i) {
-            auto& dst = perWarp[rec.firstWarp + i];
-            const size_t at = dst.size();
-            dst.resize(at + stored[i]);
-            if (stored[i] > 0)
-                std::memcpy(dst.data() + at, tail.data(), stored[i] * kEventBytes);
-            tail.remove_prefix(stored[i] * kEventBytes);
-        }
+        for (uint32_t i = 0; i < rec.warpCount; ++i)
+            received[rec.firstWarp + i] += piece.stored[i];
+        total += inPart;
+        piece.events = tail.data();
+        pieces.push_back(std::move(piece));
     }
-    uint64_t total = 0;
-    for (const auto& w : perWarp)
-        total += w.size();
-    for (const auto& w : perWarp)
-        for (const auto& e : w)
-            single.append(reinterpret_cast<const char*>(&e), sizeof(e));
-    // parseLaunch checks that every warp holds min(count, eventsPerWarp) events: a part that
-    // lost some shows up there, naming the launch.
-    std::string error = parseLaunch(single, p.label, p.names, out);
+    // The header and counts parsed as a single-frame launch would be; every warp's events, in
+    // warp order and part order within a warp, must then be what the counts announce (a part
+    // that lost some shows up here, naming the launch).
+    std::string single(reinterpret_cast<const char*>(&head.launch), sizeof(head.launch));
+    single.append(first.substr(sizeof(raw::IketLaunchPartRecord), countsBytes));
+    std::string error = parseLaunchHead(single, p.label, p.names, out);
+    if (error.empty()) {
+        const uint64_t expected = out.firstEvent.empty() ? 0 : out.firstEvent.back() + out.stored(out.totalWarps() - 1);
+        error = eventBytesMismatch(expected, total * kEventBytes);
+    }
     if (!error.empty())
         return error + " (after joining " + std::to_string(p.parts) + " parts, " + std::to_string(total) + " events)";
+    // Where each warp's events start: the events of all warps back to back, as parseLaunch
+    // would read them from one frame.
+    std::vector<uint64_t> at(head.launch.totalWarps);
+    uint64_t next = 0;
+    for (uint32_t w = 0; w < head.launch.totalWarps; ++w) {
+        at[w] = next;
+        next += received[w];
+    }
+    out.events.resize(total);
+    for (const Piece& piece : pieces) {
+        const char* events = piece.events;
+        for (size_t i = 0; i < piece.stored.size(); ++i) {
+            const uint64_t n = piece.stored[i];
+            if (n > 0)
+                std::memcpy(out.events.data() + at[piece.firstWarp + i], events, n * kEventBytes);
+            at[piece.firstWarp + i] += n;
+            events += n * kEventBytes;
+        }
+    }
     return {};
 }
 

@@ -20,6 +20,8 @@ public:
     // One type-51 payload of process `pid`; `label`/`names` already resolved. A malformed part
     // is an error (the caller names the file); it does not stop the others.
     std::string add(int64_t pid, std::string_view payload, std::string label, std::string_view names);
+    // The same, keeping `payload` itself rather than a copy (a launch can be hundreds of MB).
+    std::string add(int64_t pid, std::string&& payload, std::string label, std::string_view names);
     // The launches whose parts all arrived, in the order their first part did; a launch whose
     // joined parts do not add up goes to `errors` instead.
     std::vector<LaunchBuffer> takeComplete(std::vector<std::string>& errors);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <span>
 #include <tuple>
 
 namespace ws::iket {
@@ -31,7 +32,8 @@ uint64_t globaltimerStep(const LaunchBuffer& launch)
         for (uint64_t i = first + 1; i < first + launch.stored(w); ++i) {
             const uint64_t a = launch.events[i - 1].globaltimer;
             const uint64_t b = launch.events[i].globaltimer;
-            if (a != 0 && b > a)
+            // A step the tick already divides leaves the gcd as it is: skip the gcd.
+            if (a != 0 && b > a && (step == 0 || (b - a) % step != 0))
                 step = std::gcd(step, b - a);
         }
     }
@@ -255,14 +257,14 @@ std::vector<TimeNs> deviceTimes(const LaunchBuffer& launch, uint64_t step, Clock
 
 // Counts, over the decoded events, what the kernel alignment moved and what it could not place
 // inside the kernel; the raw position of an event is its aligned one minus the shift.
-void countKernelFit(DecodedLaunch& out, const KernelRecord* kernel)
+void countKernelFit(DecodedLaunch& out, std::span<const WarpEvent> events, const KernelRecord* kernel)
 {
-    if (out.events.empty())
+    if (events.empty())
         return;
     const TimeNs shift = out.clock.kernelShiftNs;
-    TimeNs lo = out.events.front().begin;
-    TimeNs hi = out.events.front().end;
-    for (const WarpEvent& e : out.events) {
+    TimeNs lo = events.front().begin;
+    TimeNs hi = events.front().end;
+    for (const WarpEvent& e : events) {
         lo = std::min(lo, e.begin);
         hi = std::max(hi, e.end);
         if (!out.clock.kernelAligned)
@@ -332,7 +334,74 @@ const KernelRecord* findKernel(const SessionData& session, const LaunchBuffer& l
 
 DecodedLaunch decodeLaunch(const LaunchBuffer& launch, const KernelRecord* kernel, StringTable& strings)
 {
+    std::vector<WarpEvent> events;
+    DecodedLaunch out = decodeLaunchInto(launch, kernel, strings, events);
+    out.events = std::move(events);
+    return out;
+}
+
+DecodedLaunch decodeLaunchInto(
+    const LaunchBuffer& launch, const KernelRecord* kernel, StringTable& strings, std::vector<WarpEvent>& events)
+{
+    return decodeLaunchInto(launch, kernel, internStrings(launch, strings), strings, events);
+}
+
+LaunchStrings internStrings(const LaunchBuffer& launch, StringTable& strings)
+{
+    LaunchStrings out;
+    out.names.reserve(launch.names.size());
+    for (const auto& n : launch.names)
+        out.names.push_back(strings.intern(n));
+    const auto nameOf = [&](uint16_t id) {
+        if (id < out.names.size())
+            return out.names[id];
+        const auto it = out.unlisted.find(id);
+        return it != out.unlisted.end() ? it->second : out.unlisted[id] = strings.intern("name #" + std::to_string(id));
+    };
+    out.firstRole.assign(launch.totalWarps(), 0);
+    for (uint32_t w = 0; w < launch.totalWarps(); ++w) {
+        const uint64_t first = launch.firstEvent[w];
+        const uint64_t n = launch.stored(w);
+        if (n == 0)
+            continue;
+        // A warp's role: the name of its latest role() call; before the first one, the first.
+        StringId role = 0;
+        for (uint64_t i = first; i < first + n && !role; ++i)
+            if (launch.events[i].kind == static_cast<uint8_t>(IketKind::Role))
+                role = nameOf(launch.events[i].name);
+        if (!role)
+            role = strings.intern("warp " + std::to_string(w % launch.warpsPerBlock));
+        out.firstRole[w] = role;
+        // Then the names its events take, in the order decoding reads them (only ids past the
+        // list intern anything).
+        for (uint64_t i = first; i < first + n; ++i) {
+            const raw::IketEvent& ev = launch.events[i];
+            const auto kind = static_cast<IketKind>(ev.kind);
+            if (ev.name >= out.names.size()
+                && (kind == IketKind::Role || kind == IketKind::Push || kind == IketKind::Start
+                    || kind == IketKind::Mark))
+                nameOf(ev.name);
+        }
+    }
+    return out;
+}
+
+size_t rowsAtMost(const LaunchBuffer& launch)
+{
+    // Every row begins at a push, a start or a mark; pops and ends only close them.
+    size_t n = 0;
+    for (const raw::IketEvent& e : launch.events) {
+        const auto kind = static_cast<IketKind>(e.kind);
+        n += kind == IketKind::Push || kind == IketKind::Start || kind == IketKind::Mark ? 1 : 0;
+    }
+    return n;
+}
+
+DecodedLaunch decodeLaunchInto(const LaunchBuffer& launch, const KernelRecord* kernel, const LaunchStrings& names,
+    const StringTable& strings, std::vector<WarpEvent>& events)
+{
     DecodedLaunch out;
+    const size_t launchBegin = events.size();
     out.kernelId = kernel ? kernel->id : 0;
     out.stored = launch.events.size();
     out.dropped = launch.dropped();
@@ -357,14 +426,13 @@ DecodedLaunch decodeLaunch(const LaunchBuffer& launch, const KernelRecord* kerne
         out.clock.kernelAligned = true;
     }
 
-    std::vector<StringId> nameIds;
-    nameIds.reserve(launch.names.size());
-    for (const auto& n : launch.names)
-        nameIds.push_back(strings.intern(n));
-    const auto nameOf = [&](uint16_t id) {
-        return id < nameIds.size() ? nameIds[id] : strings.intern("name #" + std::to_string(id));
-    };
+    const auto nameOf = [&names](uint16_t id) { return names.nameOf(id); };
 
+    // Per warp, reused from warp to warp (a launch has thousands of warps).
+    std::vector<Open> stack;
+    std::map<uint32_t, Open> started;
+    std::vector<WarpEvent> async;
+    std::vector<TimeNs> rowEnd;
     for (uint32_t w = 0; w < launch.totalWarps(); ++w) {
         const uint64_t first = launch.firstEvent[w];
         const uint64_t n = launch.stored(w);
@@ -373,22 +441,15 @@ DecodedLaunch decodeLaunch(const LaunchBuffer& launch, const KernelRecord* kerne
         ++out.warpsWithEvents;
         const auto block = static_cast<int32_t>(w / launch.warpsPerBlock);
         const auto warp = static_cast<int32_t>(w % launch.warpsPerBlock);
-        // A warp's role: the name of its latest role() call; before the first one, the first.
-        StringId role = 0;
-        for (uint64_t i = first; i < first + n && !role; ++i)
-            if (launch.events[i].kind == static_cast<uint8_t>(IketKind::Role))
-                role = nameOf(launch.events[i].name);
-        if (!role)
-            role = strings.intern("warp " + std::to_string(warp));
-
+        StringId role = names.firstRole[w];
         UnbalancedWarp bad;
         bad.block = static_cast<uint32_t>(block);
         bad.warp = static_cast<uint32_t>(warp);
         bad.truncated = launch.counts[w] > launch.eventsPerWarp;
-        std::vector<Open> stack;
-        std::map<uint32_t, Open> started;
-        std::vector<WarpEvent> async;
-        const size_t warpBegin = out.events.size();
+        stack.clear();
+        started.clear();
+        async.clear();
+        const size_t warpBegin = events.size();
         const auto emit = [&](WarpEventKind kind, const Open& o, TimeNs end, int32_t depth) {
             WarpEvent e;
             e.kernelId = out.kernelId;
@@ -401,7 +462,7 @@ DecodedLaunch decodeLaunch(const LaunchBuffer& launch, const KernelRecord* kerne
             e.begin = o.begin;
             e.end = std::max(end, o.begin);
             e.depth = depth;
-            (kind == WarpEventKind::AsyncRange ? async : out.events).push_back(e);
+            (kind == WarpEventKind::AsyncRange ? async : events).push_back(e);
         };
         TimeNs last = 0;
         for (uint64_t i = first; i < first + n; ++i) {
@@ -454,7 +515,7 @@ DecodedLaunch decodeLaunch(const LaunchBuffer& launch, const KernelRecord* kerne
         // Asynchronous ranges may overlap: each takes the lowest row free at its start.
         std::sort(async.begin(), async.end(),
             [](const WarpEvent& a, const WarpEvent& b) { return std::tie(a.begin, a.end) < std::tie(b.begin, b.end); });
-        std::vector<TimeNs> rowEnd;
+        rowEnd.clear();
         for (WarpEvent& e : async) {
             size_t row = 0;
             while (row < rowEnd.size() && rowEnd[row] > e.begin)
@@ -464,16 +525,16 @@ DecodedLaunch decodeLaunch(const LaunchBuffer& launch, const KernelRecord* kerne
             else
                 rowEnd[row] = e.end;
             e.depth = static_cast<int32_t>(row);
-            out.events.push_back(e);
+            events.push_back(e);
         }
-        std::stable_sort(out.events.begin() + static_cast<std::ptrdiff_t>(warpBegin), out.events.end(),
+        std::stable_sort(events.begin() + static_cast<std::ptrdiff_t>(warpBegin), events.end(),
             [](const WarpEvent& a, const WarpEvent& b) { return std::tie(a.begin, b.end) < std::tie(b.begin, a.end); });
         if (bad.unmatchedPops || bad.unclosedPushes || bad.unmatchedEnds || bad.unclosedStarts) {
             bad.role = strings.at(role);
             out.unbalanced.push_back(bad);
         }
     }
-    countKernelFit(out, kernel);
+    countKernelFit(out, std::span<const WarpEvent>(events).subspan(launchBegin), kernel);
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include "core/model/sessiondata.h"
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ws::iket {
@@ -80,6 +81,29 @@ struct DecodedLaunch {
 // for a warp that never set one), times mapped onto the session's clock and, with `kernel`,
 // aligned to the kernel's own start and end. Names are interned into `strings`.
 DecodedLaunch decodeLaunch(const LaunchBuffer& launch, const KernelRecord* kernel, StringTable& strings);
+
+// The same, appending the events to `events` (the returned DecodedLaunch holds none): a session's
+// millions of warp events are written once, into their final vector.
+DecodedLaunch decodeLaunchInto(
+    const LaunchBuffer& launch, const KernelRecord* kernel, StringTable& strings, std::vector<WarpEvent>& events);
+
+// The string ids a launch's events take, interned in the order decodeLaunch interns them: launches
+// decoded on several threads then number the session's strings as one thread would.
+struct LaunchStrings {
+    std::vector<StringId> names;                     // name id -> string
+    std::unordered_map<uint16_t, StringId> unlisted; // name ids past the list: "name #id"
+    std::vector<StringId> firstRole;                 // per warp: its role before any role() call
+    StringId nameOf(uint16_t id) const { return id < names.size() ? names[id] : unlisted.at(id); }
+};
+LaunchStrings internStrings(const LaunchBuffer& launch, StringTable& strings);
+
+// Decoding with the strings already interned: interns nothing, so launches may be decoded on
+// threads of their own (`strings` is only read).
+DecodedLaunch decodeLaunchInto(const LaunchBuffer& launch, const KernelRecord* kernel, const LaunchStrings& names,
+    const StringTable& strings, std::vector<WarpEvent>& events);
+
+// How many events decoding `launch` gives at most (a push, a start or a mark each), to reserve.
+size_t rowsAtMost(const LaunchBuffer& launch);
 
 // The kernel a launch belongs to: the first kernel-launch API call (cudaLaunch*, cuLaunch*) of
 // the launching thread after the buffer was armed, joined by correlation id; without API

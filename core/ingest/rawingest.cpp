@@ -122,7 +122,10 @@ struct FileState {
     uint64_t lastStream = ~uint64_t {0};
     int64_t lastTid = INT64_MIN;
     bool stale = false;
-    bool sideFrames = false; // PM sampling, NVTX timing, in-kernel trace: read from the whole file at finish
+    bool sideFrames = false; // PM sampling, NVTX timing: read from the whole file at finish
+    // In-kernel trace frames (type, payload) as they arrived, handed to the collector at finish
+    // in the order the whole file would give them, so the file need not be read again then.
+    std::vector<std::pair<raw::RecordType, std::string>> iketFrames;
 };
 
 bool isTableFrame(raw::RecordType t)
@@ -514,20 +517,22 @@ bool isIketFrame(raw::RecordType t)
     return t == raw::kIketLaunchType || t == raw::kIketLaunchPartType;
 }
 
-// In-kernel trace frames, from the whole file (the collector keeps the file for its warnings).
+// One in-kernel trace frame of the file `st` reads; its label and names resolved with the
+// file's strings.
 void iketFrame(
-    FileState& st, Builder& b, const raw::RawFile& file, const raw::RawFrame& f, std::vector<std::string>& warnings)
+    FileState& st, Builder& b, raw::RecordType type, std::string&& payload, std::vector<std::string>& warnings)
 {
     const auto str = [&st](uint32_t id) -> StringId {
         const auto it = id ? st.strings.find(id) : st.strings.end();
         return it == st.strings.end() ? 0 : it->second;
     };
-    if (f.type == raw::kIketLaunchType) { // record type of its own header (raw/iketformat.h)
-        const auto r = raw::readPayload<raw::IketLaunchRecord>(f.payload);
-        b.iket.add(file, f.payload, b.s.str(str(r.label)), b.s.str(str(r.names)), warnings);
+    if (type == raw::kIketLaunchType) { // record type of its own header (raw/iketformat.h)
+        const auto r = raw::readPayload<raw::IketLaunchRecord>(payload);
+        b.iket.add(st.path, st.header, payload, b.s.str(str(r.label)), b.s.str(str(r.names)), warnings);
     } else {
-        const auto r = raw::readPayload<raw::IketLaunchPartRecord>(f.payload);
-        b.iket.addPart(file, f.payload, b.s.str(str(r.launch.label)), b.s.str(str(r.launch.names)), warnings);
+        const auto r = raw::readPayload<raw::IketLaunchPartRecord>(payload);
+        b.iket.addPart(st.path, st.header, std::move(payload), b.s.str(str(r.launch.label)),
+            b.s.str(str(r.launch.names)), warnings);
     }
 }
 
@@ -547,7 +552,7 @@ void ingestFile(const raw::RawFile& file, Builder& b, std::vector<std::string>& 
             tableFrame(st, b, f);
     for (const auto& f : file.frames()) {
         if (isIketFrame(f.type))
-            iketFrame(st, b, file, f, warnings);
+            iketFrame(st, b, f.type, std::string(f.payload), warnings);
         else if (!isTableFrame(f.type))
             recordFrame(st, b, f);
     }
@@ -820,8 +825,10 @@ void RawIngest::poll()
             for (const auto& frame : frames) {
                 if (isTableFrame(frame.type)) {
                     tableFrame(st, fl.b, frame);
-                } else if (isIketFrame(frame.type) || frame.type == raw::RecordType::PmMetric
-                    || frame.type == raw::RecordType::PmSample || frame.type == raw::RecordType::NvtxTiming) {
+                } else if (isIketFrame(frame.type)) {
+                    st.iketFrames.emplace_back(frame.type, std::string(frame.payload));
+                } else if (frame.type == raw::RecordType::PmMetric || frame.type == raw::RecordType::PmSample
+                    || frame.type == raw::RecordType::NvtxTiming) {
                     st.sideFrames = true;
                 } else {
                     recordFrame(st, fl.b, frame);
@@ -895,19 +902,22 @@ SessionData RawIngest::finish()
                 truncationWarning(path, f.tail->pendingBytes(), m_warnings);
             }
             m_warnings.insert(m_warnings.end(), settling->warnings.begin(), settling->warnings.end());
-            // Files with PM samples, NVTX timings or in-kernel traces: those passes read the whole file.
+            // Files with PM samples, NVTX timings or in-kernel traces. The traces' frames were
+            // kept as they arrived; the other passes read the whole file.
             std::vector<std::pair<FileState*, std::string>> side;
             for (auto& [path, f] : settling->files)
-                if (f.state && f.state->sideFrames)
+                if (f.state && (f.state->sideFrames || !f.state->iketFrames.empty()))
                     side.emplace_back(&*f.state, path);
             std::stable_sort(
                 side.begin(), side.end(), [](const auto& x, const auto& y) { return x.first->pid < y.first->pid; });
             for (auto& [st, path] : side) {
                 try {
+                    for (auto& [type, payload] : st->iketFrames)
+                        iketFrame(*st, b, type, std::move(payload), m_warnings);
+                    st->iketFrames.clear();
+                    if (!st->sideFrames)
+                        continue;
                     const raw::RawFile file = raw::RawFile::load(path);
-                    for (const auto& f : file.frames())
-                        if (isIketFrame(f.type))
-                            iketFrame(*st, b, file, f, m_warnings);
                     appendGpuMetrics(file, b.s, m_warnings);
                     nvtxTimings.addFile(file);
                 } catch (const raw::RawError& e) {

@@ -38,6 +38,7 @@ std::string events(const SessionData& s)
     e.syncs = s.syncs;
     e.nvtxRanges = s.nvtxRanges;
     e.nvtxMarks = s.nvtxMarks;
+    e.warpEvents = s.warpEvents;
     return test::dump(e);
 }
 
@@ -161,6 +162,27 @@ private slots:
         const auto m = written.match(err);
         QVERIFY2(m.hasMatch(), qPrintable(err));
         QVERIFY2(m.captured(1).toLongLong() > 0, qPrintable(err));
+    }
+
+    // A program with in-kernel traces: their frames are kept as they arrive (not read again from
+    // the whole file after the exit), the session's warp events are the whole file's, and the
+    // post-run line counts them among its events (before, its events/s left them out).
+    void inKernelTracesAreFollowedAndCounted()
+    {
+        const QString raw = QStringLiteral(WS_FIXTURES_DIR "/iket/raw/pipelined/ws-618.raw");
+        SessionData s;
+        const QString err = recordAppender(raw, 20, s);
+        QVERIFY(!s.warpEvents.empty());
+        QCOMPARE(events(s), wholeFile(raw));
+        const QRegularExpression line(
+            QStringLiteral("total [0-9.]+ s \\(([0-9.]+)M events/s\\), (\\d+) events \\((\\d+) of "
+                           "them warp events\\)"));
+        const auto m = line.match(err);
+        QVERIFY2(m.hasMatch(), qPrintable(err));
+        const size_t all = s.kernels.size() + s.memcpys.size() + s.memsets.size() + s.apiCalls.size() + s.syncs.size()
+            + s.nvtxRanges.size() + s.nvtxMarks.size() + s.warpEvents.size();
+        QCOMPARE(m.captured(2).toULongLong(), qulonglong(all));
+        QCOMPARE(m.captured(3).toULongLong(), qulonglong(s.warpEvents.size()));
     }
 };
 
