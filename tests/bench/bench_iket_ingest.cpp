@@ -28,6 +28,7 @@
 #include "core/raw/rawformat.h"
 #include "core/store/sessionwriter.h"
 #include "core/timeline/lanebuilder.h"
+#include "h200device.h"
 #include "launcher/livesessionwriter.h"
 
 #include <unistd.h>
@@ -160,16 +161,7 @@ std::string synthesize(int rounds, int iters, uint64_t& deviceEvents)
     const uint32_t cmd = str("/bin/ws-example-iket-streams 3 500");
     const uint32_t exe = str("/bin/ws-example-iket-streams");
     appendFrame(out, RecordType::Process, ProcessRecord {kPid, 1, cmd, exe});
-    DeviceRecord d {};
-    d.name = str("NVIDIA H200");
-    d.ccMajor = 9;
-    d.smCount = 132;
-    d.clockKhz = 1980000;
-    d.memClockKhz = 3201000;
-    d.memBusWidthBits = 6144;
-    d.maxThreadsPerSm = 2048;
-    d.warpSize = 32;
-    appendFrame(out, RecordType::Device, d);
+    appendFrame(out, RecordType::Device, ws::bench::h200Device(str("NVIDIA H200")));
     const uint32_t kernelName = str("_Z5sweepPKfPfiN2ws4iket12DeviceBufferE");
     const uint32_t launchName = str("cudaLaunchKernel_v7000");
     const uint32_t names = str(kNames);

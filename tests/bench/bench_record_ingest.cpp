@@ -12,6 +12,7 @@
 #include "core/raw/rawreader.h"
 #include "core/store/sessionwriter.h"
 #include "core/timeline/lanebuilder.h"
+#include "h200device.h"
 #include "launcher/livesessionwriter.h"
 
 #include <unistd.h>
@@ -63,16 +64,7 @@ std::string synthesize(int64_t launches)
     str(2, "/bin/ws-example-launch-bound");
     frame(out, RecordType::Process, ProcessRecord {4242, 1, 1, 2});
     str(3, "NVIDIA H200");
-    DeviceRecord d {};
-    d.name = 3;
-    d.ccMajor = 9;
-    d.smCount = 132;
-    d.clockKhz = 1980000;
-    d.memClockKhz = 3201000;
-    d.memBusWidthBits = 6144;
-    d.maxThreadsPerSm = 2048;
-    d.warpSize = 32;
-    frame(out, RecordType::Device, d);
+    frame(out, RecordType::Device, ws::bench::h200Device(3));
     str(4, "_Z12empty_kernelv");
     str(5, "cudaLaunchKernel_v7000");
     constexpr int64_t kChunk = 4096; // records per converted CUPTI buffer, roughly
