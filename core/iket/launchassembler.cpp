@@ -99,6 +99,11 @@ std::string LaunchAssembler::assemble(const Pending& p, LaunchBuffer& out) const
         const uint64_t expected = out.firstEvent.empty() ? 0 : out.firstEvent.back() + out.stored(out.totalWarps() - 1);
         error = eventBytesMismatch(expected, total * kEventBytes);
     }
+    for (uint32_t w = 0; error.empty() && w < head.launch.totalWarps; ++w) {
+        if (received[w] != out.stored(w))
+            error = "in-kernel trace record: warp " + std::to_string(w) + " holds " + std::to_string(received[w])
+                + " events where its count says " + std::to_string(out.stored(w));
+    }
     if (!error.empty())
         return error + " (after joining " + std::to_string(p.parts) + " parts, " + std::to_string(total) + " events)";
     // Where each warp's events start: the events of all warps back to back, as parseLaunch

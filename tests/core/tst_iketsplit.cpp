@@ -217,6 +217,43 @@ private slots:
         QVERIFY2(QString::fromStdString(got).contains(error), got.c_str());
     }
 
+    // A part whose per-warp counts were moved from one warp to the next (the total unchanged):
+    // the joined launch would put events in the wrong warp, so it is refused, naming the warp.
+    void eventsInTheWrongWarp()
+    {
+        const DeviceBuffer buffer(3, 4, 50, 2);
+        std::string e;
+        const auto parts = splitLaunch(buffer.record, buffer.counts.data(), buffer.events(), 1, 4000, e);
+        auto frames = payloads(parts);
+        bool moved = false;
+        for (size_t f = 0; f < frames.size() && !moved; ++f) {
+            const auto r = raw::readPayload<raw::IketLaunchPartRecord>(frames[f]);
+            const size_t storedAt = sizeof(raw::IketLaunchPartRecord)
+                + (r.part == 0 ? size_t {r.launch.totalWarps} * sizeof(uint32_t) : 0);
+            for (uint32_t i = 0; i + 1 < r.warpCount && !moved; ++i) {
+                uint32_t a = 0;
+                uint32_t b = 0;
+                std::memcpy(&a, frames[f].data() + storedAt + i * sizeof(uint32_t), sizeof a);
+                std::memcpy(&b, frames[f].data() + storedAt + (i + 1) * sizeof(uint32_t), sizeof b);
+                if (b == 0)
+                    continue;
+                ++a;
+                --b;
+                std::memcpy(frames[f].data() + storedAt + i * sizeof(uint32_t), &a, sizeof a);
+                std::memcpy(frames[f].data() + storedAt + (i + 1) * sizeof(uint32_t), &b, sizeof b);
+                moved = true;
+            }
+        }
+        QVERIFY(moved);
+        LaunchAssembler assembler;
+        for (const auto& f : frames)
+            QVERIFY(assembler.add(1, f, {}, {}).empty());
+        std::vector<std::string> errors;
+        QVERIFY(assembler.takeComplete(errors).empty());
+        QCOMPARE(errors.size(), size_t(1));
+        QVERIFY2(errors[0].find("events where its count says") != std::string::npos, errors[0].c_str());
+    }
+
     // Through ingest, as a raw file written by the injection library holds it: the joined launch
     // is decoded into warp events, and a second launch with a lost part is reported in meta.
     void ingestJoinsParts()
