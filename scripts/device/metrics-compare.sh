@@ -156,6 +156,17 @@ if [ "${SUITE:-metrics}" = fidelity ]; then
   done < <("$DEV/warpscope-fidelitysuite" --list)
   NAMES+=(torch_softmax)
   run_pair torch_softmax "regex:SoftMax" python3 "$HERE/metrics-torch.py"
+elif [ "${SUITE:-metrics}" = ops ]; then
+  # Issue 18's second suite: PyTorch and Triton operations as a user's own program runs them
+  # (examples/python/fidelity_ops.py --list), 4 launches each, profiled without a kernel filter:
+  # every kernel an op launches is compared.
+  NAMES=()
+  OPS_PY=$PWD/examples/python/fidelity_ops.py
+  while read -r m _; do
+    [ -n "${FIDELITY_MODES:-}" ] && [[ " $FIDELITY_MODES " != *" $m "* ]] && continue
+    NAMES+=("$m")
+    run_pair "$m" "" python3 "$OPS_PY" "$m" --launches 4
+  done < <(python3 "$PWD/examples/python/fidelity_ops.py" --list)
 else
   NAMES=(gemm_relu copy chase torch_softmax)
   run_pair gemm_relu "" "$DEV/ws-example-gemm-relu" --warmup 1 --iters 4
