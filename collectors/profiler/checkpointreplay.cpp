@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 
 namespace ws::profiler {
 
@@ -33,6 +35,23 @@ private:
     double& m_into;
     std::chrono::steady_clock::time_point m_start;
 };
+
+// WS_PROFILE_TRACE=1: every step of a replay and its result on stderr, for a launch whose replay
+// fails or crashes (which step, after how many passes).
+bool tracing()
+{
+    static const bool on = [] {
+        const char* v = std::getenv("WS_PROFILE_TRACE");
+        return v && *v && *v != '0';
+    }();
+    return on;
+}
+
+void trace(const char* step, size_t pass, int result)
+{
+    if (tracing())
+        std::fprintf(stderr, "warpscope-profile: trace: pass %zu: %s -> %d\n", pass, step, result);
+}
 
 } // namespace
 
@@ -74,6 +93,7 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
         StepTimer t(m_times.saveMs);
         st = cuptiCheckpointSave(&m_checkpoint);
     }
+    trace("cuptiCheckpointSave", 0, st);
     if (st != CUPTI_SUCCESS) {
         error = "cuptiCheckpointSave: " + cuptiStatus(st);
         return false;
@@ -102,8 +122,10 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
             {
                 StepTimer t(m_times.launchMs);
                 r = launch();
+                trace("unprofiled launch", 0, r);
                 if (r == CUDA_SUCCESS)
                     r = cuCtxSynchronize();
+                trace("unprofiled launch: synchronize", 0, r);
             }
             if (r != CUDA_SUCCESS) {
                 error = driverStatus("replayed launch (unprofiled)", r);
@@ -130,7 +152,9 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
         }
         if (passes > 0 && !diff) {
             StepTimer t(m_times.restoreMs);
-            if ((st = cuptiCheckpointRestore(&m_checkpoint)) != CUPTI_SUCCESS) {
+            st = cuptiCheckpointRestore(&m_checkpoint);
+            trace("cuptiCheckpointRestore", passes, st);
+            if (st != CUPTI_SUCCESS) {
                 error = "cuptiCheckpointRestore: " + cuptiStatus(st);
                 ok = false;
                 break;
@@ -153,8 +177,10 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
         {
             StepTimer t(m_times.launchMs);
             r = launch();
+            trace("launch", passes, r);
             if (r == CUDA_SUCCESS)
                 r = cuCtxSynchronize();
+            trace("launch: synchronize", passes, r);
         }
         if (r != CUDA_SUCCESS)
             error = driverStatus("replayed launch", r);
@@ -175,6 +201,8 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
         ++m_times.passes;
     }
     // The program's own launch follows: give it the memory as it was before the first pass.
+    trace(ok ? "passes done; final cuptiCheckpointRestore next" : "failed; final cuptiCheckpointRestore next", passes,
+        ok ? 0 : -1);
     {
         StepTimer t(m_times.restoreMs);
         st = cuptiCheckpointRestore(&m_checkpoint);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "kernelprofiler.h"
 
+#include "collectors/crash/crashreport.h"
 #include "core/metrics/metricnames.h"
 #include "core/util/demangle.h"
 #include "cuptistatus.h"
@@ -78,6 +79,7 @@ int64_t KernelProfiler::monotonicNs()
 
 bool KernelProfiler::initialize()
 {
+    crash::installReport("warpscope-profile");
     const char* cfgPath = std::getenv("WS_PROFILE_CONFIG");
     if (!cfgPath || !*cfgPath) {
         std::fprintf(stderr, "warpscope-profile: WS_PROFILE_CONFIG is not set; the program runs unprofiled\n");
@@ -589,6 +591,8 @@ void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_Callbac
     if (!isKernelLaunch(cbid))
         return;
 
+    const crash::ActivityScope activity;
+    crash::noteActivity("reading a kernel launch's configuration in its launch callback");
     CapturedLaunch captured = captureLaunch(cbid, cb);
     // First, before any other driver call: a launch recorded into a graph runs nothing now, and
     // a driver call that loads a function would invalidate the capture.
@@ -597,6 +601,7 @@ void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_Callbac
         return;
     }
     captured.launch.mangledName = functionName(captured, cb);
+    crash::noteActivity(("in the launch callback of kernel " + captured.launch.mangledName).c_str());
     bool profile = wants(captured.launch.mangledName);
     if (profile) {
         ++m_matched;
@@ -669,10 +674,17 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
     std::string error;
     size_t passes = 0;
     t_replaying = true;
+    const std::string launch
+        = "launch " + std::to_string(state.pending.back().index) + " (" + state.pending.back().mangledName + ")";
+    crash::noteActivity(("finding the device buffers in the arguments of " + launch).c_str());
+    if (const char* t = std::getenv("WS_PROFILE_TRACE"); t && *t && *t != '0')
+        std::fprintf(stderr, "warpscope-profile: trace: %s: %s\n", launch.c_str(), describeLaunch(cbid, cb).c_str());
     if (m_noneReplay != NoneReplay::Cupti) {
         std::vector<std::pair<CUdeviceptr, size_t>> regions;
         for (const auto& b : launchBuffers(cbid, cb))
             regions.emplace_back(b.base, b.bytes);
+        if (const char* t = std::getenv("WS_PROFILE_TRACE"); t && *t && *t != '0')
+            std::fprintf(stderr, "warpscope-profile: trace: %zu argument buffer(s)\n", regions.size());
         if (m_noneReplay == NoneReplay::Warm && state.eviction)
             state.eviction->setWarmRegions(std::move(regions));
         else if (m_noneReplay == NoneReplay::Diff) {
@@ -683,6 +695,7 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
             state.replay.restoreOnlyChanged(std::move(regions));
         }
     }
+    crash::noteActivity(("replaying " + launch + " (checkpoint, passes, restores)").c_str());
     const bool ok = state.replay.replay(
         state.ctx, state.session, state.eviction.get(), [&] { return relaunch(cbid, cb); },
         state.device->config->passes() + 2, passes, error);

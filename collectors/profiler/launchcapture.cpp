@@ -141,6 +141,54 @@ std::vector<DeviceBuffer> launchBuffers(CUpti_CallbackId cbid, const CUpti_Callb
     return out;
 }
 
+std::string describeLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb)
+{
+    std::string d = "cbid " + std::to_string(cbid);
+    const void* params = cb->functionParams;
+    if (!params || !canRelaunch(cbid))
+        return d;
+    CUfunction f = nullptr;
+    void** kernelParams = nullptr;
+    void** extra = nullptr;
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx || cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
+        const auto* p = static_cast<const cuLaunchKernelEx_params*>(params);
+        f = p->f;
+        kernelParams = p->kernelParams;
+        extra = p->extra;
+        if (p->config) {
+            const CUlaunchConfig& c = *p->config;
+            d += ", grid " + std::to_string(c.gridDimX) + "x" + std::to_string(c.gridDimY) + "x"
+                + std::to_string(c.gridDimZ) + ", block " + std::to_string(c.blockDimX) + "x"
+                + std::to_string(c.blockDimY) + "x" + std::to_string(c.blockDimZ) + ", dynamic smem "
+                + std::to_string(c.sharedMemBytes) + ", attributes";
+            for (unsigned i = 0; i < c.numAttrs && c.attrs; ++i) {
+                d += " " + std::to_string(static_cast<int>(c.attrs[i].id)) + "=";
+                const auto* raw = reinterpret_cast<const unsigned int*>(&c.attrs[i].value);
+                d += std::to_string(raw[0]) + "," + std::to_string(raw[1]) + "," + std::to_string(raw[2]);
+            }
+        }
+    } else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz) {
+        const auto* p = static_cast<const cuLaunchKernel_params*>(params);
+        f = p->f;
+        kernelParams = p->kernelParams;
+        extra = p->extra;
+    }
+    int probe = 0;
+    d += std::string(", function handle ")
+        + (cuFuncGetAttribute(&probe, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS ? "is a CUfunction"
+                                                                                   : "is not a CUfunction");
+    d += kernelParams ? ", kernelParams" : "";
+    d += extra ? ", extra" : "";
+    size_t count = 0, offset = 0, size = 0, bytes = 0;
+    const CUfunction r = resolve(f);
+    while (cuFuncGetParamInfo(r, count, &offset, &size) == CUDA_SUCCESS) {
+        bytes = offset + size;
+        ++count;
+    }
+    d += ", " + std::to_string(count) + " parameter(s), " + std::to_string(bytes) + " bytes";
+    return d;
+}
+
 bool isGraphLaunch(CUpti_CallbackId cbid)
 {
     return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;

@@ -50,6 +50,8 @@ struct DeviceBuffer {
 std::vector<DeviceBuffer> launchBuffers(CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
 
 // True for cuGraphLaunch and its per-thread-stream variant.
+// For WS_PROFILE_TRACE: the launch call, its configuration and attributes, what the function handle is.
+std::string describeLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
 bool isGraphLaunch(CUpti_CallbackId cbid);
 // True for the driver calls that launch one kernel (cuLaunchKernel, cuLaunchKernelEx, ...).
 bool isKernelLaunch(CUpti_CallbackId cbid);

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// When the program a collector is loaded into crashes, the user sees only "killed by signal 11"
+// and cannot tell their bug from ours. The report says, on the program's stderr, what the
+// collector was doing (the activity noted last) and the stack with each frame's library and
+// offset (addr2line -e LIB OFFSET names the line), then hands the signal on unchanged: to the
+// program's own handler if it had one, otherwise to the default action (core dump, exit status).
+namespace ws::crash {
+
+// Installs the report for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT. `tool` prefixes every
+// line ("warpscope-profile"). Idempotent; the first call wins.
+void installReport(const char* tool);
+
+// What the collector is doing now, shown in the report; `what` is copied (truncated to 255
+// bytes), nullptr or "" clears it. One note per process: the collectors note their own
+// callbacks, which the driver serialises per context.
+void noteActivity(const char* what);
+
+// Clears the note when the callback that made it returns.
+struct ActivityScope {
+    ActivityScope() = default;
+    ActivityScope(const ActivityScope&) = delete;
+    ActivityScope& operator=(const ActivityScope&) = delete;
+    ~ActivityScope() { noteActivity(nullptr); }
+};
+
+} // namespace ws::crash

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Every collector on PyTorch and Triton operations nobody wrote for it (examples/python/
+# fidelity_ops.py), as a new user would: each op alone, under `record`, and under `profile` (a
+# short section set, cache control all); OPS_TOOLS_PROFILE_OPS also under --set full in both cache
+# controls and with --pc-sampling. Prints each run's exit status and any crash report the
+# collectors printed (warpscope-profile: / warpscope-inject: the program received signal ...).
+# Never stops at the first failure; the logs are the evidence.
+# Usage on the device: bash scripts/device.sh run ops-tools   (this script gets OUTDIR)
+set -u
+O=${1:-/tmp/ops-tools}
+mkdir -p "$O"
+exec > >(tee "$O/device.log") 2>&1
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+chmod u+x "$WS_DEVICE_BIN"/* 2>/dev/null
+CLI=$WS_DEVICE_BIN/warpscope-cli
+PY=$PWD/examples/python/fidelity_ops.py
+LIMIT=${OPS_TOOLS_DEADLINE:-280}
+T0=$(date +%s)
+tl() { local left=$((LIMIT - ($(date +%s) - T0))); [ "$left" -lt "$1" ] && echo $((left > 1 ? left : 1)) || echo "$1"; }
+# one NAME CMD...: runs CMD with its output in $O/NAME.log, prints status, timing and crash report.
+one() {
+  local name=$1 t0 rc
+  shift
+  if [ "$(tl 10)" -lt 10 ]; then echo "$name: skipped (deadline)"; return; fi
+  t0=$(date +%s.%N)
+  timeout "$(tl 90)" "$@" >"$O/$name.log" 2>&1
+  rc=$?
+  printf '%-40s rc=%-3s %6.2f s\n' "$name" "$rc" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')"
+  grep -E 'received signal|while the collector|   #[0-9]|killed by signal|check failed|Error|error:|warning:' "$O/$name.log" | head -40 | sed 's/^/    /'
+}
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "import torch, triton; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__, 'cudnn', torch.backends.cudnn.version())"
+for op in ${OPS_TOOLS_PROFILE_OPS:-conv2d_fp16}; do
+  [ "${OPS_TOOLS_FULL:-1}" = 1 ] || break
+  one "$op.profile-full-all" "$CLI" profile -o "$O/$op.full-all.wscope" --set full --cache-control all -- python3 "$PY" "$op"
+  one "$op.profile-full-none" "$CLI" profile -o "$O/$op.full-none.wscope" --set full --cache-control none -- python3 "$PY" "$op"
+  one "$op.profile-pcsampling" "$CLI" profile -o "$O/$op.pc.wscope" --pc-sampling -- python3 "$PY" "$op" --launches 2
+done
+# OPS_TOOLS_DIAG=1: the replay of the first op of OPS_TOOLS_PROFILE_OPS traced step by step
+# (WS_PROFILE_TRACE) in variants that tell replay causes apart, and ncu on the same op.
+if [ "${OPS_TOOLS_DIAG:-0}" = 1 ]; then
+  op=${OPS_TOOLS_PROFILE_OPS:-conv2d_fp16}
+  op=${op%% *}
+  export WS_PROFILE_TRACE=1
+  one "$op.diag-all-sol" "$CLI" profile -o "$O/d1.wscope" --section SpeedOfLight -- python3 "$PY" "$op" --launches 1
+  one "$op.diag-none-sol" "$CLI" profile -o "$O/d2.wscope" --section SpeedOfLight --cache-control none -- python3 "$PY" "$op" --launches 1
+  one "$op.diag-all-eager" env CUDA_MODULE_LOADING=EAGER "$CLI" profile -o "$O/d3.wscope" --section SpeedOfLight -- python3 "$PY" "$op" --launches 1
+  one "$op.diag-all-only-xmma" "$CLI" profile -o "$O/d4.wscope" --section SpeedOfLight --kernel-name regex:xmma -- python3 "$PY" "$op" --launches 1
+  one "$op.diag-none-cupti" env WS_PROFILE_NONE=cupti "$CLI" profile -o "$O/d5.wscope" --section SpeedOfLight --cache-control none -- python3 "$PY" "$op" --launches 1
+  unset WS_PROFILE_TRACE
+  one "$op.diag-ncu" ncu --section SpeedOfLight --clock-control none python3 "$PY" "$op" --launches 1
+  grep -h "trace:" "$O/$op".diag-*.log | sort | uniq -c | sort -rn | head -40
+fi
+while read -r op _; do
+  [ -n "${OPS_TOOLS_OPS:-}" ] && [[ " $OPS_TOOLS_OPS " != *" $op "* ]] && continue
+  one "$op.alone" python3 "$PY" "$op"
+  one "$op.record" "$CLI" record -o "$O/$op.trace.wscope" -- python3 "$PY" "$op"
+  one "$op.profile-basic" "$CLI" profile -o "$O/$op.basic.wscope" -- python3 "$PY" "$op"
+done < <(python3 "$PY" --list)
+rm -f "$O"/*.wscope

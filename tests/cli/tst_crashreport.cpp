@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+// collectors/crash: the report both injection libraries print when the program they are loaded
+// into crashes. Each case forks a child that installs the report the way the libraries do, then
+// crashes one way; the parent reads the child's stderr and its wait status: the report must say
+// what the collector was doing and name the frames' libraries, and the signal must still reach
+// the program's own handler or end the process as it would have without us.
+#include "collectors/crash/crashreport.h"
+
+#include <QtTest>
+
+#include <csignal>
+#include <cstdlib>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+enum class Crash { NullWrite, Abort, DivideByZeroSignal };
+enum class Handler { None, OwnExits42, OwnSigInfoExits43 };
+
+void ownHandler(int)
+{
+    static const char msg[] = "program's own handler\n";
+    (void)!write(STDERR_FILENO, msg, sizeof msg - 1);
+    _exit(42);
+}
+
+void ownSigInfoHandler(int, siginfo_t*, void*)
+{
+    static const char msg[] = "program's own siginfo handler\n";
+    (void)!write(STDERR_FILENO, msg, sizeof msg - 1);
+    _exit(43);
+}
+
+int crashSignal(Crash c)
+{
+    switch (c) {
+    case Crash::NullWrite:
+        return SIGSEGV;
+    case Crash::Abort:
+        return SIGABRT;
+    case Crash::DivideByZeroSignal:
+        return SIGFPE;
+    }
+    return 0;
+}
+
+[[noreturn]] void child(Crash c, Handler h, const char* note, int errFd)
+{
+    dup2(errFd, STDERR_FILENO);
+    const int sig = crashSignal(c);
+    // A program without a handler of its own (a sanitizer build would have one).
+    std::signal(sig, SIG_DFL);
+    if (h == Handler::OwnExits42) {
+        std::signal(sig, ownHandler);
+    } else if (h == Handler::OwnSigInfoExits43) {
+        struct sigaction sa {};
+        sa.sa_sigaction = ownSigInfoHandler;
+        sa.sa_flags = SA_SIGINFO;
+        sigaction(sig, &sa, nullptr);
+    }
+    ws::crash::installReport("wstest");
+    ws::crash::noteActivity("an earlier note, replaced");
+    ws::crash::noteActivity(note);
+    switch (c) {
+    case Crash::NullWrite: {
+        volatile int* p = nullptr;
+        *p = 1;
+        break;
+    }
+    case Crash::Abort:
+        std::abort();
+    case Crash::DivideByZeroSignal:
+        raise(SIGFPE);
+        break;
+    }
+    _exit(99); // not reached when the signal did what it should
+}
+
+struct Outcome {
+    QByteArray err;
+    int status = 0;
+};
+
+Outcome run(Crash c, Handler h, const char* note)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        qFatal("pipe");
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        child(c, h, note, fds[1]);
+    }
+    close(fds[1]);
+    Outcome o;
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(fds[0], buf, sizeof buf)) > 0)
+        o.err.append(buf, static_cast<int>(n));
+    close(fds[0]);
+    waitpid(pid, &o.status, 0);
+    return o;
+}
+
+} // namespace
+
+class TestCrashReport : public QObject {
+    Q_OBJECT
+private slots:
+    void reportThenSignalHandedOn_data()
+    {
+        QTest::addColumn<int>("crash");
+        QTest::addColumn<int>("handler");
+        QTest::addColumn<QByteArray>("note");
+        QTest::addColumn<int>("killedBy");   // 0: exited
+        QTest::addColumn<int>("exitCode");   // when exited
+        QTest::addColumn<QByteArray>("said"); // the note as reported
+        QTest::addColumn<QByteArray>("owner"); // what the program's own handler printed, if any
+
+        const QByteArray own("not in one of its callbacks (the program's own code)");
+        QTest::newRow("segfault, no handler, in a callback")
+            << int(Crash::NullWrite) << int(Handler::None) << QByteArray("replaying launch 3 (conv)") << SIGSEGV
+            << 0 << QByteArray("replaying launch 3 (conv)") << QByteArray();
+        QTest::newRow("segfault, the program's own code")
+            << int(Crash::NullWrite) << int(Handler::None) << QByteArray() << SIGSEGV << 0 << own << QByteArray();
+        QTest::newRow("segfault, the program's handler runs after the report")
+            << int(Crash::NullWrite) << int(Handler::OwnExits42) << QByteArray("in a callback") << 0 << 42
+            << QByteArray("in a callback") << QByteArray("program's own handler");
+        QTest::newRow("segfault, the program's SA_SIGINFO handler")
+            << int(Crash::NullWrite) << int(Handler::OwnSigInfoExits43) << QByteArray("x") << 0 << 43
+            << QByteArray("x") << QByteArray("program's own siginfo handler");
+        QTest::newRow("abort ends the process with SIGABRT")
+            << int(Crash::Abort) << int(Handler::None) << QByteArray("decoding") << SIGABRT << 0
+            << QByteArray("decoding") << QByteArray();
+        QTest::newRow("a raised signal is raised again")
+            << int(Crash::DivideByZeroSignal) << int(Handler::None) << QByteArray("evicting L2") << SIGFPE << 0
+            << QByteArray("evicting L2") << QByteArray();
+    }
+
+    void reportThenSignalHandedOn()
+    {
+        QFETCH(int, crash);
+        QFETCH(int, handler);
+        QFETCH(QByteArray, note);
+        QFETCH(int, killedBy);
+        QFETCH(int, exitCode);
+        QFETCH(QByteArray, said);
+        QFETCH(QByteArray, owner);
+
+        const Outcome o = run(Crash(crash), Handler(handler), note.isEmpty() ? nullptr : note.constData());
+        if (killedBy) {
+            QVERIFY2(WIFSIGNALED(o.status), o.err.constData());
+            QCOMPARE(WTERMSIG(o.status), killedBy);
+        } else {
+            QVERIFY2(WIFEXITED(o.status), o.err.constData());
+            QCOMPARE(WEXITSTATUS(o.status), exitCode);
+        }
+        const int sig = crashSignal(Crash(crash));
+        QVERIFY2(o.err.contains("wstest: the program received signal " + QByteArray::number(sig) + " ("),
+            o.err.constData());
+        QVERIFY2(o.err.contains("wstest: while the collector was " + said + "\n"), o.err.constData());
+        QVERIFY(!o.err.contains("an earlier note"));
+        // Reported once, before the program's handler.
+        QCOMPARE(o.err.count("the program received signal"), 1);
+        if (!owner.isEmpty())
+            QVERIFY2(o.err.indexOf(owner) > o.err.indexOf("while the collector was"), o.err.constData());
+        // Frames name their library and offset; this test's own executable is among them.
+        QVERIFY2(o.err.contains("wstest:   #0 0x"), o.err.constData());
+        QVERIFY2(o.err.contains("tst_crashreport + 0x"), o.err.constData());
+        if (sig == SIGSEGV)
+            QVERIFY2(o.err.contains("at address 0x0\n"), o.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCrashReport)
+#include "tst_crashreport.moc"
