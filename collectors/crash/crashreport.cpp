@@ -95,7 +95,8 @@ void report(int sig, siginfo_t* info)
     const int current = g_current.load(std::memory_order_acquire);
     put(g_tool);
     put(": while the collector was ");
-    put(current >= 0 && g_notes[current][0] ? g_notes[current] : "not in one of its callbacks (the program's own code)");
+    put(current >= 0 && g_notes[current][0] ? g_notes[current]
+                                            : "not in one of its callbacks (the program's own code)");
     put("\n");
     void* frames[48];
     const int n = backtrace(frames, 48);
@@ -174,7 +175,7 @@ void installReport(const char* tool)
     void* warm[1];
     backtrace(warm, 1);
     for (int i = 0; i < kSignalCount; ++i) {
-        struct sigaction sa {};
+        struct sigaction sa { };
         sa.sa_sigaction = onSignal;
         sigemptyset(&sa.sa_mask);
         sa.sa_flags = SA_SIGINFO | SA_ONSTACK;

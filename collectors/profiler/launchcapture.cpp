@@ -176,7 +176,7 @@ std::string describeLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb)
     int probe = 0;
     d += std::string(", function handle ")
         + (cuFuncGetAttribute(&probe, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS ? "is a CUfunction"
-                                                                                   : "is not a CUfunction");
+                                                                                     : "is not a CUfunction");
     d += kernelParams ? ", kernelParams" : "";
     d += extra ? ", extra" : "";
     size_t count = 0, offset = 0, size = 0, bytes = 0;

@@ -54,7 +54,7 @@ int crashSignal(Crash c)
     if (h == Handler::OwnExits42) {
         std::signal(sig, ownHandler);
     } else if (h == Handler::OwnSigInfoExits43) {
-        struct sigaction sa {};
+        struct sigaction sa { };
         sa.sa_sigaction = ownSigInfoHandler;
         sa.sa_flags = SA_SIGINFO;
         sigaction(sig, &sa, nullptr);
@@ -113,23 +113,23 @@ private slots:
         QTest::addColumn<int>("crash");
         QTest::addColumn<int>("handler");
         QTest::addColumn<QByteArray>("note");
-        QTest::addColumn<int>("killedBy");   // 0: exited
-        QTest::addColumn<int>("exitCode");   // when exited
-        QTest::addColumn<QByteArray>("said"); // the note as reported
+        QTest::addColumn<int>("killedBy");     // 0: exited
+        QTest::addColumn<int>("exitCode");     // when exited
+        QTest::addColumn<QByteArray>("said");  // the note as reported
         QTest::addColumn<QByteArray>("owner"); // what the program's own handler printed, if any
 
         const QByteArray own("not in one of its callbacks (the program's own code)");
         QTest::newRow("segfault, no handler, in a callback")
-            << int(Crash::NullWrite) << int(Handler::None) << QByteArray("replaying launch 3 (conv)") << SIGSEGV
-            << 0 << QByteArray("replaying launch 3 (conv)") << QByteArray();
+            << int(Crash::NullWrite) << int(Handler::None) << QByteArray("replaying launch 3 (conv)") << SIGSEGV << 0
+            << QByteArray("replaying launch 3 (conv)") << QByteArray();
         QTest::newRow("segfault, the program's own code")
             << int(Crash::NullWrite) << int(Handler::None) << QByteArray() << SIGSEGV << 0 << own << QByteArray();
         QTest::newRow("segfault, the program's handler runs after the report")
             << int(Crash::NullWrite) << int(Handler::OwnExits42) << QByteArray("in a callback") << 0 << 42
             << QByteArray("in a callback") << QByteArray("program's own handler");
         QTest::newRow("segfault, the program's SA_SIGINFO handler")
-            << int(Crash::NullWrite) << int(Handler::OwnSigInfoExits43) << QByteArray("x") << 0 << 43
-            << QByteArray("x") << QByteArray("program's own siginfo handler");
+            << int(Crash::NullWrite) << int(Handler::OwnSigInfoExits43) << QByteArray("x") << 0 << 43 << QByteArray("x")
+            << QByteArray("program's own siginfo handler");
         QTest::newRow("abort ends the process with SIGABRT")
             << int(Crash::Abort) << int(Handler::None) << QByteArray("decoding") << SIGABRT << 0
             << QByteArray("decoding") << QByteArray();
@@ -157,8 +157,8 @@ private slots:
             QCOMPARE(WEXITSTATUS(o.status), exitCode);
         }
         const int sig = crashSignal(Crash(crash));
-        QVERIFY2(o.err.contains("wstest: the program received signal " + QByteArray::number(sig) + " ("),
-            o.err.constData());
+        QVERIFY2(
+            o.err.contains("wstest: the program received signal " + QByteArray::number(sig) + " ("), o.err.constData());
         QVERIFY2(o.err.contains("wstest: while the collector was " + said + "\n"), o.err.constData());
         QVERIFY(!o.err.contains("an earlier note"));
         // Reported once, before the program's handler.
