@@ -51,6 +51,17 @@ if [ "${OPS_TOOLS_DIAG:-0}" = 1 ]; then
   unset WS_PROFILE_TRACE
   one "$op.diag-ncu" ncu --section SpeedOfLight --clock-control none python3 "$PY" "$op" --launches 1
   grep -h "trace:" "$O/$op".diag-*.log | sort | uniq -c | sort -rn | head -40
+  # Registers of index_add's kernel: CUPTI's activity record (record) against ncu's 32 and our 24.
+  one index_add_atomics.regs-record "$CLI" record -o "$O/regs.wscope" -- python3 "$PY" index_add_atomics --launches 1
+  python3 - "$O/regs.wscope" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+cols = [r[1] for r in db.execute("PRAGMA table_info(kernel)")]
+print("kernel columns:", ",".join(cols))
+want = [c for c in cols if "reg" in c or c in ("short_name", "name_id", "grid_x", "block_x")]
+for row in db.execute(f"SELECT {','.join(want)} FROM kernel"):
+    print(dict(zip(want, row)))
+PY
 fi
 while read -r op _; do
   [ -n "${OPS_TOOLS_OPS:-}" ] && [[ " $OPS_TOOLS_OPS " != *" $op "* ]] && continue
