@@ -460,6 +460,15 @@ bool KernelProfiler::setUp(ContextState& state)
         if (evictionMode != "off") {
             state.eviction = std::make_unique<L2Eviction>();
             state.eviction->setReturnContext(state.ctx);
+            // WS_PROFILE_ICACHE=code|module: an issue 18 experiment (L2Eviction::InstructionCache).
+            const char* icache = std::getenv("WS_PROFILE_ICACHE");
+            const std::string icacheMode = icache ? icache : "";
+            if (icacheMode == "code")
+                state.eviction->setInstructionCache(L2Eviction::InstructionCache::Code);
+            else if (icacheMode == "module")
+                state.eviction->setInstructionCache(L2Eviction::InstructionCache::Module);
+            if (!icacheMode.empty())
+                m_writer.info("icache_mode", icacheMode);
             t_replaying = true; // the eviction's set-up launches nothing of the program's
             ok = state.eviction->prepare(dev, evictionMode == "program" ? state.ctx : nullptr, error);
             t_replaying = false;

@@ -13,6 +13,7 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64$
 chmod u+x "$WS_DEVICE_BIN"/* 2>/dev/null
 for c in ${FIDELITY_CACHE:-all none}; do
   echo "===== cache control: $c"
-  SUITE=ops CACHE=$c OUT=$O NCU_RUNS=2 DEADLINE=${FIDELITY_OPS_DEADLINE:-260} \
+  # FIDELITY_VARIANTS: more runs of ours with replay experiments ("label=ENV=value,ENV=value").
+  SUITE=ops CACHE=$c OUT=$O NCU_RUNS=2 OURS_VARIANTS=${FIDELITY_VARIANTS:-} DEADLINE=${FIDELITY_OPS_DEADLINE:-260} \
     bash scripts/device/metrics-compare.sh
 done
