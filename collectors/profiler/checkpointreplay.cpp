@@ -77,6 +77,14 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
         error = driverStatus("cuCtxSynchronize before the checkpoint", r);
         return false;
     }
+    size_t freeBytes = 0, totalBytes = 0;
+    const bool haveInfo = cuMemGetInfo(&freeBytes, &totalBytes) == CUDA_SUCCESS;
+    if (m_initialized && (m_generation != m_savedGeneration || (haveInfo && freeBytes != m_freeAfterSave))) {
+        trace("memory changed since the last checkpoint: a fresh one", 0, 0);
+        cuptiCheckpointFree(&m_checkpoint);
+        m_initialized = false;
+        ++m_freshCheckpoints;
+    }
     if (!m_initialized) {
         m_checkpoint = {};
         m_checkpoint.structSize = CUpti_Checkpoint_STRUCT_SIZE;
@@ -99,6 +107,9 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
         return false;
     }
     m_initialized = true;
+    m_savedGeneration = m_generation;
+    if (cuMemGetInfo(&freeBytes, &totalBytes) == CUDA_SUCCESS)
+        m_freeAfterSave = freeBytes;
 
     bool ok = true;
     const bool diff = m_diff;

@@ -42,12 +42,6 @@ public:
     // launch of the kernel leaves there once its dirty lines are written back (`--cache-control
     // none`). Of each region only the last 2x L2 bytes are read: more would evict itself.
     void setWarmRegions(std::vector<std::pair<CUdeviceptr, size_t>> regions) { m_warm = std::move(regions); }
-    // What happens to the SMs' instruction caches before each eviction (issue 18: ncu's `all` passes
-    // show more instruction-cache misses than ours, as if its flush invalidated them). Experiments,
-    // set before prepare(): "code" runs a kernel of ~256 KiB of straight-line code on every SM in
-    // the eviction's context; "module" loads and unloads a small module in the program's context.
-    enum class InstructionCache { Keep, Code, Module };
-    void setInstructionCache(InstructionCache m) { m_icache = m; }
     // Runs the eviction kernel (then the warm-up reads) and waits for it.
     bool run(std::string& error);
 
@@ -71,10 +65,6 @@ private:
     size_t m_bytes = 0;
     size_t m_l2Bytes = 0;
     unsigned m_blocks = 0;
-    InstructionCache m_icache = InstructionCache::Keep;
-    CUmodule m_codeModule = nullptr;
-    CUfunction m_codeKernel = nullptr;
-    std::vector<char> m_cubin; // InstructionCache::Module: loaded in the program's context per run
 };
 
 } // namespace ws::profiler

@@ -50,6 +50,10 @@ struct DeviceBuffer {
 std::vector<DeviceBuffer> launchBuffers(CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
 
 // True for cuGraphLaunch and its per-thread-stream variant.
+// The driver calls that allocate or free device memory (a replay's checkpoint must then be taken
+// afresh: CheckpointReplay::noteMemoryGeneration).
+const std::vector<CUpti_CallbackId>& memoryCalls();
+bool isMemoryCall(CUpti_CallbackId cbid);
 // For WS_PROFILE_TRACE: the launch call, its configuration and attributes, what the function handle is.
 std::string describeLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
 bool isGraphLaunch(CUpti_CallbackId cbid);

@@ -105,6 +105,43 @@ private slots:
         // Every pass of the full set ran: values for every launch.
         QVERIFY(s.kernelMetrics.size() >= 3 * 150);
     }
+
+    // A program that allocates and frees device memory between its profiled launches (PyTorch's
+    // caching allocator, cuDNN's workspace): every replay must checkpoint the memory as it is at
+    // that launch. Overwriting the earlier checkpoint crashed a PyTorch convolution in the final
+    // restore (H200, 2026-12-03, docs/evidence/2026-12-03-ops-tools).
+    void allocationsBetweenProfiledLaunchesOnGpu_data()
+    {
+        QTest::addColumn<QString>("cacheControl");
+        QTest::newRow("all") << "all";
+        QTest::newRow("none") << "none";
+    }
+    void allocationsBetweenProfiledLaunchesOnGpu()
+    {
+        QFETCH(QString, cacheControl);
+        if (const QString why = whyNoGpuRun(); !why.isEmpty())
+            QSKIP(qPrintable(why));
+        QTemporaryDir dir;
+        const QString out = dir.filePath("growing.wscope");
+        const auto r = runCli({"profile", "-o", out, "--section", "SpeedOfLight", "--cache-control", cacheControl, "--",
+                                  kWorkload, "growing", "--warmup", "0", "--iters", "2"},
+            gpuRunEnvironment());
+        if (r.err.contains("not supported") || r.err.contains("NVreg_RestrictProfilingToAdminUsers"))
+            QSKIP(qPrintable("profiling unavailable here: " + r.err));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(!r.err.contains("received signal"), qPrintable(r.err));
+        QVERIFY2(!r.err.contains("warning: the program"), qPrintable(r.err));
+        QVERIFY2(!r.err.contains("growing: "), qPrintable(r.err)); // the program's own check
+        const SessionData s = SessionReader(out.toStdString()).readAll();
+        QCOMPARE(s.kernels.size(), size_t(6)); // 3 allocations x 2 launches, each profiled
+        // Two of the allocations came after a checkpoint had been taken: a fresh one each.
+        QString fresh;
+        for (const auto& [key, value] : s.environment)
+            if (QString::fromStdString(key).endsWith(".replay_fresh_checkpoints"))
+                fresh = QString::fromStdString(value);
+        QVERIFY2(!fresh.isEmpty(), "no replay_fresh_checkpoints in the session's environment");
+        QVERIFY2(fresh.toInt() >= 2, qPrintable("replay_fresh_checkpoints " + fresh));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestProfileGpu)

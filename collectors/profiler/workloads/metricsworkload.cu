@@ -6,6 +6,10 @@
 //   graph      a ReLU launched through a CUDA graph (the profiler must skip it, not crash)
 //   accumulate x = 3x + 1 in place, once per launch: not idempotent, so a replay that does not
 //              give every pass (and the program's own launch) the memory as it was shows up
+//   growing    accumulate launches with device memory allocated and freed between them (64 MiB,
+//              then 256 MiB more, then one freed and 96 MiB allocated), as PyTorch's caching
+//              allocator and cuDNN's workspace do between a program's kernels: each replay must
+//              checkpoint the memory as it is at that launch
 // Usage: warpscope-metrics-workload <mode> [--warmup N] [--iters N]
 // Every launch is checked; results are verified on the host so a broken replay is caught.
 #include <cublas_v2.h>
@@ -226,10 +230,71 @@ static int accumulate(int warmup, int iters)
     return 0;
 }
 
+// Launches accumulate_kernel `times` on a fresh copy of `host` in its own allocation; returns
+// the allocation (the caller frees it) after checking nothing.
+static uint32_t* accumulateFresh(const std::vector<uint32_t>& host, int times)
+{
+    uint32_t* x = nullptr;
+    CHECK(cudaMalloc(&x, host.size() * sizeof(uint32_t)));
+    CHECK(cudaMemcpy(x, host.data(), host.size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    for (int i = 0; i < times; ++i) {
+        accumulate_kernel<<<132 * 8, 256>>>(x, host.size());
+        CHECK(cudaGetLastError());
+    }
+    return x;
+}
+
+static bool accumulatedOnce(const char* what, const uint32_t* x, const std::vector<uint32_t>& host, int times)
+{
+    std::vector<uint32_t> back(host.size());
+    CHECK(cudaMemcpy(back.data(), x, back.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < host.size(); ++i) {
+        uint32_t v = host[i];
+        for (int k = 0; k < times; ++k)
+            v = 3u * v + 1u;
+        if (back[i] != v) {
+            std::fprintf(
+                stderr, "growing: %s: element %zu is %u, expected %u after %d launches\n", what, i, back[i], v, times);
+            return false;
+        }
+    }
+    return true;
+}
+
+static int growing(int warmup, int iters)
+{
+    const int times = std::max(1, warmup + iters);
+    auto values = [](size_t n, uint32_t seed) {
+        std::vector<uint32_t> v(n);
+        for (size_t i = 0; i < n; ++i)
+            v[i] = static_cast<uint32_t>(i * 2654435761u) ^ seed;
+        return v;
+    };
+    const auto a = values(size_t(16) << 20, 1); // 64 MiB
+    const auto b = values(size_t(64) << 20, 2); // 256 MiB, allocated after a's launches
+    const auto c = values(size_t(24) << 20, 3); // 96 MiB, after a is freed
+    uint32_t* da = accumulateFresh(a, times);
+    uint32_t* db = accumulateFresh(b, times);
+    CHECK(cudaDeviceSynchronize());
+    bool ok = accumulatedOnce("first allocation", da, a, times) && accumulatedOnce("second allocation", db, b, times);
+    CHECK(cudaFree(da));
+    uint32_t* dc = accumulateFresh(c, times);
+    CHECK(cudaDeviceSynchronize());
+    ok = ok && accumulatedOnce("allocation after a free", dc, c, times)
+        && accumulatedOnce("second allocation", db, b, times);
+    cudaFree(db);
+    cudaFree(dc);
+    if (!ok)
+        return 1;
+    std::printf("growing: ok (3 allocations x %d launches, each applied once)\n", times);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s gemm_relu|copy|chase|graph|accumulate [--warmup N] [--iters N]\n", argv[0]);
+        std::fprintf(
+            stderr, "usage: %s gemm_relu|copy|chase|graph|accumulate|growing [--warmup N] [--iters N]\n", argv[0]);
         return 2;
     }
     const std::string mode = argv[1];
@@ -250,6 +315,8 @@ int main(int argc, char** argv)
         return chase(warmup, iters);
     if (mode == "accumulate")
         return accumulate(warmup, iters);
+    if (mode == "growing")
+        return growing(warmup, iters);
     std::fprintf(stderr, "unknown mode '%s'\n", mode.c_str());
     return 2;
 }
