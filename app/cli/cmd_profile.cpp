@@ -3,7 +3,10 @@
 // profiler, in a run of its own: the program is started with libwarpscope-profiler.so as its
 // CUDA injection library, which replays every selected kernel once per counter pass and writes
 // one result file per process; those become kernel, metric_def and kernel_metric rows. This file
-// parses the options; collectors/launcher/profilepipeline does the run.
+// parses the options; collectors/launcher/profilepipeline does the run. Exit status: 0 when the
+// session was written (whatever the program's own exit status, which is printed and stored), 3
+// when it was written but the program crashed inside the profiler (the profiler's crash report
+// says while doing what; the session holds the launches profiled before), non-zero otherwise.
 #include "command.h"
 
 #include "core/metrics/sectioncatalog.h"
@@ -78,7 +81,8 @@ int runProfile(const ProfileArgs& a)
              "activity trace in a profile run)");
     for (const auto& w : r.warnings)
         note("warning: " + w);
-    return 0;
+    // The session was written, but the profile is incomplete by our fault: say so in the status.
+    return r.profilerCrash.empty() ? 0 : 3;
 }
 
 const ws::cli::CommandRegistrar registrar(

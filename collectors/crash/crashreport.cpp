@@ -3,11 +3,13 @@
 
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 namespace ws::crash {
@@ -26,14 +28,18 @@ std::atomic<bool> g_reporting {false};
 char g_notes[2][256];
 std::atomic<int> g_current {-1};
 
-// Async-signal-safe output: write(2) only.
+// Where report() writes: stderr, then the report file. Async-signal-safe output: write(2) only.
+int g_fd = STDERR_FILENO;
+// WS_CRASH_DIR's value at installation; the handler writes <dir>/crash-<pid>.txt.
+char g_dir[512];
+
 void put(const char* s)
 {
     if (!s)
         return;
     size_t n = std::strlen(s);
     while (n > 0) {
-        const ssize_t w = ::write(STDERR_FILENO, s, n);
+        const ssize_t w = ::write(g_fd, s, n);
         if (w <= 0)
             return;
         s += w;
@@ -125,11 +131,46 @@ void report(int sig, siginfo_t* info)
     }
 }
 
+// "<dir>/crash-<pid>.txt" into `out` without the allocator (snprintf is not async-signal-safe).
+bool reportPath(char* out, size_t size)
+{
+    const size_t dir = std::strlen(g_dir);
+    char pid[24];
+    char* p = pid + sizeof pid - 1;
+    *p = 0;
+    long v = static_cast<long>(getpid());
+    do {
+        *--p = static_cast<char>('0' + v % 10);
+        v /= 10;
+    } while (v > 0);
+    const size_t pidLen = std::strlen(p);
+    if (dir == 0 || dir + 7 + pidLen + 5 >= size)
+        return false;
+    std::memcpy(out, g_dir, dir);
+    std::memcpy(out + dir, "/crash-", 7);
+    std::memcpy(out + dir + 7, p, pidLen);
+    std::memcpy(out + dir + 7 + pidLen, ".txt", 5);
+    return true;
+}
+
 void onSignal(int sig, siginfo_t* info, void* uctx)
 {
     const int i = indexOf(sig);
-    if (!g_reporting.exchange(true))
+    if (!g_reporting.exchange(true)) {
+        g_fd = STDERR_FILENO;
         report(sig, info);
+        // The same report for the collector's launcher, which reads it after the exit.
+        char path[600];
+        if (reportPath(path, sizeof path)) {
+            const int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+            if (fd >= 0) {
+                g_fd = fd;
+                report(sig, info);
+                ::close(fd);
+                g_fd = STDERR_FILENO;
+            }
+        }
+    }
     // Hand the signal on as if we had not been here.
     if (i >= 0) {
         const struct sigaction& prev = g_previous[i];
@@ -171,6 +212,8 @@ void installReport(const char* tool)
     if (g_installed.exchange(true))
         return;
     g_tool = tool;
+    if (const char* dir = std::getenv("WS_CRASH_DIR"); dir && std::strlen(dir) < sizeof g_dir)
+        std::strcpy(g_dir, dir);
     // backtrace() loads libgcc_s on its first call (malloc, dlopen): not in a signal handler.
     void* warm[1];
     backtrace(warm, 1);

@@ -9,7 +9,9 @@
 namespace ws::crash {
 
 // Installs the report for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT. `tool` prefixes every
-// line ("warpscope-profile"). Idempotent; the first call wins.
+// line ("warpscope-profile"). Idempotent; the first call wins. With WS_CRASH_DIR set (the
+// launcher sets it to its work directory), the report is also written to
+// $WS_CRASH_DIR/crash-<pid>.txt, which crashReportAt() reads back.
 void installReport(const char* tool);
 
 // What the collector is doing now, shown in the report; `what` is copied (truncated to 255

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "launcher/profilepipeline.h"
 
+#include "launcher/collectorcrash.h"
 #include "launcher/rundescription.h"
 
 #include "core/metrics/metricnames.h"
@@ -390,6 +391,8 @@ ProfileRunResult ProfilePipeline::collect(const Note& note)
 
     target.setVariable(kInjectionVariable, library);
     target.setVariable(kConfigVariable, cfgPath);
+    // Where the library's crash report goes (collectors/crash), read back below.
+    target.setVariable("WS_CRASH_DIR", work.string());
 
     std::string sectionList;
     for (const auto& id : m_request.sectionIds)
@@ -420,12 +423,25 @@ ProfileRunResult ProfilePipeline::collect(const Note& note)
     }
     if (status.exitCode != 0)
         say("warning: the program " + status.describe());
+    for (const CollectorCrash& c : readCollectorCrashes(work)) {
+        if (!c.insideCollector())
+            continue; // the program's own crash: its exit status says it
+        const std::string what = "the program (process " + std::to_string(c.pid) + ") crashed with signal "
+            + std::to_string(c.signal) + " (" + c.signalName + ") inside the profiler, while it was " + c.activity;
+        say("error: " + what + "; the session holds only the " + std::to_string(launches)
+            + " launch(es) profiled before. Profile the other kernels with --kernel-name, or the launches before "
+              "with --launch-count "
+            + std::to_string(launches) + "; please report this with the lines above");
+        result.profilerCrash = what;
+    }
 
     if (launches == 0) {
         if (!a.keepRaw)
             fs::remove_all(work, ec);
         if (!errors.empty())
             throw std::runtime_error(errors);
+        if (!result.profilerCrash.empty())
+            throw std::runtime_error(result.profilerCrash + "; no launch was profiled before it");
         if (results.empty())
             throw std::runtime_error("the program made no CUDA call that loaded the profiler (it " + status.describe()
                 + "); is it a CUDA program, and is a GPU usable here?");

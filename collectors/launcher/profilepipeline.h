@@ -44,6 +44,9 @@ struct ProfileRunResult {
     bool sourceCounters = false;
     std::string passes;                // "3 pass(es) per kernel, cache control all" or "PC sampling, no replay"
     std::vector<std::string> warnings; // errors the profiler reported beside the kernels it profiled
+    // Set when the program crashed inside the profiler (its crash report named what it was
+    // doing): the session holds only the launches before; warpscope-cli exits non-zero.
+    std::string profilerCrash;
 };
 
 // One `warpscope-cli profile`: resolves what the options select from the section catalog,

@@ -5,7 +5,9 @@
 // what the collector was doing and name the frames' libraries, and the signal must still reach
 // the program's own handler or end the process as it would have without us.
 #include "collectors/crash/crashreport.h"
+#include "launcher/collectorcrash.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <csignal>
@@ -45,9 +47,11 @@ int crashSignal(Crash c)
     return 0;
 }
 
-[[noreturn]] void child(Crash c, Handler h, const char* note, int errFd)
+[[noreturn]] void child(Crash c, Handler h, const char* note, int errFd, const char* reportDir)
 {
     dup2(errFd, STDERR_FILENO);
+    if (reportDir)
+        setenv("WS_CRASH_DIR", reportDir, 1);
     const int sig = crashSignal(c);
     // A program without a handler of its own (a sanitizer build would have one).
     std::signal(sig, SIG_DFL);
@@ -80,9 +84,10 @@ int crashSignal(Crash c)
 struct Outcome {
     QByteArray err;
     int status = 0;
+    int pid = 0;
 };
 
-Outcome run(Crash c, Handler h, const char* note)
+Outcome run(Crash c, Handler h, const char* note, const char* reportDir = nullptr)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -90,10 +95,11 @@ Outcome run(Crash c, Handler h, const char* note)
     const pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        child(c, h, note, fds[1]);
+        child(c, h, note, fds[1], reportDir);
     }
     close(fds[1]);
     Outcome o;
+    o.pid = pid;
     char buf[4096];
     ssize_t n;
     while ((n = read(fds[0], buf, sizeof buf)) > 0)
@@ -170,6 +176,44 @@ private slots:
         QVERIFY2(o.err.contains("tst_crashreport + 0x"), o.err.constData());
         if (sig == SIGSEGV)
             QVERIFY2(o.err.contains("at address 0x0\n"), o.err.constData());
+    }
+
+    // With WS_CRASH_DIR the same report goes to crash-<pid>.txt, which the launcher reads back:
+    // inside a callback (a failed collection) or in the program's own code.
+    void reportFileReadByTheLauncher_data()
+    {
+        QTest::addColumn<QByteArray>("note");
+        QTest::newRow("inside the collector") << QByteArray("replaying launch 2 (sm90_xmma_fprop) (checkpoint)");
+        QTest::newRow("the program's own code") << QByteArray();
+    }
+    void reportFileReadByTheLauncher()
+    {
+        QFETCH(QByteArray, note);
+        QTemporaryDir dir;
+        const QByteArray path = QFile::encodeName(dir.path());
+        const Outcome o
+            = run(Crash::NullWrite, Handler::None, note.isEmpty() ? nullptr : note.constData(), path.constData());
+        QVERIFY(WIFSIGNALED(o.status));
+        const auto crashes = ws::readCollectorCrashes(dir.path().toStdString());
+        QCOMPARE(crashes.size(), size_t(1));
+        const ws::CollectorCrash& c = crashes.front();
+        QCOMPARE(c.pid, o.pid);
+        QCOMPARE(c.signal, SIGSEGV);
+        QCOMPARE(QString::fromStdString(c.signalName), QString::fromLatin1(strsignal(SIGSEGV)));
+        QCOMPARE(QByteArray::fromStdString(c.activity), note);
+        QCOMPARE(c.insideCollector(), !note.isEmpty());
+        QVERIFY(QByteArray::fromStdString(c.report).contains("tst_crashreport + 0x"));
+    }
+
+    void notAReport()
+    {
+        QCOMPARE(ws::parseCollectorCrash("hello\nworld\n").signal, 0);
+        const auto c = ws::parseCollectorCrash("x: the program received signal 6 (Aborted)\n"
+                                               "x: while the collector was not in one of its callbacks (the "
+                                               "program's own code)\n");
+        QCOMPARE(c.signal, 6);
+        QCOMPARE(QString::fromStdString(c.signalName), QStringLiteral("Aborted"));
+        QVERIFY(!c.insideCollector());
     }
 };
 

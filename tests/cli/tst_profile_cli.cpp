@@ -131,6 +131,54 @@ private slots:
         QVERIFY(!QFile::exists(dir.filePath("p.wscope")));
     }
 
+    // The program crashed while the profiler replayed a launch (its crash report, written where
+    // WS_CRASH_DIR says): the launches before it are kept, and the CLI says what happened and
+    // exits 3; a crash in the program's own code keeps today's status (a warning, exit 0).
+    void crashInsideTheProfiler_data()
+    {
+        QTest::addColumn<QString>("activity");
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("inside the profiler")
+            << "replaying launch 2 (sm90_xmma_fprop) (checkpoint, passes, restores)" << 3;
+        QTest::newRow("in the program's own code") << "not in one of its callbacks (the program's own code)" << 0;
+    }
+    void crashInsideTheProfiler()
+    {
+        QFETCH(QString, activity);
+        QFETCH(int, exitCode);
+        QTemporaryDir dir;
+        QByteArray body(kTwoLaunches);
+        body.replace("end\n", ""); // the exit handler never ran
+        QString target = writeFakeTarget(dir, QString::fromUtf8(body));
+        QFile f(target);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray script = f.readAll();
+        f.close();
+        script.replace("exit 0\n",
+            "cat > \"$WS_CRASH_DIR/crash-$$.txt\" <<'CRASH'\n"
+            "warpscope-profile: the program received signal 11 (Segmentation fault) at address 0x9d6\n"
+            "warpscope-profile: while the collector was "
+                + activity.toUtf8() + "\nCRASH\nkill -SEGV $$\n");
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(script);
+        f.close();
+        const QString out = dir.filePath("p.wscope");
+        const auto r = runCli({"profile", "-o", out, "--", target}, envWithLibrary());
+        QVERIFY2(r.exitCode == exitCode, qPrintable(r.err));
+        QVERIFY2(r.err.contains("killed by signal 11"), qPrintable(r.err));
+        if (exitCode != 0) {
+            QVERIFY2(r.err.contains("crashed with signal 11 (Segmentation fault) inside the profiler, while it was "
+                                    "replaying launch 2 (sm90_xmma_fprop)"),
+                qPrintable(r.err));
+            QVERIFY2(r.err.contains("--launch-count 2"), qPrintable(r.err));
+        } else {
+            QVERIFY2(!r.err.contains("inside the profiler"), qPrintable(r.err));
+        }
+        // What was profiled before the crash is kept either way.
+        const SessionData s = SessionReader(out.toStdString()).readAll();
+        QCOMPARE(s.kernels.size(), size_t(2));
+    }
+
     void noKernelMatched()
     {
         QTemporaryDir dir;
