@@ -80,6 +80,39 @@ void addBuffersIn(const unsigned char* bytes, size_t size, std::vector<DeviceBuf
     }
 }
 
+// The function and arguments of a launch call that can be relaunched (canRelaunch).
+struct LaunchArguments {
+    CUfunction f = nullptr;
+    void** kernelParams = nullptr;
+    void** extra = nullptr;
+    const CUlaunchConfig* config = nullptr; // cuLaunchKernelEx only
+};
+
+LaunchArguments launchArguments(CUpti_CallbackId cbid, const void* params)
+{
+    LaunchArguments a;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+        const auto* p = static_cast<const cuLaunchKernel_params*>(params);
+        a = {p->f, p->kernelParams, p->extra, nullptr};
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+        const auto* p = static_cast<const cuLaunchCooperativeKernel_params*>(params);
+        a = {p->f, p->kernelParams, nullptr, nullptr};
+        break;
+    }
+    default: {
+        const auto* p = static_cast<const cuLaunchKernelEx_params*>(params);
+        a = {p->f, p->kernelParams, p->extra, p->config};
+        break;
+    }
+    }
+    return a;
+}
+
 } // namespace
 
 std::vector<DeviceBuffer> launchBuffers(CUpti_CallbackId cbid, const CUpti_CallbackData* cb)
@@ -88,33 +121,7 @@ std::vector<DeviceBuffer> launchBuffers(CUpti_CallbackId cbid, const CUpti_Callb
     const void* params = cb->functionParams;
     if (!params || !canRelaunch(cbid))
         return out;
-    CUfunction f = nullptr;
-    void** kernelParams = nullptr;
-    void** extra = nullptr;
-    switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
-        const auto* p = static_cast<const cuLaunchKernel_params*>(params);
-        f = p->f;
-        kernelParams = p->kernelParams;
-        extra = p->extra;
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
-        const auto* p = static_cast<const cuLaunchCooperativeKernel_params*>(params);
-        f = p->f;
-        kernelParams = p->kernelParams;
-        break;
-    }
-    default: {
-        const auto* p = static_cast<const cuLaunchKernelEx_params*>(params);
-        f = p->f;
-        kernelParams = p->kernelParams;
-        extra = p->extra;
-        break;
-    }
-    }
+    auto [f, kernelParams, extra, config] = launchArguments(cbid, params);
     if (kernelParams) {
         f = resolve(f);
         // kernelParams has one entry per argument and no terminator: the driver says how many.
@@ -147,31 +154,17 @@ std::string describeLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb)
     const void* params = cb->functionParams;
     if (!params || !canRelaunch(cbid))
         return d;
-    CUfunction f = nullptr;
-    void** kernelParams = nullptr;
-    void** extra = nullptr;
-    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx || cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
-        const auto* p = static_cast<const cuLaunchKernelEx_params*>(params);
-        f = p->f;
-        kernelParams = p->kernelParams;
-        extra = p->extra;
-        if (p->config) {
-            const CUlaunchConfig& c = *p->config;
-            d += ", grid " + std::to_string(c.gridDimX) + "x" + std::to_string(c.gridDimY) + "x"
-                + std::to_string(c.gridDimZ) + ", block " + std::to_string(c.blockDimX) + "x"
-                + std::to_string(c.blockDimY) + "x" + std::to_string(c.blockDimZ) + ", dynamic smem "
-                + std::to_string(c.sharedMemBytes) + ", attributes";
-            for (unsigned i = 0; i < c.numAttrs && c.attrs; ++i) {
-                d += " " + std::to_string(static_cast<int>(c.attrs[i].id)) + "=";
-                const auto* raw = reinterpret_cast<const unsigned int*>(&c.attrs[i].value);
-                d += std::to_string(raw[0]) + "," + std::to_string(raw[1]) + "," + std::to_string(raw[2]);
-            }
+    const auto [f, kernelParams, extra, config] = launchArguments(cbid, params);
+    if (config) {
+        const CUlaunchConfig& c = *config;
+        d += ", grid " + std::to_string(c.gridDimX) + "x" + std::to_string(c.gridDimY) + "x"
+            + std::to_string(c.gridDimZ) + ", block " + std::to_string(c.blockDimX) + "x" + std::to_string(c.blockDimY)
+            + "x" + std::to_string(c.blockDimZ) + ", dynamic smem " + std::to_string(c.sharedMemBytes) + ", attributes";
+        for (unsigned i = 0; i < c.numAttrs && c.attrs; ++i) {
+            d += " " + std::to_string(static_cast<int>(c.attrs[i].id)) + "=";
+            const auto* raw = reinterpret_cast<const unsigned int*>(&c.attrs[i].value);
+            d += std::to_string(raw[0]) + "," + std::to_string(raw[1]) + "," + std::to_string(raw[2]);
         }
-    } else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz) {
-        const auto* p = static_cast<const cuLaunchKernel_params*>(params);
-        f = p->f;
-        kernelParams = p->kernelParams;
-        extra = p->extra;
     }
     int probe = 0;
     d += std::string(", function handle ")

@@ -110,12 +110,7 @@ private slots:
     // caching allocator, cuDNN's workspace): every replay must checkpoint the memory as it is at
     // that launch. Overwriting the earlier checkpoint crashed a PyTorch convolution in the final
     // restore (H200, 2026-12-03, docs/evidence/2026-12-03-ops-tools).
-    void allocationsBetweenProfiledLaunchesOnGpu_data()
-    {
-        QTest::addColumn<QString>("cacheControl");
-        QTest::newRow("all") << "all";
-        QTest::newRow("none") << "none";
-    }
+    void allocationsBetweenProfiledLaunchesOnGpu_data() { replayKeepsTheProgramsMemoryOnGpu_data(); }
     void allocationsBetweenProfiledLaunchesOnGpu()
     {
         QFETCH(QString, cacheControl);
