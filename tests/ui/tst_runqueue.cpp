@@ -125,6 +125,21 @@ private slots:
             << QStringList {"/bin/sh", "-c", "echo 'CUPTI error: ERR_NVGPUCTRPERM'"} << "ERR_NVGPUCTRPERM";
         QTest::newRow("missing program") << QStringList {"/nonexistent/prog"} << "/nonexistent/prog";
     }
+    // The target was killed, but by a crash inside the profiler: the reason is the CLI's error
+    // line naming the launch it was replaying, not the bare signal.
+    void crashInsideTheProfilerIsTheReason()
+    {
+        RunStepState s;
+        s.status = RunStepState::Status::Failed;
+        s.exitCode = 3;
+        s.targetFailure = QStringLiteral("killed by SIGSEGV");
+        s.errorLine = QStringLiteral("warpscope-cli profile: error: the program (process 7) crashed with signal 11 "
+                                     "(Segmentation fault) inside the profiler, while it was replaying launch 2 (k)");
+        QCOMPARE(s.reason(), s.errorLine);
+        s.errorLine = QStringLiteral("warpscope-cli profile: error: something else");
+        QCOMPARE(s.reason(), QStringLiteral("the target ended with killed by SIGSEGV"));
+    }
+
     void failingTargetsFailTheirStep()
     {
         QFETCH(QStringList, command);

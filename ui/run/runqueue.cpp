@@ -115,6 +115,10 @@ QString RunStepState::reason() const
         return QCoreApplication::translate("RunQueue",
             "no permission to read GPU performance counters (ERR_NVGPUCTRPERM): run as root or allow profiling "
             "for all users (NVreg_RestrictProfilingToAdminUsers=0)");
+    // A crash inside a collector (warpscope-cli profile names it and exits 3) says more than the
+    // target's signal: which launch the profiler was replaying.
+    if (errorLine.contains(QLatin1String("inside the profiler")))
+        return errorLine;
     if (!targetFailure.isEmpty())
         return QCoreApplication::translate("RunQueue", "the target ended with %1").arg(targetFailure);
     if (crashed)
