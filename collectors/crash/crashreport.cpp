@@ -153,10 +153,24 @@ bool reportPath(char* out, size_t size)
     return true;
 }
 
+// The program has a handler of its own for `i`'s signal (installed before ours).
+bool programHandles(int i)
+{
+    if (i < 0)
+        return false;
+    const struct sigaction& prev = g_previous[i];
+    if (prev.sa_flags & SA_SIGINFO)
+        return prev.sa_sigaction != nullptr;
+    return prev.sa_handler != SIG_DFL && prev.sa_handler != SIG_IGN;
+}
+
 void onSignal(int sig, siginfo_t* info, void* uctx)
 {
     const int i = indexOf(sig);
-    if (!g_reporting.exchange(true)) {
+    // A program with a handler of its own may use the signal on purpose (guard pages, a runtime's
+    // null checks): outside our callbacks that is its business, and a report would be noise.
+    const bool inCallback = g_current.load(std::memory_order_acquire) >= 0;
+    if ((inCallback || !programHandles(i)) && !g_reporting.exchange(true)) {
         g_fd = STDERR_FILENO;
         report(sig, info);
         // The same report for the collector's launcher, which reads it after the exit.

@@ -6,6 +6,8 @@
 // collector was doing (the activity noted last) and the stack with each frame's library and
 // offset (addr2line -e LIB OFFSET names the line), then hands the signal on unchanged: to the
 // program's own handler if it had one, otherwise to the default action (core dump, exit status).
+// A program with a handler of its own may take the signal on purpose (guard pages, a runtime's
+// null checks): then only a crash inside one of the collector's callbacks is reported.
 namespace ws::crash {
 
 // Installs the report for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT. `tool` prefixes every
