@@ -12,6 +12,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,8 +69,10 @@ int crashSignal(Crash c)
     ws::crash::noteActivity(note);
     switch (c) {
     case Crash::NullWrite: {
-        volatile int* p = nullptr;
-        *p = 1;
+        // A page with no access rather than a null pointer: a real fault that the sanitizers of
+        // the asan build do not report as undefined behaviour first.
+        void* page = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        *static_cast<volatile int*>(page) = 1;
         break;
     }
     case Crash::Abort:
@@ -183,7 +186,7 @@ private slots:
         QVERIFY2(o.err.contains("wstest:   #0 0x"), o.err.constData());
         QVERIFY2(o.err.contains("tst_crashreport + 0x"), o.err.constData());
         if (sig == SIGSEGV)
-            QVERIFY2(o.err.contains("at address 0x0\n"), o.err.constData());
+            QVERIFY2(o.err.contains("at address 0x"), o.err.constData());
     }
 
     // With WS_CRASH_DIR the same report goes to crash-<pid>.txt, which the launcher reads back:
