@@ -21,6 +21,7 @@ constexpr int kSignalCount = sizeof kSignals / sizeof kSignals[0];
 
 struct sigaction g_previous[kSignalCount];
 const char* g_tool = "warpscope";
+bool g_tracksActivity = true;
 std::atomic<bool> g_installed {false};
 std::atomic<bool> g_reporting {false};
 // Two buffers: a writer fills the idle one and publishes it, so the handler never reads one
@@ -101,8 +102,12 @@ void report(int sig, siginfo_t* info)
     const int current = g_current.load(std::memory_order_acquire);
     put(g_tool);
     put(": while the collector was ");
-    put(current >= 0 && g_notes[current][0] ? g_notes[current]
-                                            : "not in one of its callbacks (the program's own code)");
+    if (current >= 0 && g_notes[current][0])
+        put(g_notes[current]);
+    else if (g_tracksActivity)
+        put("not in one of its callbacks (the program's own code)");
+    else
+        put("not noting its activity (frames in its own library below are its own)");
     put("\n");
     void* frames[48];
     const int n = backtrace(frames, 48);
@@ -221,11 +226,12 @@ void noteActivity(const char* what)
     g_current.store(next, std::memory_order_release);
 }
 
-void installReport(const char* tool)
+void installReport(const char* tool, bool tracksActivity)
 {
     if (g_installed.exchange(true))
         return;
     g_tool = tool;
+    g_tracksActivity = tracksActivity;
     if (const char* dir = std::getenv("WS_CRASH_DIR"); dir && std::strlen(dir) < sizeof g_dir)
         std::strcpy(g_dir, dir);
     // backtrace() loads libgcc_s on its first call (malloc, dlopen): not in a signal handler.

@@ -14,7 +14,10 @@ namespace ws::crash {
 // line ("warpscope-profile"). Idempotent; the first call wins. With WS_CRASH_DIR set (the
 // launcher sets it to its work directory), the report is also written to
 // $WS_CRASH_DIR/crash-<pid>.txt, which crashReportAt() reads back.
-void installReport(const char* tool);
+// `tracksActivity`: the collector notes its callbacks (noteActivity), so a crash without a note
+// is the program's own; a collector that does not (the recorder: its callbacks are per launch
+// and must cost nothing) says so instead.
+void installReport(const char* tool, bool tracksActivity = true);
 
 // What the collector is doing now, shown in the report; `what` is copied (truncated to 255
 // bytes), nullptr or "" clears it. One note per process: the collectors note their own

@@ -13,7 +13,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
     Recorder* r = Recorder::instance();
     if (!r)
         return 0;
-    ws::crash::installReport("warpscope-inject");
+    ws::crash::installReport("warpscope-inject", /*tracksActivity=*/false);
     // Runs after any earlier registration (e.g. from an NVTX call before cuInit), so the flush
     // at exit happens while the CUDA runtime is still up.
     r->registerExitHandler();

@@ -14,6 +14,7 @@ namespace {
 constexpr const char* kReceived = ": the program received signal ";
 constexpr const char* kWhile = ": while the collector was ";
 constexpr const char* kOwnCode = "not in one of its callbacks (the program's own code)";
+constexpr const char* kNotTracked = "not noting its activity";
 
 } // namespace
 
@@ -34,7 +35,7 @@ CollectorCrash parseCollectorCrash(const std::string& text)
             }
         } else if (auto w = line.find(kWhile); w != std::string::npos && c.activity.empty()) {
             const std::string what = line.substr(w + std::char_traits<char>::length(kWhile));
-            if (what != kOwnCode)
+            if (what != kOwnCode && what.rfind(kNotTracked, 0) != 0)
                 c.activity = what;
         }
     }

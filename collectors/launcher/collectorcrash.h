@@ -16,7 +16,7 @@ struct CollectorCrash {
     int signal = 0;
     std::string signalName;
     // What the collector was doing ("replaying launch 2 (NAME) ..."); empty when the program
-    // crashed in its own code.
+    // crashed in its own code, or the collector does not note its activity (the recorder).
     std::string activity;
     std::string report; // the whole report, stack included
     bool insideCollector() const { return !activity.empty(); }

@@ -225,6 +225,11 @@ private slots:
         QCOMPARE(c.signal, 6);
         QCOMPARE(QString::fromStdString(c.signalName), QStringLiteral("Aborted"));
         QVERIFY(!c.insideCollector());
+        // The recorder notes no activity: its reports never claim a callback.
+        QVERIFY(!ws::parseCollectorCrash("x: the program received signal 11 (Segmentation fault)\n"
+                                         "x: while the collector was not noting its activity (frames in its own "
+                                         "library below are its own)\n")
+                     .insideCollector());
     }
 };
 
