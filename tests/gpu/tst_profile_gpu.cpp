@@ -137,6 +137,36 @@ private slots:
         QVERIFY2(!fresh.isEmpty(), "no replay_fresh_checkpoints in the session's environment");
         QVERIFY2(fresh.toInt() >= 2, qPrintable("replay_fresh_checkpoints " + fresh));
     }
+
+    // The program that found it: PyTorch's cuDNN convolution after two copy kernels, profiled
+    // whole (examples/python/fidelity_ops.py checks the result on the host). Skips without
+    // PyTorch.
+    void pytorchConvolutionAfterAllocationsOnGpu_data() { replayKeepsTheProgramsMemoryOnGpu_data(); }
+    void pytorchConvolutionAfterAllocationsOnGpu()
+    {
+        QFETCH(QString, cacheControl);
+        if (const QString why = whyNoGpuRun(); !why.isEmpty())
+            QSKIP(qPrintable(why));
+        QProcess probe;
+        probe.start(QStringLiteral("python3"), {QStringLiteral("-c"), QStringLiteral("import torch")});
+        if (!probe.waitForFinished(60000) || probe.exitCode() != 0)
+            QSKIP("python3 with PyTorch is not available here");
+        const QString script = QStringLiteral(WS_FIXTURES_DIR "/../../examples/python/fidelity_ops.py");
+        QTemporaryDir dir;
+        const QString out = dir.filePath("conv.wscope");
+        const auto r = runCli({"profile", "-o", out, "--section", "SpeedOfLight", "--cache-control", cacheControl, "--",
+                                  "python3", script, "conv2d_fp16", "--launches", "2"},
+            gpuRunEnvironment());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(!r.err.contains("received signal"), qPrintable(r.err));
+        QVERIFY2(!r.err.contains("warning: the program"), qPrintable(r.err));
+        const SessionData s = SessionReader(out.toStdString()).readAll();
+        // The two layout copies and both convolutions (cuDNN may add transforms of its own).
+        size_t notCopies = 0;
+        for (const auto& k : s.kernels)
+            notCopies += s.str(k.shortName).find("elementwise") == std::string::npos ? 1 : 0;
+        QVERIFY2(s.kernels.size() >= 4 && notCopies >= 2, qPrintable(r.err));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestProfileGpu)
