@@ -15,14 +15,18 @@ table, the short ones in its separate "< 50 us" row.
 import argparse
 import sys
 
-import torch
+try:
+    import torch
+except ImportError:  # --list works without PyTorch; running an op says what is missing
+    torch = None
 
 DEV = "cuda"
 
 
-def host_randn(*shape, dtype=torch.float32, seed=0):
+def host_randn(*shape, dtype=None, seed=0):
     g = torch.Generator().manual_seed(seed)
-    return torch.randn(*shape, generator=g, dtype=torch.float32).to(dtype)
+    x = torch.randn(*shape, generator=g, dtype=torch.float32)
+    return x if dtype is None else x.to(dtype)
 
 
 def close(name, got, ref, tol):
@@ -254,6 +258,9 @@ def main():
         return 0
     if a.op not in OPS:
         print(f"fidelity_ops.py: unknown op '{a.op}' (--list names them)", file=sys.stderr)
+        return 2
+    if torch is None or not torch.cuda.is_available():
+        print("fidelity_ops.py: needs PyTorch with a CUDA GPU", file=sys.stderr)
         return 2
     run, check = OPS[a.op][0]()
     out = None
