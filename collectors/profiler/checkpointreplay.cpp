@@ -79,7 +79,8 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
     }
     size_t freeBytes = 0, totalBytes = 0;
     const bool haveInfo = cuMemGetInfo(&freeBytes, &totalBytes) == CUDA_SUCCESS;
-    if (m_initialized && (m_generation != m_savedGeneration || (haveInfo && freeBytes != m_freeAfterSave))) {
+    if (m_initialized
+        && (m_freshNext || m_generation != m_savedGeneration || (haveInfo && freeBytes != m_freeAfterSave))) {
         trace("memory changed since the last checkpoint: a fresh one", 0, 0);
         cuptiCheckpointFree(&m_checkpoint);
         m_initialized = false;
@@ -223,6 +224,8 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
         ok = false;
     }
     m_changed.clear();
+    // After a failed replay the checkpoint is not trusted again: the next one starts afresh.
+    m_freshNext = !ok;
     return ok;
 }
 

@@ -93,6 +93,7 @@ private:
     uint64_t m_savedGeneration = 0;
     size_t m_freeAfterSave = 0;
     size_t m_freshCheckpoints = 0;
+    bool m_freshNext = false; // the last replay failed
     bool m_diff = false;
     Between m_between = Between::Compare;
     std::vector<std::pair<CUdeviceptr, size_t>> m_diffRegions;
