@@ -105,6 +105,7 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
     trace("cuptiCheckpointSave", 0, st);
     if (st != CUPTI_SUCCESS) {
         error = "cuptiCheckpointSave: " + cuptiStatus(st);
+        m_freshNext = true;
         return false;
     }
     m_initialized = true;
