@@ -61,6 +61,11 @@ QImage CountPrefix::compose(quint32 count, QRgb fill, QRgb ink, bool ellipsis) c
 {
     QImage img(std::max(width(count, ellipsis), 1), m_height, QImage::Format_RGB32);
     img.fill(fill);
+    // Raw rows: QImage's accessors are out-of-line calls (scanLine() also checks for a detach),
+    // which per pixel cost more than the blend.
+    uchar* bits = img.bits();
+    const qsizetype stride = img.bytesPerLine();
+    const int imgWidth = img.width();
     const int ir = qRed(ink), ig = qGreen(ink), ib = qBlue(ink);
     double pen = 0;
     for (const QChar c : text(count, ellipsis)) {
@@ -70,10 +75,13 @@ QImage CountPrefix::compose(quint32 count, QRgb fill, QRgb ink, bool ellipsis) c
         const Glyph& g = m_glyphs[static_cast<size_t>(i)];
         const int x0 = static_cast<int>(std::lround(pen)) - kMargin;
         pen += g.advance;
+        const uchar* covBits = g.coverage.constBits();
+        const qsizetype covStride = g.coverage.bytesPerLine();
+        const int covEnd = std::min(g.coverage.width(), imgWidth - x0);
         for (int y = 0; y < m_height; ++y) {
-            const uchar* cov = g.coverage.constScanLine(y);
-            auto* dst = reinterpret_cast<QRgb*>(img.scanLine(y));
-            for (int x = std::max(0, -x0); x < g.coverage.width() && x0 + x < img.width(); ++x) {
+            const uchar* cov = covBits + y * covStride;
+            auto* dst = reinterpret_cast<QRgb*>(bits + y * stride);
+            for (int x = std::max(0, -x0); x < covEnd; ++x) {
                 const int a = cov[x];
                 if (a == 0)
                     continue;

@@ -97,8 +97,12 @@ public:
         const int x1 = std::min(x + img.width(), m_width);
         if (x1 <= x0)
             return;
-        for (int row = std::max(0, -y); row < img.height() && y + row < m_height; ++row) {
-            const auto* src = reinterpret_cast<const uint32_t*>(img.constScanLine(row)) + (x0 - x);
+        // QImage's accessors are out-of-line calls: once per label, not per row.
+        const uchar* bits = img.constBits();
+        const qsizetype stride = img.bytesPerLine();
+        const int rows = std::min(img.height(), m_height - y);
+        for (int row = std::max(0, -y); row < rows; ++row) {
+            const auto* src = reinterpret_cast<const uint32_t*>(bits + row * stride) + (x0 - x);
             std::memcpy(line(y + row) + x0, src, static_cast<size_t>(x1 - x0) * sizeof(uint32_t));
         }
     }
