@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "collectorcrash.h"
 
+#include "core/import/importfinish.h"
+
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 namespace ws {
@@ -50,10 +51,13 @@ std::vector<CollectorCrash> readCollectorCrashes(const std::filesystem::path& di
         const std::string name = e.path().filename().string();
         if (name.rfind("crash-", 0) != 0 || e.path().extension() != ".txt")
             continue;
-        std::ifstream f(e.path());
-        std::stringstream text;
-        text << f.rdbuf();
-        CollectorCrash c = parseCollectorCrash(text.str());
+        std::string text;
+        try {
+            text = readWholeFile(e.path().string(), size_t(1) << 20); // a report is a few KB
+        } catch (const std::exception&) {
+            continue; // unreadable: the program's exit status still says it crashed
+        }
+        CollectorCrash c = parseCollectorCrash(text);
         if (c.signal == 0)
             continue;
         c.pid = std::atoi(name.c_str() + 6);
