@@ -36,9 +36,15 @@ private:
     std::chrono::steady_clock::time_point m_start;
 };
 
-// WS_PROFILE_TRACE=1: every step of a replay and its result on stderr, for a launch whose replay
-// fails or crashes (which step, after how many passes).
-bool tracing()
+void trace(const char* step, size_t pass, int result)
+{
+    if (replayTracing())
+        std::fprintf(stderr, "warpscope-profile: trace: pass %zu: %s -> %d\n", pass, step, result);
+}
+
+} // namespace
+
+bool replayTracing()
 {
     static const bool on = [] {
         const char* v = std::getenv("WS_PROFILE_TRACE");
@@ -46,14 +52,6 @@ bool tracing()
     }();
     return on;
 }
-
-void trace(const char* step, size_t pass, int result)
-{
-    if (tracing())
-        std::fprintf(stderr, "warpscope-profile: trace: pass %zu: %s -> %d\n", pass, step, result);
-}
-
-} // namespace
 
 CheckpointReplay::~CheckpointReplay()
 {

@@ -24,6 +24,10 @@ class RangeProfilerSession;
 // kernel replay restores memory but leaves L2 as its restore left it, dirty lines included).
 // After the last pass the memory is restored once more, so the program's own launch, which runs
 // when the launch callback returns, sees exactly what it would have seen unprofiled.
+// WS_PROFILE_TRACE=1: the launch and every step of its replay with its result on stderr, for a
+// launch whose replay fails or crashes (which step, after how many passes).
+bool replayTracing();
+
 class CheckpointReplay {
 public:
     CheckpointReplay() = default;

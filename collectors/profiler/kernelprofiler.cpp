@@ -685,13 +685,13 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
     const std::string launch
         = "launch " + std::to_string(state.pending.back().index) + " (" + state.pending.back().mangledName + ")";
     crash::noteActivity(("finding the device buffers in the arguments of " + launch).c_str());
-    if (const char* t = std::getenv("WS_PROFILE_TRACE"); t && *t && *t != '0')
+    if (replayTracing())
         std::fprintf(stderr, "warpscope-profile: trace: %s: %s\n", launch.c_str(), describeLaunch(cbid, cb).c_str());
     if (m_noneReplay != NoneReplay::Cupti) {
         std::vector<std::pair<CUdeviceptr, size_t>> regions;
         for (const auto& b : launchBuffers(cbid, cb))
             regions.emplace_back(b.base, b.bytes);
-        if (const char* t = std::getenv("WS_PROFILE_TRACE"); t && *t && *t != '0')
+        if (replayTracing())
             std::fprintf(stderr, "warpscope-profile: trace: %zu argument buffer(s)\n", regions.size());
         if (m_noneReplay == NoneReplay::Warm && state.eviction)
             state.eviction->setWarmRegions(std::move(regions));
