@@ -24,6 +24,8 @@
 #   device run, cwd = repository root, carry [build/gpu/device]:
 #     bash scripts/device.sh run gpu-tests
 #   scripts/device.sh collect <files_at>
+# GPU_TESTS=REGEX at stage time stages only the gpu tests whose names match (ctest -R): the whole
+# suite and the working tree together can outgrow what one device call carries.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 MANIFEST=$ROOT/scripts/device/jobs.manifest
@@ -121,7 +123,7 @@ cmd_stage() {
     # The ctest list itself, so that `run gpu-tests` runs exactly what `ctest -L gpu` would,
     # with the environment each test is given there.
     mkdir -p "$STAGE/tests"
-    ctest --test-dir "$B" -L gpu --show-only=json-v1 >"$STAGE/ctest.json"
+    ctest --test-dir "$B" -L gpu ${GPU_TESTS:+-R "$GPU_TESTS"} --show-only=json-v1 >"$STAGE/ctest.json"
     python3 - "$STAGE" <<'PY'
 import json, os, subprocess, sys
 stage = sys.argv[1]

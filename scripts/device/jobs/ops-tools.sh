@@ -63,6 +63,26 @@ for row in db.execute(f"SELECT {','.join(want)} FROM kernel"):
     print(dict(zip(want, row)))
 PY
 fi
+# OPS_TOOLS_REGS=1: index_add's registers as our launch capture reads them (the resolved function
+# against the library kernel, printed by WS_PROFILE_TRACE) and as ncu reports them.
+if [ "${OPS_TOOLS_REGS:-0}" = 1 ]; then
+  WS_PROFILE_TRACE=1 one index_add_atomics.regs-trace "$CLI" profile -o "$O/regs-trace.wscope" --section LaunchStats -- python3 "$PY" index_add_atomics --launches 1
+  grep -o 'indexFunc[^,]*\|registers [^)]*) (function), [^)]*)' "$O/index_add_atomics.regs-trace.log" | sort | uniq -c | head -20
+  python3 - "$O/regs-trace.wscope" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+q = """SELECT s.text, k.registers_per_thread, m.value FROM kernel k JOIN string s ON s.id = k.short_name
+       JOIN kernel_metric m ON m.kernel_id = k.id JOIN metric_def d ON d.id = m.metric_id
+       WHERE d.name = 'launch__registers_per_thread'"""
+try:
+    for name, rec, metric in db.execute(q):
+        print(f"profiled {name}: kernel record {rec} registers, launch__registers_per_thread {metric}")
+except sqlite3.Error as e:
+    print("registers query:", e)
+PY
+  one index_add_atomics.regs-ncu ncu --section LaunchStats --clock-control none -k regex:indexFunc python3 "$PY" index_add_atomics --launches 1
+  grep -i -E 'Registers Per Thread|indexFunc' "$O/index_add_atomics.regs-ncu.log" | head -10
+fi
 while read -r op _; do
   [ -n "${OPS_TOOLS_OPS:-}" ] && [[ " $OPS_TOOLS_OPS " != *" $op "* ]] && continue
   one "$op.alone" python3 "$PY" "$op"
