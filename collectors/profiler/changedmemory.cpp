@@ -53,7 +53,7 @@ bool ChangedMemory::loadKernel(std::string& error)
 
 bool ChangedMemory::save(const std::vector<std::pair<CUdeviceptr, size_t>>& regions, std::string& error)
 {
-    clear();
+    freeCopies();
     if (!loadKernel(error))
         return false;
     size_t flags = 0;
@@ -68,7 +68,7 @@ bool ChangedMemory::save(const std::vector<std::pair<CUdeviceptr, size_t>>& regi
             if (r.copy)
                 cuMemFree(r.copy);
             error = driverStatus("copying a launch argument's memory", st);
-            clear();
+            freeCopies();
             return false;
         }
         m_savedBytes += bytes;
@@ -77,13 +77,13 @@ bool ChangedMemory::save(const std::vector<std::pair<CUdeviceptr, size_t>>& regi
     }
     if (flags > m_flagCount) {
         if (m_flags)
-            cuMemFree(m_flags);
+            m_outgrownFlags.push_back(m_flags); // saved in the checkpoint just taken: freed after its restore
         m_flags = 0;
         m_flagCount = 0;
         const CUresult st = cuMemAlloc(&m_flags, flags * sizeof(unsigned));
         if (st != CUDA_SUCCESS) {
             error = driverStatus("allocating the compare flags", st);
-            clear();
+            freeCopies();
             return false;
         }
         m_flagCount = flags;
@@ -158,7 +158,7 @@ size_t ChangedMemory::changedBytes() const
     return n;
 }
 
-void ChangedMemory::clear()
+void ChangedMemory::freeCopies()
 {
     for (const Region& r : m_regions)
         if (r.copy)
@@ -166,6 +166,14 @@ void ChangedMemory::clear()
     m_regions.clear();
     m_changed.clear();
     m_savedBytes = 0;
+}
+
+void ChangedMemory::clear()
+{
+    freeCopies();
+    for (const CUdeviceptr f : m_outgrownFlags)
+        cuMemFree(f);
+    m_outgrownFlags.clear();
 }
 
 } // namespace ws::profiler

@@ -52,7 +52,11 @@ public:
     void setCompare(Compare c) { m_compare = c; }
     size_t savedBytes() const { return m_savedBytes; }
     size_t changedBytes() const;
-    // Frees the copies (they can be GBs); the compare kernel stays loaded.
+    // Frees the copies (they can be GBs) and flags outgrown since the last clear(); the compare
+    // kernel stays loaded. Call it only after the checkpoint's final restore: nothing that
+    // existed when the checkpoint was saved may be freed before the checkpoint is restored (CUPTI's
+    // restore writes into every allocation it saved, and faulted on the H200 when the outgrown flags
+    // had been freed in between, 2026-12-03).
     void clear();
 
 private:
@@ -67,6 +71,8 @@ private:
         size_t bytes = 0;
     };
     bool loadKernel(std::string& error);
+    // The copies only (allocated after the checkpoint was saved, so free to go at any time).
+    void freeCopies();
 
     Compare m_compare = Compare::Cached;
     Compare m_loaded = Compare::Cached;
@@ -75,6 +81,7 @@ private:
     CUfunction m_kernel = nullptr;
     CUdeviceptr m_flags = 0;
     size_t m_flagCount = 0;
+    std::vector<CUdeviceptr> m_outgrownFlags; // freed by clear()
     std::vector<Region> m_regions;
     std::vector<Range> m_changed;
     size_t m_savedBytes = 0;

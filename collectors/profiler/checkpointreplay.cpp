@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 namespace ws::profiler {
 
@@ -63,6 +64,9 @@ void CheckpointReplay::release()
     if (m_initialized)
         cuptiCheckpointFree(&m_checkpoint);
     m_initialized = false;
+    for (auto& c : m_kept)
+        cuptiCheckpointFree(&c);
+    m_kept.clear();
 }
 
 bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Eviction* eviction,
@@ -77,10 +81,22 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
     }
     size_t freeBytes = 0, totalBytes = 0;
     const bool haveInfo = cuMemGetInfo(&freeBytes, &totalBytes) == CUDA_SUCCESS;
-    if (m_initialized
+    // An issue 18 experiment, WS_PROFILE_CHECKPOINT: fresh (the default: the old checkpoint freed,
+    // a new one saved when the memory changed), overwrite (the same checkpoint saved over, as
+    // before 2026-12-03), keep (a new one saved, the old ones kept until release()).
+    static const std::string strategy = [] {
+        const char* v = std::getenv("WS_PROFILE_CHECKPOINT");
+        return std::string(v && *v ? v : "fresh");
+    }();
+    if (m_initialized && strategy != "overwrite"
         && (m_freshNext || m_generation != m_savedGeneration || (haveInfo && freeBytes != m_freeAfterSave))) {
-        trace("memory changed since the last checkpoint: a fresh one", 0, 0);
-        cuptiCheckpointFree(&m_checkpoint);
+        trace(strategy == "keep" ? "memory changed since the last checkpoint: a new one, the old kept"
+                                 : "memory changed since the last checkpoint: a fresh one",
+            0, 0);
+        if (strategy == "keep")
+            m_kept.push_back(m_checkpoint);
+        else
+            cuptiCheckpointFree(&m_checkpoint);
         m_initialized = false;
         ++m_freshCheckpoints;
     }
@@ -110,6 +126,7 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
     m_savedGeneration = m_generation;
     if (cuMemGetInfo(&freeBytes, &totalBytes) == CUDA_SUCCESS)
         m_freeAfterSave = freeBytes;
+    trace("device memory free after the save, MiB", 0, static_cast<int>(m_freeAfterSave >> 20));
 
     bool ok = true;
     const bool diff = m_diff;
@@ -214,6 +231,8 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
     // The program's own launch follows: give it the memory as it was before the first pass.
     trace(ok ? "passes done; final cuptiCheckpointRestore next" : "failed; final cuptiCheckpointRestore next", passes,
         ok ? 0 : -1);
+    if (replayTracing() && cuMemGetInfo(&freeBytes, &totalBytes) == CUDA_SUCCESS)
+        trace("device memory free before the final restore, MiB", passes, static_cast<int>(freeBytes >> 20));
     {
         StepTimer t(m_times.restoreMs);
         st = cuptiCheckpointRestore(&m_checkpoint);

@@ -89,6 +89,7 @@ public:
 
 private:
     NV::Cupti::Checkpoint::CUpti_Checkpoint m_checkpoint {};
+    std::vector<NV::Cupti::Checkpoint::CUpti_Checkpoint> m_kept; // WS_PROFILE_CHECKPOINT=keep
     bool m_initialized = false;
     // What the memory looked like at the last save: the program's memory-call count and the
     // device's free bytes (which also moves with allocations the calls do not show: our own,

@@ -33,6 +33,8 @@ thread_local InFlight t_inFlight;
 // Set while this thread runs our own replay passes and L2 eviction: the launches they make must
 // not be taken for the program's.
 thread_local bool t_replaying = false;
+// Replays running on any thread (WS_PROFILE_TRACE names the memory calls made meanwhile).
+std::atomic<int> g_replays {0};
 
 // Counter-data images larger than this are split into several decode rounds.
 constexpr size_t kMaxImageBytes = size_t(256) << 20;
@@ -550,6 +552,12 @@ void KernelProfiler::flush(ContextState& state)
 
 void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_CallbackData* cb)
 {
+    // An allocation freed between a checkpoint's save and its restore faults inside the restore:
+    // the trace names every memory call made while a replay runs, ours and other threads'.
+    if (cb && replayTracing() && cb->callbackSite == CUPTI_API_EXIT && isMemoryCall(cbid)
+        && g_replays.load(std::memory_order_relaxed) > 0)
+        std::fprintf(stderr, "warpscope-profile: trace: %s during a replay, %s\n", cb->functionName,
+            t_replaying ? "by the replay" : "by another thread");
     if (!m_active || !cb || t_replaying)
         return;
     if (isMemoryCall(cbid)) {
@@ -682,6 +690,7 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
     std::string error;
     size_t passes = 0;
     t_replaying = true;
+    g_replays.fetch_add(1, std::memory_order_relaxed);
     const std::string launch
         = "launch " + std::to_string(state.pending.back().index) + " (" + state.pending.back().mangledName + ")";
     crash::noteActivity(("finding the device buffers in the arguments of " + launch).c_str());
@@ -709,6 +718,7 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
         state.ctx, state.session, state.eviction.get(), [&] { return relaunch(cbid, cb); },
         state.device->config->passes() + 2, passes, error);
     t_replaying = false;
+    g_replays.fetch_sub(1, std::memory_order_relaxed);
     if (!ok) {
         warnOnce("replay:" + error,
             error + "; launch " + std::to_string(state.pending.back().index) + " has no metric values");

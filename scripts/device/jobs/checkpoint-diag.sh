@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Issue 18: why a checkpoint restore faulted after the program allocated or freed memory between
+# profiled launches. Runs `profile --section SpeedOfLight` with WS_PROFILE_TRACE=1 on
+# `warpscope-metrics-workload growing` (allocations and a free between launches) and on PyTorch's
+# convolution (examples/python/fidelity_ops.py conv2d_fp16), per checkpoint strategy
+# (WS_PROFILE_CHECKPOINT: fresh, keep, overwrite) and cache control; prints each run's exit status,
+# the crash report's first lines, and the trace's checkpoint steps and memory calls.
+# Usage on the device: bash scripts/device.sh run checkpoint-diag   (this script gets OUTDIR)
+set -u
+O=${1:-/tmp/checkpoint-diag}
+mkdir -p "$O"
+exec > >(tee "$O/device.log") 2>&1
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export WS_SECTIONS_DIR=$PWD/resources/sections
+chmod u+x "$WS_DEVICE_BIN"/* 2>/dev/null
+CLI=$WS_DEVICE_BIN/warpscope-cli
+W=$WS_DEVICE_BIN/warpscope-metricsworkload
+PY=$PWD/examples/python/fidelity_ops.py
+LIMIT=${CHECKPOINT_DIAG_DEADLINE:-200}
+T0=$(date +%s)
+one() {
+  local name=$1 rc
+  shift
+  if [ $(($(date +%s) - T0)) -gt "$LIMIT" ]; then echo "$name: skipped (deadline)"; return; fi
+  WS_PROFILE_TRACE=1 timeout 60 "$@" >"$O/$name.log" 2>&1
+  rc=$?
+  printf '%-28s rc=%s\n' "$name" "$rc"
+  grep -E 'received signal|while the collector|warning:|growing: |exited with' "$O/$name.log" | head -6 | cut -c1-220 | sed 's/^/    /'
+  grep -E 'trace: (pass 0: (memory changed|cuptiCheckpointSave|device memory)|pass [0-9]+: (device memory free before|passes done|failed))|during a replay' \
+    "$O/$name.log" | sed 's/warpscope-profile: trace: //' | uniq -c | head -40 | sed 's/^/    /'
+}
+for strategy in ${CHECKPOINT_DIAG_STRATEGIES:-fresh keep overwrite}; do
+  for c in none all; do
+    WS_PROFILE_CHECKPOINT=$strategy one "growing-$strategy-$c" "$CLI" profile -o "$O/g.wscope" --section SpeedOfLight \
+      --cache-control "$c" -- "$W" growing --warmup 0 --iters 2
+    WS_PROFILE_CHECKPOINT=$strategy one "conv-$strategy-$c" "$CLI" profile -o "$O/c.wscope" --section SpeedOfLight \
+      --cache-control "$c" -- python3 "$PY" conv2d_fp16 --launches 2
+  done
+done
+rm -f "$O"/*.wscope
