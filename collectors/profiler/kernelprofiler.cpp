@@ -93,12 +93,13 @@ bool KernelProfiler::initialize()
         std::fprintf(stderr, "warpscope-profile: %s; the program runs unprofiled\n", e.what());
         return false;
     }
+    m_replay = Replay::Restore;
     if (m_config.cacheControl == ProfileConfig::CacheControl::None) {
         // Diff by default (issue 18 measured it closest to ncu); WS_PROFILE_NONE=cupti|warm selects
         // the others for comparison runs.
         const char* none = std::getenv("WS_PROFILE_NONE");
         const std::string mode = none ? none : "";
-        m_noneReplay = mode == "warm" ? NoneReplay::Warm : mode == "cupti" ? NoneReplay::Cupti : NoneReplay::Diff;
+        m_replay = mode == "warm" ? Replay::Warm : mode == "cupti" ? Replay::Cupti : Replay::Diff;
         // Experiments on what lies between the diff replay's passes (issue 18): "ef" compares with
         // evict-first loads, "skip" runs the passes of an unchanging kernel back to back.
         const char* compare = std::getenv("WS_PROFILE_NONE_COMPARE");
@@ -479,12 +480,12 @@ bool KernelProfiler::setUp(ContextState& state)
         const bool none = m_config.cacheControl == ProfileConfig::CacheControl::None;
         m_writer.info("cache_control", none ? "none" : "all");
         m_writer.info("replay",
-            m_noneReplay == NoneReplay::Warm       ? "ours, L2 evicted then the launch's buffers read back"
-                : m_noneReplay == NoneReplay::Diff ? "ours, only the blocks the kernel changes restored"
+            m_replay == Replay::Warm       ? "ours, L2 evicted then the launch's buffers read back"
+                : m_replay == Replay::Diff ? "ours, only the blocks the kernel changes restored"
                                                    : "ours, L2 evicted");
         if (state.eviction)
             m_writer.info("l2_eviction_bytes", std::to_string(state.eviction->bufferBytes()));
-        if (none && m_noneReplay == NoneReplay::Diff && !m_noneCompare.empty())
+        if (m_replay == Replay::Diff && !m_noneCompare.empty())
             m_writer.info("none_compare", m_noneCompare);
     } else {
         m_writer.info("cache_control", "none");
@@ -696,15 +697,15 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
     crash::noteActivity(("finding the device buffers in the arguments of " + launch).c_str());
     if (replayTracing())
         std::fprintf(stderr, "warpscope-profile: trace: %s: %s\n", launch.c_str(), describeLaunch(cbid, cb).c_str());
-    if (m_noneReplay != NoneReplay::Cupti) {
+    if (m_replay == Replay::Warm || m_replay == Replay::Diff) {
         std::vector<std::pair<CUdeviceptr, size_t>> regions;
         for (const auto& b : launchBuffers(cbid, cb))
             regions.emplace_back(b.base, b.bytes);
         if (replayTracing())
             std::fprintf(stderr, "warpscope-profile: trace: %zu argument buffer(s)\n", regions.size());
-        if (m_noneReplay == NoneReplay::Warm && state.eviction)
+        if (m_replay == Replay::Warm && state.eviction)
             state.eviction->setWarmRegions(std::move(regions));
-        else if (m_noneReplay == NoneReplay::Diff) {
+        else if (m_replay == Replay::Diff) {
             state.replay.setCompare(
                 m_noneCompare == "ef" ? ChangedMemory::Compare::EvictFirst : ChangedMemory::Compare::Cached);
             state.replay.setBetweenPasses(m_noneCompare == "skip" ? CheckpointReplay::Between::SkipWhenUnchanged
@@ -728,7 +729,7 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
             fail(state, resetError, {});
         return;
     }
-    if (m_noneReplay == NoneReplay::Diff)
+    if (m_replay == Replay::Diff)
         m_writer.note("launch " + std::to_string(state.pending.back().index) + ": replay watched "
             + std::to_string(state.replay.lastWatchedBytes()) + " bytes of argument memory, restored "
             + std::to_string(state.replay.lastChangedBytes()) + " at most after a run");

@@ -78,11 +78,8 @@ private:
     void replayLaunch(ContextState& state, CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
     // Adds a context's replay step times to the process totals (written at exit).
     void addReplayTimes(const ContextState& state);
-    // Our own replay: always for `all`; for `none` in the experiments of m_noneReplay.
-    bool userReplay() const
-    {
-        return m_config.cacheControl == ProfileConfig::CacheControl::All || m_noneReplay != NoneReplay::Cupti;
-    }
+    // Our own replay (the range profiler in user-replay mode): every kind but CUPTI's.
+    bool userReplay() const { return m_replay != Replay::Cupti; }
     void fail(ContextState& state, const std::string& what, const std::string& remedy);
     void warnOnce(const std::string& key, const std::string& text);
     // PC sampling runs (SourceCounters): the launch ENTER after selection, and the EXIT.
@@ -95,13 +92,16 @@ private:
     // resource callback on the same thread, which takes it again.
     std::recursive_mutex m_mutex;
     ProfileConfig m_config;
-    // --cache-control none: by default (`diff`) our replay restoring only the blocks the kernel
-    // changes in its arguments' memory (CheckpointReplay::restoreOnlyChanged). For comparison
-    // runs (WS_PROFILE_NONE): `cupti`, CUPTI's kernel replay, whose restore of every allocation
-    // leaves ~20 MB of dirty lines that every pass writes back; `warm`, our replay with L2 evicted
-    // and the launch's buffers read back into it, clean (L2Eviction::setWarmRegions).
-    enum class NoneReplay { Cupti, Warm, Diff };
-    NoneReplay m_noneReplay = NoneReplay::Diff;
+    // How a launch is replayed. --cache-control all: Restore, the whole checkpoint restored and L2
+    // evicted before every pass. --cache-control none: by default Diff, our replay restoring only
+    // the blocks the kernel changes in its arguments' memory (CheckpointReplay::restoreOnlyChanged).
+    // For comparison runs (WS_PROFILE_NONE): `cupti`, CUPTI's kernel replay, whose restore of every
+    // allocation leaves ~20 MB of dirty lines that every pass writes back; `warm`, our replay with L2
+    // evicted and the launch's buffers read back into it, clean (L2Eviction::setWarmRegions).
+    // Set from the cache control in start(): from 2026-12-02 to 12-03 the Diff default leaked into
+    // `all`, whose passes then did not start from a clean L2.
+    enum class Replay { Restore, Cupti, Warm, Diff };
+    Replay m_replay = Replay::Restore;
     std::string m_noneCompare; // WS_PROFILE_NONE_COMPARE: "", "ef" or "skip" (experiments)
     bool m_active = false;
     bool m_finished = false;

@@ -112,6 +112,16 @@ private slots:
         const SessionData s = SessionReader(out.toStdString()).readAll();
         QCOMPARE(s.kernels.size(), size_t(3));
         QCOMPARE(QString::fromStdString(s.meta.at("profile_cache_control")), cacheControl);
+        // The replay is the cache control's: `all` restores everything and evicts L2 before every
+        // pass; only `none` restores the changed blocks (from 2026-12-02 to 12-03 `none`'s replay
+        // ran under `all` too).
+        QString replay;
+        for (const auto& [key, value] : s.environment)
+            if (QString::fromStdString(key).endsWith(".replay"))
+                replay = QString::fromStdString(value);
+        QCOMPARE(replay,
+            cacheControl == "all" ? QStringLiteral("ours, L2 evicted")
+                                  : QStringLiteral("ours, only the blocks the kernel changes restored"));
         // Every pass of the full set ran: values for every launch.
         QVERIFY(s.kernelMetrics.size() >= 3 * 150);
     }
