@@ -64,9 +64,6 @@ void CheckpointReplay::release()
     if (m_initialized)
         cuptiCheckpointFree(&m_checkpoint);
     m_initialized = false;
-    for (auto& c : m_kept)
-        cuptiCheckpointFree(&c);
-    m_kept.clear();
 }
 
 bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Eviction* eviction,
@@ -78,27 +75,6 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
     if (r != CUDA_SUCCESS) {
         error = driverStatus("cuCtxSynchronize before the checkpoint", r);
         return false;
-    }
-    size_t freeBytes = 0, totalBytes = 0;
-    const bool haveInfo = cuMemGetInfo(&freeBytes, &totalBytes) == CUDA_SUCCESS;
-    // An issue 18 experiment, WS_PROFILE_CHECKPOINT: fresh (the default: the old checkpoint freed,
-    // a new one saved when the memory changed), overwrite (the same checkpoint saved over, as
-    // before 2026-12-03), keep (a new one saved, the old ones kept until release()).
-    static const std::string strategy = [] {
-        const char* v = std::getenv("WS_PROFILE_CHECKPOINT");
-        return std::string(v && *v ? v : "fresh");
-    }();
-    if (m_initialized && strategy != "overwrite"
-        && (m_freshNext || m_generation != m_savedGeneration || (haveInfo && freeBytes != m_freeAfterSave))) {
-        trace(strategy == "keep" ? "memory changed since the last checkpoint: a new one, the old kept"
-                                 : "memory changed since the last checkpoint: a fresh one",
-            0, 0);
-        if (strategy == "keep")
-            m_kept.push_back(m_checkpoint);
-        else
-            cuptiCheckpointFree(&m_checkpoint);
-        m_initialized = false;
-        ++m_freshCheckpoints;
     }
     if (!m_initialized) {
         m_checkpoint = {};
@@ -119,14 +95,14 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
     trace("cuptiCheckpointSave", 0, st);
     if (st != CUPTI_SUCCESS) {
         error = "cuptiCheckpointSave: " + cuptiStatus(st);
-        m_freshNext = true;
         return false;
     }
     m_initialized = true;
-    m_savedGeneration = m_generation;
-    if (cuMemGetInfo(&freeBytes, &totalBytes) == CUDA_SUCCESS)
-        m_freeAfterSave = freeBytes;
-    trace("device memory free after the save, MiB", 0, static_cast<int>(m_freeAfterSave >> 20));
+    // Nothing that exists now may be freed before the final restore (ChangedMemory::clear()): the
+    // free memory at both ends shows what came and went in between.
+    size_t freeBytes = 0, totalBytes = 0;
+    if (replayTracing() && cuMemGetInfo(&freeBytes, &totalBytes) == CUDA_SUCCESS)
+        trace("device memory free after the save, MiB", 0, static_cast<int>(freeBytes >> 20));
 
     bool ok = true;
     const bool diff = m_diff;
@@ -242,8 +218,6 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
         ok = false;
     }
     m_changed.clear();
-    // After a failed replay the checkpoint is not trusted again: the next one starts afresh.
-    m_freshNext = !ok;
     return ok;
 }
 

@@ -78,27 +78,12 @@ public:
     // Frees the checkpoint's copies (device and host memory), e.g. when the context goes away.
     void release();
 
-    // The program allocated or freed device memory since the last replay (its memory calls
-    // counted by the caller): the next replay takes a fresh checkpoint rather than overwriting
-    // the last one. CUPTI's overwrite of a checkpoint whose allocations changed crashed the
-    // program in the final restore (cuDNN's convolution after PyTorch allocated its output and
-    // workspace, H200, 2026-12-03); a fresh checkpoint of the same launch did not.
-    void noteMemoryGeneration(uint64_t generation) { m_generation = generation; }
-    // Fresh checkpoints taken because the memory changed (after the first).
-    size_t freshCheckpoints() const { return m_freshCheckpoints; }
-
 private:
+    // Saved again (allowOverwrite) for every launch: CUPTI takes the context's allocations as
+    // they are at each save, so allocations and frees between launches are followed (tst_profile_gpu
+    // allocationsBetweenProfiledLaunchesOnGpu).
     NV::Cupti::Checkpoint::CUpti_Checkpoint m_checkpoint {};
-    std::vector<NV::Cupti::Checkpoint::CUpti_Checkpoint> m_kept; // WS_PROFILE_CHECKPOINT=keep
     bool m_initialized = false;
-    // What the memory looked like at the last save: the program's memory-call count and the
-    // device's free bytes (which also moves with allocations the calls do not show: our own,
-    // other libraries' pools).
-    uint64_t m_generation = 0;
-    uint64_t m_savedGeneration = 0;
-    size_t m_freeAfterSave = 0;
-    size_t m_freshCheckpoints = 0;
-    bool m_freshNext = false; // the last replay failed
     bool m_diff = false;
     Between m_between = Between::Compare;
     std::vector<std::pair<CUdeviceptr, size_t>> m_diffRegions;

@@ -151,8 +151,10 @@ bool KernelProfiler::initialize()
         CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
     for (auto id : launches)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
-    for (auto id : memoryCalls())
-        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+    // Memory calls only for WS_PROFILE_TRACE: it names those made while a replay runs.
+    if (replayTracing())
+        for (auto id : memoryCalls())
+            cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     if (m_config.pcSampling) {
         std::string error;
@@ -562,10 +564,7 @@ void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_Callbac
     if (!m_active || !cb || t_replaying)
         return;
     if (isMemoryCall(cbid)) {
-        // The program's own allocations and frees: the next replay checkpoints afresh.
-        if (cb->callbackSite == CUPTI_API_EXIT)
-            m_memoryGeneration.fetch_add(1, std::memory_order_relaxed);
-        return;
+        return; // enabled for the trace only
     }
     if (cb->callbackSite == CUPTI_API_EXIT) {
         if (t_inFlight.sampling && isKernelLaunch(cbid)) {
@@ -714,7 +713,6 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
         }
     }
     crash::noteActivity(("replaying " + launch + " (checkpoint, passes, restores)").c_str());
-    state.replay.noteMemoryGeneration(m_memoryGeneration.load(std::memory_order_relaxed));
     const bool ok = state.replay.replay(
         state.ctx, state.session, state.eviction.get(), [&] { return relaunch(cbid, cb); },
         state.device->config->passes() + 2, passes, error);
@@ -746,7 +744,6 @@ void KernelProfiler::addReplayTimes(const ContextState& state)
     m_replayTimes.launchMs += t.launchMs;
     m_replayTimes.stopMs += t.stopMs;
     m_replayTimes.passes += t.passes;
-    m_freshCheckpoints += state.replay.freshCheckpoints();
 }
 
 void KernelProfiler::onContextDestroyStarting(CUcontext ctx)
@@ -788,7 +785,6 @@ void KernelProfiler::finish()
         m_writer.info("replay_start_ms", std::to_string(replayTimes.startMs));
         m_writer.info("replay_launch_ms", std::to_string(replayTimes.launchMs));
         m_writer.info("replay_stop_ms", std::to_string(replayTimes.stopMs));
-        m_writer.info("replay_fresh_checkpoints", std::to_string(m_freshCheckpoints));
     }
     m_writer.info("launches_matched", std::to_string(m_matched));
     m_writer.info("launches_profiled", std::to_string(m_profiled));

@@ -119,10 +119,6 @@ private:
     int64_t m_skippedGraphs = 0;
     int64_t m_skippedCaptured = 0;
     double m_replayMs = 0; // wall time spent inside profiled launch calls (replay included)
-    // The program's device-memory allocations and frees so far (memoryCalls()), counted without
-    // the lock: a replay after any takes a fresh checkpoint.
-    std::atomic<uint64_t> m_memoryGeneration {0};
-    size_t m_freshCheckpoints = 0;
     bool m_profilerInitialized = false;
     bool m_pcSampling = false;
     PcSampler m_sampler;

@@ -128,8 +128,9 @@ private slots:
 
     // A program that allocates and frees device memory between its profiled launches (PyTorch's
     // caching allocator, cuDNN's workspace): every replay must checkpoint the memory as it is at
-    // that launch. Overwriting the earlier checkpoint crashed a PyTorch convolution in the final
-    // restore (H200, 2026-12-03, docs/evidence/2026-12-03-ops-tools).
+    // that launch, and nothing saved in the checkpoint may be freed before its final restore. The
+    // replay freed its own outgrown compare flags in between, which crashed a PyTorch convolution
+    // in that restore (H200, 2026-12-03, docs/evidence/2026-12-03-checkpoint-diag).
     void allocationsBetweenProfiledLaunchesOnGpu_data() { replayKeepsTheProgramsMemoryOnGpu_data(); }
     void allocationsBetweenProfiledLaunchesOnGpu()
     {
@@ -147,13 +148,7 @@ private slots:
         QVERIFY2(!r.err.contains("growing: "), qPrintable(r.err)); // the program's own check
         const SessionData s = SessionReader(out.toStdString()).readAll();
         QCOMPARE(s.kernels.size(), size_t(6)); // 3 allocations x 2 launches, each profiled
-        // Two of the allocations came after a checkpoint had been taken: a fresh one each.
-        QString fresh;
-        for (const auto& [key, value] : s.environment)
-            if (QString::fromStdString(key).endsWith(".replay_fresh_checkpoints"))
-                fresh = QString::fromStdString(value);
-        QVERIFY2(!fresh.isEmpty(), "no replay_fresh_checkpoints in the session's environment");
-        QVERIFY2(fresh.toInt() >= 2, qPrintable("replay_fresh_checkpoints " + fresh));
+        QVERIFY(s.kernelMetrics.size() >= 6 * 10); // every launch has values
     }
 
     // The program that found it: PyTorch's cuDNN convolution after two copy kernels, profiled
