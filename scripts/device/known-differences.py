@@ -9,7 +9,8 @@ next to the values (core/metrics/knowndifferences.h).
 Usage: known-differences.py CACHE=TABLE.md [CACHE=TABLE.md ...] > resources/sections/known-differences.tsv
 
 Several tables of one cache control (the fidelity suite, the PyTorch/Triton suite) are pooled:
-a metric's kernels and the kernels >= 50 us are counted over all of them.
+a metric's kernels and the kernels >= 50 us are counted over all of them; a kernel (by name) in
+more than one table of a cache control counts once, from the last table that has it (a re-run).
 """
 import re
 import statistics
@@ -58,20 +59,27 @@ def main():
     out = ["# Known differences from ncu, per cache control and metric: written by",
            "# scripts/device/known-differences.py from " + ", ".join(a.split("=", 1)[1] for a in sys.argv[1:]),
            "# cache\tmetric\tkernels\tof\tmedian_pct\tmax_pct\tcause"]
-    pooled = {}  # cache -> (diffs by metric, kernels >= 50 us), in the order the caches come
+    # cache -> kernel name -> [(metric, relative difference %)] of its last table, kernels >= 50 us
+    # only, in the order the caches come
+    pooled = {}
     for arg in sys.argv[1:]:
         cache, path = arg.split("=", 1)
-        diffs, kernels = pooled.setdefault(cache, ({}, [0]))
+        long, fails = set(), {}
         for line in open(path, encoding="utf-8"):
             m = ROW.match(line)
             if m and m.group(2) == "yes":
-                kernels[0] += 1
+                long.add(m.group(1).split("/", 1)[-1])
             m = FAIL.match(line)
             if m:
                 rel = float("inf") if m.group(3) == "inf" else float(m.group(3))
-                diffs.setdefault(m.group(2), []).append(rel)
-    for cache, (diffs, kernels) in pooled.items():
-        kernels = kernels[0]
+                fails.setdefault(m.group(1), []).append((m.group(2), rel))
+        pooled.setdefault(cache, {}).update({k: fails.get(k, []) for k in long})
+    for cache, table in pooled.items():
+        kernels = len(table)
+        diffs = {}
+        for fails in table.values():
+            for metric, rel in fails:
+                diffs.setdefault(metric, []).append(rel)
         for metric in sorted(diffs):
             rels = diffs[metric]
             finite = [r for r in rels if r != float("inf")] or [0.0]
