@@ -215,12 +215,15 @@ SessionData ProfileIngest::build(const std::vector<ProfileResult>& results, cons
         if (auto it = r.info.find("replay"); it != r.info.end())
             replay = it->second;
     }
-    if (auto it = s.meta.find(metakey::kProfileCacheControl); it != s.meta.end() && it->second == "all")
-        s.meta[metakey::kProfileReplayMode]
-            = "user replay (memory checkpoint restored and L2 evicted before every pass)";
-    else if (it != s.meta.end() && it->second == "none" && replay.find("changes restored") != std::string::npos)
+    // The replay the profiler says it ran, not the one the cache control implies: from 2026-12-02
+    // to 12-03 `all` ran none's changed-blocks replay (its results say so in `replay`).
+    const bool changedBlocks = replay.find("changes restored") != std::string::npos;
+    if (changedBlocks)
         s.meta[metakey::kProfileReplayMode] = "user replay (only the memory the kernel changed restored after every "
                                               "run; L2 as the previous run left it)";
+    else if (auto it = s.meta.find(metakey::kProfileCacheControl); it != s.meta.end() && it->second == "all")
+        s.meta[metakey::kProfileReplayMode]
+            = "user replay (memory checkpoint restored and L2 evicted before every pass)";
 
     for (const auto& ref : launches) {
         const auto& r = *ref.result;

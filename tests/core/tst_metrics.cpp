@@ -283,6 +283,36 @@ private slots:
         }
     }
 
+    // The replay mode in the session is the one the profiler says it ran (`replay` in its result),
+    // not the one the cache control implies: from 2026-12-02 to 12-03 `all` ran none's replay.
+    void ingestNamesTheReplayThatRan_data()
+    {
+        QTest::addColumn<QString>("cache");
+        QTest::addColumn<QString>("replay");
+        QTest::addColumn<QString>("expected"); // substring of profile_replay_mode
+        QTest::newRow("all") << "all" << "ours, L2 evicted" << "memory checkpoint restored and L2 evicted";
+        QTest::newRow("all, replayed as none") << "all" << "ours, only the blocks the kernel changes restored"
+                                               << "only the memory the kernel changed restored";
+        QTest::newRow("none") << "none" << "ours, only the blocks the kernel changes restored"
+                              << "only the memory the kernel changed restored";
+        QTest::newRow("none, CUPTI's kernel replay") << "none" << "CUPTI kernel replay" << "kernel replay";
+    }
+    void ingestNamesTheReplayThatRan()
+    {
+        QFETCH(QString, cache);
+        QFETCH(QString, replay);
+        QFETCH(QString, expected);
+        const auto catalog = SectionCatalog::loadDirectory(kSections);
+        ProfileIngest ingest(catalog, catalog.request(catalog.select({}, {"basic"}), {}));
+        ProfileResult r = sampleResult();
+        r.info["cache_control"] = cache.toStdString();
+        r.info["replay"] = replay.toStdString();
+        const SessionData s = ingest.build({r}, {4242, "./gemm_relu", 0, 0});
+        const auto it = s.meta.find("profile_replay_mode");
+        QVERIFY(it != s.meta.end());
+        QVERIFY2(QString::fromStdString(it->second).contains(expected), it->second.c_str());
+    }
+
     void ingestBuildsKernelsAndMetrics()
     {
         const auto catalog = SectionCatalog::loadDirectory(kSections);
@@ -506,6 +536,11 @@ private slots:
                    "profile_replay_mode=user replay (only the memory the kernel changed restored after every run; "
                    "L2 as the previous run left it)"}
             << "each pass starts with L2 as the previous run left it, only the memory the kernel changed restored";
+        QTest::newRow("all, replayed as none by a profiler of 2026-12-02")
+            << QStringList {"session_kind=profile", "profile_cache_control=all",
+                   "profile_replay_mode=user replay (only the memory the kernel changed restored after every run; "
+                   "L2 as the previous run left it)"}
+            << "cache control all, but replayed as none is";
         QTest::newRow("older session") << QStringList {"session_kind=profile", "profile_passes=9"}
                                        << "cache control not recorded";
         QTest::newRow("pc sampling") << QStringList {"session_kind=profile",
