@@ -24,14 +24,15 @@ CLOCK = ("ncu's SM counters were read over more elapsed cycles than its GPC coun
          "gpc__cycles_elapsed), so ncu's figures per SM elapsed cycle are 1-2.4 % lower there (evidence "
          "2026-12-02-fidelity-none-variants/elapsed-windows.txt)")
 CAUSES = [
-    ("all", r"^dram__bytes_write", "ncu's passes wrote about 2.1 MB more to DRAM than ours on every kernel "
-     "that streams through more than L2 (PyTorch/Triton suite: gelu 113.9 vs 111.9 MB, sum_rows 3.1 vs 1.0 MB; "
-     "evidence 2026-12-03-fidelity-ops/key-metrics.txt); whether ncu's own pass set-up writes them is not "
-     "established"),
+    ("all", r"^dram__bytes_write", "ncu's passes wrote about 0.8-1.4 MB more to DRAM than ours on most kernels "
+     "of the PyTorch/Triton suite (gelu 113.89 vs 112.97 MB, sum_rows 3.14 vs 1.93 MB, index_add 2.48 vs 1.33 MB; "
+     "evidence 2026-12-03-fidelity-ops-4/key-metrics.txt, 2026-12-03-fidelity-ops-5/key-metrics.txt); "
+     "cause not established"),
 ] + [
-    (c, r"^launch__(registers_per_thread|occupancy_limit_registers)$", "ours reads the register count of "
-     "the function the launch's library kernel resolves to; for PyTorch's indexFuncLargeIndex that said 24 "
-     "where CUPTI's kernel record and ncu said 32 (evidence 2026-12-03-ops-tools-2): open") for c in ("all", "none")
+    (c, r"^launch__(registers_per_thread|occupancy_limit_registers)$", "ours reads the register count the "
+     "driver gives the launched function (CU_FUNC_ATTRIBUTE_NUM_REGS); for PyTorch's indexFuncLargeIndex and "
+     "vectorized_gather_kernel it says 24, for the resolved function and the library kernel alike, where "
+     "CUPTI's kernel record and ncu say 32 (evidence 2026-12-03-ops-tools-3): open") for c in ("all", "none")
 ] + [
     ("all", r"stalled_misc_", "the range profiler's user-replay mode (our `all` replay) adds a small "
      "'misc' stall: present in every user-replay run, in no kernel-replay run (fidelity suite: ours "
