@@ -484,7 +484,7 @@ bool KernelProfiler::setUp(ContextState& state)
         m_writer.info("replay",
             m_replay == Replay::Warm       ? "ours, L2 evicted then the launch's buffers read back"
                 : m_replay == Replay::Diff ? "ours, only the blocks the kernel changes restored"
-                                                   : "ours, L2 evicted");
+                                           : "ours, L2 evicted");
         if (state.eviction)
             m_writer.info("l2_eviction_bytes", std::to_string(state.eviction->bufferBytes()));
         if (m_replay == Replay::Diff && !m_noneCompare.empty())

@@ -290,12 +290,18 @@ private slots:
         QTest::addColumn<QString>("cache");
         QTest::addColumn<QString>("replay");
         QTest::addColumn<QString>("expected"); // substring of profile_replay_mode
-        QTest::newRow("all") << "all" << "ours, L2 evicted" << "memory checkpoint restored and L2 evicted";
-        QTest::newRow("all, replayed as none") << "all" << "ours, only the blocks the kernel changes restored"
+        QTest::newRow("all") << "all"
+                             << "ours, L2 evicted"
+                             << "memory checkpoint restored and L2 evicted";
+        QTest::newRow("all, replayed as none") << "all"
+                                               << "ours, only the blocks the kernel changes restored"
                                                << "only the memory the kernel changed restored";
-        QTest::newRow("none") << "none" << "ours, only the blocks the kernel changes restored"
+        QTest::newRow("none") << "none"
+                              << "ours, only the blocks the kernel changes restored"
                               << "only the memory the kernel changed restored";
-        QTest::newRow("none, CUPTI's kernel replay") << "none" << "CUPTI kernel replay" << "kernel replay";
+        QTest::newRow("none, CUPTI's kernel replay") << "none"
+                                                     << "CUPTI kernel replay"
+                                                     << "kernel replay";
     }
     void ingestNamesTheReplayThatRan()
     {
@@ -536,11 +542,10 @@ private slots:
                    "profile_replay_mode=user replay (only the memory the kernel changed restored after every run; "
                    "L2 as the previous run left it)"}
             << "each pass starts with L2 as the previous run left it, only the memory the kernel changed restored";
-        QTest::newRow("all, replayed as none by a profiler of 2026-12-02")
-            << QStringList {"session_kind=profile", "profile_cache_control=all",
-                   "profile_replay_mode=user replay (only the memory the kernel changed restored after every run; "
-                   "L2 as the previous run left it)"}
-            << "cache control all, but replayed as none is";
+        QTest::newRow("all, replayed as none by a profiler of 2026-12-02") << QStringList {"session_kind=profile",
+            "profile_cache_control=all",
+            "profile_replay_mode=user replay (only the memory the kernel changed restored after every run; "
+            "L2 as the previous run left it)"} << "cache control all, but replayed as none is";
         QTest::newRow("older session") << QStringList {"session_kind=profile", "profile_passes=9"}
                                        << "cache control not recorded";
         QTest::newRow("pc sampling") << QStringList {"session_kind=profile",

@@ -147,7 +147,7 @@ private slots:
         QVERIFY2(uncleanEnd(r).isEmpty(), qPrintable(uncleanEnd(r)));
         QVERIFY2(!r.err.contains("growing: "), qPrintable(r.err)); // the program's own check
         const SessionData s = SessionReader(out.toStdString()).readAll();
-        QCOMPARE(s.kernels.size(), size_t(6)); // 3 allocations x 2 launches, each profiled
+        QCOMPARE(s.kernels.size(), size_t(6));     // 3 allocations x 2 launches, each profiled
         QVERIFY(s.kernelMetrics.size() >= 6 * 10); // every launch has values
     }
 
