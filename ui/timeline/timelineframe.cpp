@@ -456,17 +456,18 @@ void drawRowLabelCached(const FrameRequest& req, const FrameRow& row, int top, Q
     // The cell is drawn as drawRowLabel draws it at top 0 and copied in: the same pixels as long
     // as everything it draws stays inside the cell (text lines that fit the row's height, the
     // triangle left of the column's edge); otherwise it is drawn in place.
-    const int lineH = QFontMetrics(req.style.font).height();
-    const int lines = static_cast<int>(row.label.count(QLatin1Char('\n'))) + 1;
-    if (lineH * lines > row.height || row.height < 10 || 4 + row.depth * 12 + 10 > req.labelWidth) {
-        drawRowLabel(req, row, top, img, column);
-        return;
-    }
     thread_local QHash<RowLabelKey, QImage> cells;
     thread_local QFont cellsFont;
+    thread_local int cellsLineH = QFontMetrics(cellsFont).height();
     if (!(cellsFont == req.style.font) || cells.size() > 2000) {
         cells.clear();
         cellsFont = req.style.font;
+        cellsLineH = QFontMetrics(cellsFont).height(); // once per font, not per row and frame
+    }
+    const int lines = static_cast<int>(row.label.count(QLatin1Char('\n'))) + 1;
+    if (cellsLineH * lines > row.height || row.height < 10 || 4 + row.depth * 12 + 10 > req.labelWidth) {
+        drawRowLabel(req, row, top, img, column);
+        return;
     }
     const RowLabelKey key {row.label, row.depth, row.height, req.labelWidth,
         row.group || (row.lane < 0 && row.counter < 0), row.expanded, row.labelBackground | 0xff000000u, req.style.grid,
