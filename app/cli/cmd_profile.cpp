@@ -67,8 +67,8 @@ int runProfile(const ProfileArgs& a)
         : "appended run " + std::to_string(r.runId) + " to " + r.sessionPath + " (" + std::to_string(r.sessionRuns)
             + " runs, " + std::to_string(r.links) + " profiled launch(es) linked to traced ones)";
     if (!a.options.fromRaw.empty()) {
-        std::fprintf(stderr, "warpscope-cli profile: %zu kernel launch(es), %zu metric(s) from %s; %s\n", r.kernels,
-            r.metricDefs, a.options.fromRaw.c_str(), wrote.c_str());
+        std::fprintf(stderr, "warpscope-cli profile: %zu kernel launch(es), %zu metric(s), %s, from %s; %s\n",
+            r.kernels, r.metricDefs, r.passes.c_str(), a.options.fromRaw.c_str(), wrote.c_str());
         return 0;
     }
     std::fprintf(stderr, "warpscope-cli profile: %zu kernel launch(es), %zu metric(s), %s, %.2f s; %s\n", r.kernels,

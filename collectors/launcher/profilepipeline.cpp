@@ -208,7 +208,11 @@ void summarise(ProfileRunResult& r, const SessionData& data)
             + " pass(es) per kernel"
             + (data.meta.count(metakey::kProfileCacheControl)
                     ? ", cache control " + data.meta.at(metakey::kProfileCacheControl)
-                    : std::string());
+                    : std::string())
+            // The replay that ran, as the profiler reported it: a summary that said only the cache
+            // control hid that `all` ran none's replay for a day (2026-12-02).
+            + (data.meta.count(metakey::kProfileReplayMode) ? ", " + data.meta.at(metakey::kProfileReplayMode)
+                                                            : std::string());
 }
 
 } // namespace

@@ -42,7 +42,7 @@ struct ProfileRunResult {
     size_t kernels = 0;
     size_t metricDefs = 0;
     bool sourceCounters = false;
-    std::string passes;                // "3 pass(es) per kernel, cache control all" or "PC sampling, no replay"
+    std::string passes; // "3 pass(es) per kernel, cache control all, user replay (...)" or "PC sampling, no replay"
     std::vector<std::string> warnings; // errors the profiler reported beside the kernels it profiled
     // Set when the program crashed inside the profiler (its crash report named what it was
     // doing): the session holds only the launches before; warpscope-cli exits non-zero.
