@@ -555,17 +555,18 @@ void KernelProfiler::flush(ContextState& state)
 
 void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_CallbackData* cb)
 {
-    // An allocation freed between a checkpoint's save and its restore faults inside the restore:
-    // the trace names every memory call made while a replay runs, ours and other threads'.
-    if (cb && replayTracing() && cb->callbackSite == CUPTI_API_EXIT && isMemoryCall(cbid)
-        && g_replays.load(std::memory_order_relaxed) > 0)
-        std::fprintf(stderr, "warpscope-profile: trace: %s during a replay, %s\n", cb->functionName,
-            t_replaying ? "by the replay" : "by another thread");
+    // Memory calls arrive only under WS_PROFILE_TRACE (initialize()), so the launch path never
+    // looks them up. An allocation freed between a checkpoint's save and its restore faults
+    // inside the restore: the trace names every memory call made while a replay runs, ours and
+    // other threads'.
+    if (cb && replayTracing() && isMemoryCall(cbid)) {
+        if (cb->callbackSite == CUPTI_API_EXIT && g_replays.load(std::memory_order_relaxed) > 0)
+            std::fprintf(stderr, "warpscope-profile: trace: %s during a replay, %s\n", cb->functionName,
+                t_replaying ? "by the replay" : "by another thread");
+        return;
+    }
     if (!m_active || !cb || t_replaying)
         return;
-    if (isMemoryCall(cbid)) {
-        return; // enabled for the trace only
-    }
     if (cb->callbackSite == CUPTI_API_EXIT) {
         if (t_inFlight.sampling && isKernelLaunch(cbid)) {
             const InFlight done = t_inFlight;
