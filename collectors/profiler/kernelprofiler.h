@@ -98,7 +98,7 @@ private:
     // For comparison runs (WS_PROFILE_NONE): `cupti`, CUPTI's kernel replay, whose restore of every
     // allocation leaves ~20 MB of dirty lines that every pass writes back; `warm`, our replay with L2
     // evicted and the launch's buffers read back into it, clean (L2Eviction::setWarmRegions).
-    // Set from the cache control in start(): from 2026-12-02 to 12-03 the Diff default leaked into
+    // Set from the cache control in initialize(): from 2026-12-02 to 12-03 the Diff default leaked into
     // `all`, whose passes then did not start from a clean L2.
     enum class Replay { Restore, Cupti, Warm, Diff };
     Replay m_replay = Replay::Restore;

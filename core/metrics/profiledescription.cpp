@@ -20,7 +20,7 @@ std::string describeProfileRun(const std::map<std::string, std::string>& meta)
     if (const std::string passes = value(metakey::kProfilePasses); !passes.empty())
         out += ", " + passes + " replay passes each";
     const std::string cache = value(metakey::kProfileCacheControl);
-    const bool changedBlocks = replay.find("only the memory the kernel changed") != std::string::npos;
+    const bool changedBlocks = replay == metakey::kReplayModeChangedBlocks;
     if (cache == "all" && changedBlocks)
         out += "; cache control all, but replayed as none is (profilers of 2026-12-02 and 12-03): each pass "
                "started with L2 as the previous run left it, so cache-sensitive values are not ncu's "

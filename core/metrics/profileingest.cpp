@@ -219,11 +219,9 @@ SessionData ProfileIngest::build(const std::vector<ProfileResult>& results, cons
     // to 12-03 `all` ran none's changed-blocks replay (its results say so in `replay`).
     const bool changedBlocks = replay.find("changes restored") != std::string::npos;
     if (changedBlocks)
-        s.meta[metakey::kProfileReplayMode] = "user replay (only the memory the kernel changed restored after every "
-                                              "run; L2 as the previous run left it)";
+        s.meta[metakey::kProfileReplayMode] = metakey::kReplayModeChangedBlocks;
     else if (auto it = s.meta.find(metakey::kProfileCacheControl); it != s.meta.end() && it->second == "all")
-        s.meta[metakey::kProfileReplayMode]
-            = "user replay (memory checkpoint restored and L2 evicted before every pass)";
+        s.meta[metakey::kProfileReplayMode] = metakey::kReplayModeRestoreEvict;
 
     for (const auto& ref : launches) {
         const auto& r = *ref.result;

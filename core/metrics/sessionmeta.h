@@ -34,6 +34,11 @@ inline constexpr const char kPredecessor[] = "predecessor";
 inline constexpr const char kSessionKindProfile[] = "profile"; // kSessionKind of a profile session
 // kProfileReplayMode of a PC-sampling run starts with this (no replay: one run per launch).
 inline constexpr const char kReplayModePcSamplingPrefix[] = "none: PC sampling";
+// kProfileReplayMode of our own replays: `all`'s, and `none`'s default (changed blocks restored).
+inline constexpr const char kReplayModeRestoreEvict[]
+    = "user replay (memory checkpoint restored and L2 evicted before every pass)";
+inline constexpr const char kReplayModeChangedBlocks[]
+    = "user replay (only the memory the kernel changed restored after every run; L2 as the previous run left it)";
 
 } // namespace ws::metakey
 
