@@ -22,12 +22,15 @@ CLOCK = ("ncu's SM counters were read over more elapsed cycles than its GPC coun
          "kernels (sm__cycles_elapsed over gpc__cycles_elapsed.max: 1.023 on stream_copy, 1.010-1.013 on "
          "persistent_axpy in ncu's runs, 0.998 and 0.992 in ours; both tools agree on the duration and on "
          "gpc__cycles_elapsed), so ncu's figures per SM elapsed cycle are 1-2.4 % lower there (evidence "
-         "2026-12-02-fidelity-none-variants/elapsed-windows.txt)")
+         "2026-12-02-fidelity-none-variants/elapsed-windows.txt); on the Triton softmax ncu's none passes ran "
+         "longer as well (92.4-93.2 vs 90.8-91.9 us, 3.3 % more SM active cycles, 2.3 MB more written to DRAM; "
+         "evidence 2026-12-03-fidelity-ops-6/key-metrics.txt)")
 CAUSES = [
-    ("all", r"^dram__bytes_write", "ncu's passes wrote about 0.8-1.4 MB more to DRAM than ours on most kernels "
-     "of the PyTorch/Triton suite (gelu 113.89 vs 112.97 MB, sum_rows 3.14 vs 1.93 MB, index_add 2.48 vs 1.33 MB; "
-     "evidence 2026-12-03-fidelity-ops-4/key-metrics.txt, 2026-12-03-fidelity-ops-5/key-metrics.txt); "
-     "cause not established"),
+    ("all", r"^dram__bytes_write", "ncu's multi-pass collection writes to DRAM itself: with dram__bytes_write.sum "
+     "alone (one pass) ncu wrote 0.001 MB on l2_reuse and 0.002 MB on fp64_fma (none), with the whole set "
+     "0.335 and 0.706 MB, where ours writes 0.075 and 0.001 MB either way; on the PyTorch/Triton suite the "
+     "whole set wrote 0.8-1.4 MB more than ours (evidence 2026-12-03-dram-writes/run.log, "
+     "2026-12-03-fidelity-ops-4/key-metrics.txt)"),
 ] + [
     (c, r"^launch__(registers_per_thread|occupancy_limit_registers)$", "ours reads the register count the "
      "driver gives the launched function (CU_FUNC_ATTRIBUTE_NUM_REGS); for PyTorch's indexFuncLargeIndex and "

@@ -120,11 +120,13 @@ private slots:
             {"all",
                 {"/docs/evidence/2026-12-02-invalidate-fidelity/table-all.md",
                     "/docs/evidence/2026-12-03-fidelity-ops-4/table-all.md",
-                    "/docs/evidence/2026-12-03-fidelity-ops-5/table-all.md"}},
+                    "/docs/evidence/2026-12-03-fidelity-ops-5/table-all.md",
+                    "/docs/evidence/2026-12-03-fidelity-ops-6/table-all.md"}},
             {"none",
                 {"/docs/evidence/2026-12-02-fidelity-none-variants/table-none.md",
                     "/docs/evidence/2026-12-03-fidelity-ops/table-none.md",
-                    "/docs/evidence/2026-12-03-fidelity-ops-5/table-none.md"}},
+                    "/docs/evidence/2026-12-03-fidelity-ops-5/table-none.md",
+                    "/docs/evidence/2026-12-03-fidelity-ops-6/table-none.md"}},
         };
         const std::regex fail(R"(^\s+FAIL: (\S+) (\S+) \[)");
         const std::regex longKernel(R"(^\| (\S+) \| yes \| \d+ \| \d+ \|)");
