@@ -97,8 +97,9 @@ int submit(const WsIketSubmission* s)
     const uint64_t warps = uint64_t {h.blocks} * h.warpsPerBlock;
     const uint64_t countsEnd = sizeof(WsIketBufferHeader) + warps * sizeof(uint32_t);
     const uint64_t eventsOffset = (countsEnd + 15u) & ~uint64_t {15u};
-    // Version 2 buffers hold 16-byte events, slotsPerWarp per warp (scratch slots past eventsPerWarp).
-    const bool compact = h.magic == WS_IKET_MAGIC_V2;
+    // Version 2 and 3 buffers hold 16-byte events, slotsPerWarp per warp (scratch slots past
+    // eventsPerWarp); version 3 adds push/pop pairs, which the expansion splits.
+    const bool compact = h.magic == WS_IKET_MAGIC_V2 || h.magic == WS_IKET_MAGIC_V3;
     const uint64_t slots = compact ? h.slotsPerWarp : h.eventsPerWarp;
     const uint64_t eventBytes = compact ? sizeof(WsIketCompactEvent) : sizeof(WsIketEvent);
     if ((h.magic != WS_IKET_MAGIC && !compact) || h.headerBytes != sizeof(WsIketBufferHeader)

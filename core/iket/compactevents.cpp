@@ -8,6 +8,8 @@ void expandCompactWarp(const CompactEvent* events, uint32_t count, uint32_t bloc
     const auto anchorKind = static_cast<uint32_t>(raw::IketKind::Anchor);
     const auto startKind = static_cast<uint32_t>(raw::IketKind::Start);
     const auto endKind = static_cast<uint32_t>(raw::IketKind::End);
+    const auto pushKind = static_cast<uint32_t>(raw::IketKind::Push);
+    const auto popKind = static_cast<uint32_t>(raw::IketKind::Pop);
     // The SM is the first anchor's; the high words start from the first anchor too (a warp's
     // first event is its anchor; without one the clock starts at its low word).
     uint16_t sm = 0;
@@ -48,8 +50,21 @@ void expandCompactWarp(const CompactEvent* events, uint32_t count, uint32_t bloc
         e.block = block;
         e.sm = sm;
         e.warp = static_cast<uint16_t>(warp);
-        e.kind = static_cast<uint8_t>(kind);
+        e.kind = static_cast<uint8_t>(kind == kPushPopKind ? pushKind : kind);
         e.reserved = kFromCompact;
+        // A push and the pop right after it, in the push's slot: the pop's own slot (the next)
+        // was not written. Past the warp's stored events the pop was dropped (the counts say so).
+        if (kind == kPushPopKind && i + 1 < count) {
+            ++i;
+            raw::IketEvent& pop = out[i];
+            pop = e;
+            clock += static_cast<uint32_t>(c.token - static_cast<uint32_t>(clock));
+            pop.clock = clock;
+            pop.globaltimer = 0; // read only by the push; the pop is placed by its clock
+            pop.token = i;
+            pop.name = 0;
+            pop.kind = static_cast<uint8_t>(popKind);
+        }
     }
 }
 

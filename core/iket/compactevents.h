@@ -8,7 +8,8 @@
 // A compact event is four words (WsIketCompactEvent of iket_abi.h): clock64's low word,
 // %globaltimer's low word (when kGlobaltimerFlag), name | kind << 16 | flags << 24, token; a
 // warp's anchors (kind Anchor, first and last) carry %globaltimer's high word in `token` and the
-// SM in `name`. The expansion unwraps both low words in the warp's order from its anchors.
+// SM in `name`. The expansion unwraps both low words in the warp's order from its anchors, and
+// splits a push/pop pair (kPushPopKind) into its two events, the pop in its own slot's place.
 
 #include "core/raw/iketformat.h"
 
@@ -26,6 +27,9 @@ struct CompactEvent {
 static_assert(sizeof(CompactEvent) == 16);
 
 inline constexpr uint32_t kGlobaltimerFlag = 0x01000000u; // nameKind: globaltimerLo is valid
+// nameKind's kind of a push and the pop right after it, stored in the push's slot (version 3
+// buffers, WsIketPushPop): token holds the pop's clock low word; the pop's slot is not written.
+inline constexpr uint32_t kPushPopKind = 7;
 // raw::IketEvent::reserved of an event expanded from a compact one: its clock is exact within
 // the warp (unwrapped from 32 bits) and its globaltimer, when nonzero, was read with it.
 inline constexpr uint8_t kFromCompact = 2;

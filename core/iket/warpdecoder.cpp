@@ -103,7 +103,44 @@ bool anchoredTimes(const LaunchBuffer& launch, std::vector<TimeNs>& t)
 // changed speed during the kernel) keeps globaltimer for its events that have it: each such event
 // stays inside its own globaltimer tick, placed there by the clock cycles since the warp's previous
 // event, so events closer than a tick keep the order the warp wrote them in (issue 23: ranges of
-// 30 ns back to back sorted out of order when every event of a tick sat at its middle).
+// 30 ns back to back sorted out of order when every event of a tick sat at its middle); its events
+// without a reading follow the previous event by the cycles in between.
+// The ns per cycle around event i of a warp (events [first, first + n)) from the globaltimer
+// readings before and after it, widened to at least kLocalRateSpanNs so the readings' 32 ns ticks
+// stay small against the span; `fallback` when the warp has no reading on one side.
+double localRate(const LaunchBuffer& launch, uint64_t first, uint64_t n, uint64_t i, double fallback)
+{
+    constexpr uint64_t kLocalRateSpanNs = 1000;
+    const auto reading = [&](uint64_t k) { return launch.events[k].globaltimer != 0; };
+    uint64_t a = i;
+    uint64_t b = i;
+    const auto back = [&] {
+        for (uint64_t k = a; k-- > first;)
+            if (reading(k))
+                return a = k, true;
+        return false;
+    };
+    const auto ahead = [&] {
+        for (uint64_t k = b + 1; k < first + n; ++k)
+            if (reading(k))
+                return b = k, true;
+        return false;
+    };
+    if (!back() || !ahead())
+        return fallback;
+    while (launch.events[b].globaltimer - launch.events[a].globaltimer < kLocalRateSpanNs) {
+        const bool earlier = back();
+        const bool later = ahead();
+        if (!earlier && !later)
+            break;
+    }
+    if (launch.events[b].clock <= launch.events[a].clock
+        || launch.events[b].globaltimer <= launch.events[a].globaltimer)
+        return fallback;
+    return static_cast<double>(launch.events[b].globaltimer - launch.events[a].globaltimer)
+        / static_cast<double>(launch.events[b].clock - launch.events[a].clock);
+}
+
 void compactTimes(const LaunchBuffer& launch, uint64_t step, std::vector<TimeNs>& t, ClockMapping& clock)
 {
     // Per warp: its rate over its span. The launch's rate is the median over the warps that span
@@ -172,7 +209,8 @@ void compactTimes(const LaunchBuffer& launch, uint64_t step, std::vector<TimeNs>
         // Offsets from the warp's first reading in double, the reading itself in integer ns (a
         // double holds ~1e18 ns only to 128 ns).
         const auto base = static_cast<TimeNs>(launch.events[first].globaltimer);
-        bool placed = false; // keepGlobaltimer: an event of this warp has a time yet
+        bool placed = false;          // keepGlobaltimer: an event of this warp has a time yet
+        uint64_t nextReading = first; // keepGlobaltimer: the next event with a reading from here
         for (uint64_t i = first; i < first + n; ++i) {
             const raw::IketEvent& e = launch.events[i];
             if (keepGlobaltimer && e.globaltimer != 0) {
@@ -180,7 +218,9 @@ void compactTimes(const LaunchBuffer& launch, uint64_t step, std::vector<TimeNs>
                 TimeNs at = tick + half;
                 if (placed) {
                     const auto since = static_cast<double>(static_cast<int64_t>(e.clock - launch.events[i - 1].clock));
-                    at = t[i - 1] + static_cast<TimeNs>(std::llround(rate * std::max(since, 0.0)));
+                    at = t[i - 1]
+                        + static_cast<TimeNs>(
+                            std::llround(localRate(launch, first, n, i, rate) * std::max(since, 0.0)));
                     at = std::clamp(at, tick, tick + static_cast<TimeNs>(step > 0 ? step - 1 : 0));
                     // Written later, so later: at least 1 ns after the previous event even where
                     // the clamp would tie them.
@@ -188,6 +228,27 @@ void compactTimes(const LaunchBuffer& launch, uint64_t step, std::vector<TimeNs>
                 }
                 t[i] = at;
                 placed = true;
+                continue;
+            }
+            // Without a reading of its own (a pop paired with its push, a clock64-only event),
+            // an event of such a warp follows the one before it by the cycles in between, at the
+            // clock's rate around it: the warp's clock changed speed, so neither its line nor
+            // its mean rate holds here.
+            // It lies before the next reading's tick ends (one ns left for each event up to
+            // it), so no drift carries on past the readings.
+            if (keepGlobaltimer && placed) {
+                const auto since = static_cast<double>(static_cast<int64_t>(e.clock - launch.events[i - 1].clock));
+                TimeNs at = t[i - 1]
+                    + static_cast<TimeNs>(std::llround(localRate(launch, first, n, i, rate) * std::max(since, 0.0)));
+                nextReading = std::max(nextReading, i);
+                while (nextReading < first + n && launch.events[nextReading].globaltimer == 0)
+                    ++nextReading;
+                if (nextReading < first + n) {
+                    const auto tickEnd = static_cast<TimeNs>(launch.events[nextReading].globaltimer)
+                        + static_cast<TimeNs>(step > 0 ? step - 1 : 0);
+                    at = std::min(at, tickEnd - static_cast<TimeNs>(nextReading - i));
+                }
+                t[i] = std::max(at, t[i - 1] + 1);
                 continue;
             }
             const auto cycles = static_cast<double>(static_cast<int64_t>(e.clock - launch.events[first].clock));

@@ -299,11 +299,11 @@ void timeAll(std::vector<Variant>& vs, int reps)
             v.us.push_back(t.time(v.launch));
 }
 
-const char* const kRecorderNames[]
-    = {"wide_gt (v1, old default)", "wide_clock64 (v1 CLOCK64_ONLY)", "compact_gt_immediate",
-        "compact_clock64_immediate", "compact_gt_deferred", "compact_clock64_deferred", "batched_gt_immediate",
-        "batched_clock64_immediate", "batched_gt_deferred", "batched_clock64_deferred", "compact_gt_holdbegin",
-        "compact_clock64_holdbegin", "compact_gt_holdall", "compact_clock64_holdall", "compact_gt_holdall_tight"};
+const char* const kRecorderNames[] = {"wide_gt (v1, old default)", "wide_clock64 (v1 CLOCK64_ONLY)",
+    "compact_gt_immediate", "compact_clock64_immediate", "compact_gt_deferred", "compact_clock64_deferred",
+    "batched_gt_immediate", "batched_clock64_immediate", "batched_gt_deferred", "batched_clock64_deferred",
+    "compact_gt_holdbegin", "compact_clock64_holdbegin", "compact_gt_holdall", "compact_clock64_holdall",
+    "compact_gt_holdall_tight", "compact_gt_pair", "compact_clock64_pair"};
 
 template <class T> struct Tag {
     using type = T;
@@ -332,6 +332,10 @@ template <class F> void forEachRecorder(F&& f)
     f(Tag<CompactRecorder<false, Store::HoldAll>> {}, 13);
     // HoldAll, but a begin stores the held event before its timer reads (nothing inside the range).
     f(Tag<CompactRecorder<true, Store::HoldAllTight>> {}, 14);
+    // HoldBegin, and a pop right after its push stored with it as one event, reading only the
+    // clock (version 3 buffers).
+    f(Tag<CompactRecorder<true, Store::Pair>> {}, 15);
+    f(Tag<CompactRecorder<false, Store::Pair>> {}, 16);
 }
 
 // Which of forEachRecorder's recorders DefaultRecorder is (-1 when none, e.g. a build with
@@ -480,6 +484,7 @@ int rate(int reps, bool collect)
             addFixed(Tag<CompactRecorder<true, Store::HoldBegin>> {}, kRecorderNames[10]);
             addFixed(Tag<CompactRecorder<true, Store::HoldAll>> {}, kRecorderNames[12]);
             addFixed(Tag<CompactRecorder<true, Store::HoldAllTight>> {}, kRecorderNames[14]);
+            addFixed(Tag<CompactRecorder<true, Store::Pair>> {}, kRecorderNames[15]);
             report(fixed);
             if (cudaGetLastError() != cudaSuccess)
                 rc = 1;

@@ -19,6 +19,8 @@ cudaError_t launchPipelineHoldAll(const float* in, float* out, int tiles, int wo
     const ws::iket::DeviceBuffer& trace, cudaStream_t stream);
 cudaError_t launchPipelineHoldAllTight(const float* in, float* out, int tiles, int work, int grid,
     const ws::iket::DeviceBuffer& trace, cudaStream_t stream);
+cudaError_t launchPipelineHoldBegin(const float* in, float* out, int tiles, int work, int grid,
+    const ws::iket::DeviceBuffer& trace, cudaStream_t stream);
 void launchMarkLoopClock64(int blocks, int threads, int iterations, float* sink, const ws::iket::DeviceBuffer& trace);
 
 WS_IKET_NAMES(LoopName, tick);
@@ -208,6 +210,7 @@ int main(int argc, char** argv)
         std::vector<double> traced64;
         std::vector<double> tracedHoldAll;
         std::vector<double> tracedHoldAllTight;
+        std::vector<double> tracedHoldBegin;
         std::vector<double> plain;
         std::vector<double> off;
         for (int r = -2; r < reps; ++r) { // two warm-up rounds
@@ -220,6 +223,8 @@ int main(int argc, char** argv)
                 = timer.ms([&] { launchPipelineHoldAll(dIn, dOut, tiles, work, grid, trace.buffer(), nullptr); });
             const double t6
                 = timer.ms([&] { launchPipelineHoldAllTight(dIn, dOut, tiles, work, grid, trace.buffer(), nullptr); });
+            const double t7
+                = timer.ms([&] { launchPipelineHoldBegin(dIn, dOut, tiles, work, grid, trace.buffer(), nullptr); });
             if (r >= 0) {
                 traced.push_back(t1 * 1000);
                 plain.push_back(t2 * 1000);
@@ -227,6 +232,7 @@ int main(int argc, char** argv)
                 traced64.push_back(t4 * 1000);
                 tracedHoldAll.push_back(t5 * 1000);
                 tracedHoldAllTight.push_back(t6 * 1000);
+                tracedHoldBegin.push_back(t7 * 1000);
             }
         }
         if (cudaGetLastError() != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {
@@ -251,6 +257,7 @@ int main(int argc, char** argv)
         row("instrumented_clock64", traced64, true);
         row("instrumented_holdall", tracedHoldAll, true);
         row("instrumented_holdall_tight", tracedHoldAllTight, true);
+        row("instrumented_holdbegin", tracedHoldBegin, true);
         row("uninstrumented", plain, false);
         row("compiled_out", off, false);
         std::fflush(stdout);

@@ -32,6 +32,7 @@ struct Device {
     double ghz = 1.98;
     double slowAfterNs = -1; // from then on the clock runs at half speed (a clock change)
     bool globaltimerPerEvent = true;
+    bool pairs = false; // as Store::Pair writes: a push and its pop in one slot, the next unwritten
     uint32_t sm = 7;
 
     uint64_t gtAt(double ns) const { return (gt0 + static_cast<uint64_t>(ns)) / kTick * kTick; }
@@ -75,8 +76,16 @@ std::vector<CompactEvent> warpEvents(
     out.push_back(d.anchor(0));
     out.push_back(d.event(50, Kind::Role, 0, 1));
     for (const double len : lengths) {
-        out.push_back(d.event(t, Kind::Push, 1, static_cast<uint32_t>(out.size())));
-        out.push_back(d.event(t + len, Kind::Pop, 0, static_cast<uint32_t>(out.size())));
+        if (d.pairs) {
+            CompactEvent pair = d.event(t, Kind::Push, 1, 0);
+            pair.nameKind |= kPushPopKind << 16;
+            pair.token = static_cast<uint32_t>(d.clockAt(t + len));
+            out.push_back(pair);
+            out.push_back({0xdeadbeefu, 0xdeadbeefu, 0xdeadbeefu, 0xdeadbeefu}); // the pop's slot: not written
+        } else {
+            out.push_back(d.event(t, Kind::Push, 1, static_cast<uint32_t>(out.size())));
+            out.push_back(d.event(t + len, Kind::Pop, 0, static_cast<uint32_t>(out.size())));
+        }
         truth.push_back({t, t + len});
         t += len + gap;
     }
@@ -87,14 +96,15 @@ std::vector<CompactEvent> warpEvents(
 
 // Three warps of the same ranges from globaltimer 2^40; the middle one's SM clock halves its
 // speed `slowAfterNs` into the warp.
-std::vector<std::vector<CompactEvent>> warpsWithClockChange(
-    double slowAfterNs, const std::vector<double>& lengths, double gap, std::vector<std::vector<Truth>>& truth)
+std::vector<std::vector<CompactEvent>> warpsWithClockChange(double slowAfterNs, const std::vector<double>& lengths,
+    double gap, std::vector<std::vector<Truth>>& truth, bool pairs = false)
 {
     std::vector<std::vector<CompactEvent>> warps;
     for (int w = 0; w < 3; ++w) {
         Device d;
         d.gt0 = uint64_t {1} << 40;
         d.clock0 = 1000;
+        d.pairs = pairs;
         d.slowAfterNs = w == 1 ? slowAfterNs : -1;
         warps.push_back(warpEvents(d, lengths, gap, truth[static_cast<size_t>(w)]));
     }
@@ -256,19 +266,69 @@ private Q_SLOTS:
             QCOMPARE(out[i].token, expected[i - 1]);
     }
 
+    // Store::Pair writes a push and the pop right after it into the push's slot (the pop's
+    // clock in the token) and leaves the pop's slot unwritten: the expansion puts the pop in that
+    // slot's place, with no globaltimer and its own index, and never reads the slot. A pair in
+    // the warp's last stored slot lost its pop to the warp's capacity: only the push is left.
+    void pairsExpandIntoPushAndPop()
+    {
+        const Device d;
+        CompactEvent pair = d.event(100, Kind::Push, 1, 0);
+        pair.nameKind |= kPushPopKind << 16;
+        pair.token = static_cast<uint32_t>(d.clockAt(600));
+        const CompactEvent unwritten {0xdeadbeefu, 0xdeadbeefu, 0x00060000u, 0xdeadbeefu}; // looks like an anchor
+        CompactEvent pop = d.event(900, Kind::Pop, 0, 0);
+        pop.nameKind &= ~kGlobaltimerFlag; // an unpaired pop reads no globaltimer either
+        pop.globaltimerLo = 0;
+        CompactEvent pair2 = d.event(910, Kind::Push, 1, 0);
+        pair2.nameKind |= kPushPopKind << 16;
+        pair2.token = static_cast<uint32_t>(d.clockAt(950));
+        const std::vector<CompactEvent> events {
+            d.anchor(0), d.event(50, Kind::Push, 2, 0), pair, unwritten, pop, pair2, unwritten, d.anchor(1000)};
+        std::vector<raw::IketEvent> out(events.size());
+        expandCompactWarp(events.data(), static_cast<uint32_t>(events.size()), 0, 0, out.data());
+        const Kind kinds[]
+            = {Kind::Anchor, Kind::Push, Kind::Push, Kind::Pop, Kind::Pop, Kind::Push, Kind::Pop, Kind::Anchor};
+        for (size_t i = 0; i < out.size(); ++i) {
+            QCOMPARE(out[i].kind, static_cast<uint8_t>(kinds[i]));
+            QCOMPARE(out[i].token, static_cast<uint32_t>(i));
+            QCOMPARE(out[i].sm, uint16_t(7));
+        }
+        QCOMPARE(out[2].name, uint16_t(1));
+        QCOMPARE(out[2].clock, d.clockAt(100));
+        QCOMPARE(out[2].globaltimer, d.gtAt(100));
+        QCOMPARE(out[3].clock, d.clockAt(600));
+        QCOMPARE(out[3].globaltimer, uint64_t {0});
+        QCOMPARE(out[3].name, uint16_t(0));
+        QCOMPARE(out[4].clock, d.clockAt(900));
+        QCOMPARE(out[4].globaltimer, uint64_t {0});
+        QCOMPARE(out.back().globaltimer, d.gtAt(1000));
+        // Six stored: the second pair is the last, its pop past the warp's slots.
+        std::vector<raw::IketEvent> cut(6);
+        expandCompactWarp(events.data(), 6, 0, 0, cut.data());
+        QCOMPARE(cut[5].kind, static_cast<uint8_t>(Kind::Push));
+        QCOMPARE(cut[5].clock, d.clockAt(910));
+        QCOMPARE(out[6].clock, d.clockAt(950));
+    }
+
     void decodedTimes_data()
     {
         QTest::addColumn<bool>("globaltimerPerEvent");
         QTest::addColumn<double>("ghz");
-        QTest::newRow("globaltimer and clock64") << true << 1.98;
-        QTest::newRow("clock64 only, anchors") << false << 1.98;
-        QTest::newRow("globaltimer and clock64, slower clock") << true << 1.41;
-        QTest::newRow("clock64 only, slower clock") << false << 1.41;
+        QTest::addColumn<bool>("pairs");
+        QTest::newRow("globaltimer and clock64") << true << 1.98 << false;
+        QTest::newRow("clock64 only, anchors") << false << 1.98 << false;
+        QTest::newRow("globaltimer and clock64, slower clock") << true << 1.41 << false;
+        QTest::newRow("clock64 only, slower clock") << false << 1.41 << false;
+        QTest::newRow("push/pop pairs") << true << 1.98 << true;
+        QTest::newRow("push/pop pairs, slower clock") << true << 1.41 << true;
+        QTest::newRow("push/pop pairs, clock64 only") << false << 1.98 << true;
     }
     void decodedTimes()
     {
         QFETCH(bool, globaltimerPerEvent);
         QFETCH(double, ghz);
+        QFETCH(bool, pairs);
         const std::vector<double> lengths {37, 100, 250, 1000, 4321, 20000, 100000};
         std::vector<std::vector<CompactEvent>> warps;
         std::vector<std::vector<Truth>> truth(3);
@@ -279,6 +339,7 @@ private Q_SLOTS:
             d.ghz = ghz;
             d.sm = static_cast<uint32_t>(w);
             d.globaltimerPerEvent = globaltimerPerEvent;
+            d.pairs = pairs;
             warps.push_back(warpEvents(d, lengths, 300 + 10 * w, truth[w]));
         }
         StringTable strings;
@@ -307,10 +368,19 @@ private Q_SLOTS:
     // The SM clock halves its speed mid-warp on one of three warps: that warp's globaltimer
     // readings leave its clock line, so it keeps globaltimer (positions within a tick) and is
     // counted; the others keep the clock's rate.
+    // Pops paired with their push carry no globaltimer reading: in the kept warp they follow
+    // their push by the clock cycles in between, so every duration stays a clock duration.
+    void clockChangeKeepsGlobaltimer_data()
+    {
+        QTest::addColumn<bool>("pairs");
+        QTest::newRow("an event per call") << false;
+        QTest::newRow("push/pop pairs") << true;
+    }
     void clockChangeKeepsGlobaltimer()
     {
+        QFETCH(bool, pairs);
         std::vector<std::vector<Truth>> truth(3);
-        const auto warps = warpsWithClockChange(20000, {1000, 10000, 10000, 10000, 10000}, 500, truth);
+        const auto warps = warpsWithClockChange(20000, {1000, 10000, 10000, 10000, 10000}, 500, truth, pairs);
         StringTable strings;
         const DecodedLaunch out = decodeLaunch(launchOf(warps), nullptr, strings);
         QCOMPARE(out.clock.warpsOnGlobaltimer, 1u);
@@ -321,6 +391,14 @@ private Q_SLOTS:
             const Truth& t = truth[1][static_cast<size_t>(n++)];
             const double begin = static_cast<double>(e.begin - static_cast<TimeNs>(uint64_t {1} << 40));
             QVERIFY2(std::fabs(begin - t.begin) <= kTick, qPrintable(QString::number(begin - t.begin)));
+            if (pairs) {
+                // After the change the clock runs at half speed: a pop placed by the launch's
+                // rate would make the range half as long.
+                const double len = t.end - t.begin;
+                const double got = static_cast<double>(e.end - e.begin);
+                QVERIFY2(std::fabs(got - len) <= std::max(0.02 * len, 2.0) + kTick,
+                    qPrintable(QStringLiteral("range of %1 ns recorded as %2 ns").arg(len).arg(got)));
+            }
         }
         QCOMPARE(n, 5);
     }
@@ -334,19 +412,24 @@ private Q_SLOTS:
     {
         QTest::addColumn<double>("length");
         QTest::addColumn<double>("gap");
-        QTest::newRow("30 ns ranges, 5 ns apart") << 30.0 << 5.0;
-        QTest::newRow("12 ns ranges, 3 ns apart") << 12.0 << 3.0;
-        QTest::newRow("ranges of a tick, none apart") << 32.0 << 0.0;
-        QTest::newRow("50 ns ranges, 20 ns apart") << 50.0 << 20.0;
+        QTest::addColumn<bool>("pairs");
+        QTest::newRow("30 ns ranges, 5 ns apart") << 30.0 << 5.0 << false;
+        QTest::newRow("12 ns ranges, 3 ns apart") << 12.0 << 3.0 << false;
+        QTest::newRow("ranges of a tick, none apart") << 32.0 << 0.0 << false;
+        QTest::newRow("50 ns ranges, 20 ns apart") << 50.0 << 20.0 << false;
+        QTest::newRow("pairs: 30 ns ranges, 5 ns apart") << 30.0 << 5.0 << true;
+        QTest::newRow("pairs: 12 ns ranges, 3 ns apart") << 12.0 << 3.0 << true;
+        QTest::newRow("pairs: ranges of a tick, none apart") << 32.0 << 0.0 << true;
     }
     void keptWarpKeepsOrderWithinATick()
     {
         QFETCH(double, length);
         QFETCH(double, gap);
+        QFETCH(bool, pairs);
         std::vector<double> lengths(300, length);
         lengths.front() = 4000; // the clock change falls inside the first range
         std::vector<std::vector<Truth>> truth(3);
-        const auto warps = warpsWithClockChange(2000, lengths, gap, truth);
+        const auto warps = warpsWithClockChange(2000, lengths, gap, truth, pairs);
         StringTable strings;
         const DecodedLaunch out = decodeLaunch(launchOf(warps), nullptr, strings);
         QCOMPARE(out.clock.warpsOnGlobaltimer, 1u);

@@ -91,7 +91,7 @@ struct Token {
 // instruction stream ("memory" clobbers on the timer reads keep the compiler from moving the
 // phase's loads and stores across them), and never writes outside the buffer.
 //
-//   CompactRecorder<Gt, Store>   the default as <true, Store::HoldBegin> (version 2 buffers): one
+//   CompactRecorder<Gt, Store>   the default as <true, Store::Pair> (version 3 buffers): one
 //       16-byte event per call, stored by lane 0 with a predicated, evict-first vector store
 //       (st.global.cs): no branch splits the warp, and a warp out of slots writes into its scratch
 //       slots instead of testing. Times are the low words of clock64 (and of %globaltimer with Gt);
@@ -100,7 +100,9 @@ struct Token {
 //       timestamps bound: closer durations, but dearer ranges on the H200. HoldBegin keeps only a
 //       range's begin in registers until the next call, and reads the clock last for it: the store,
 //       which must wait for the clock's value, then falls outside the phase the range times.
-//       HoldAll holds every event that way.
+//       HoldAll holds every event that way. Pair is HoldBegin, and a pop that comes right after
+//       its push stores both as one event (WsIketPushPop) with one clock read and no %globaltimer
+//       read; other recorders write version 2 buffers.
 //   BatchedRecorder<Gt, Deferred>   version 2 as well, but events collect in registers, one per lane,
 //       and the whole warp stores 32 of them at once (512 contiguous bytes). Needs every call
 //       from the whole, converged warp.
@@ -179,6 +181,8 @@ enum class Store {
     HoldAll,      // every event at the next call, after that call's timer reads: no store waits for a timer
     HoldAllTight, // as HoldAll, but a range's begin stores the held event before its timer reads, so
                   // no store of the recorder lies inside the range it begins
+    Pair,         // as HoldBegin, and a pop right after its push stores both as one event (WsIketPushPop,
+                  // version 3 buffers); a pop reads only the clock (placed by it between readings)
 };
 
 template <bool Gt, Store S = Store::Now> class CompactRecorder {
@@ -186,10 +190,12 @@ template <bool Gt, Store S = Store::Now> class CompactRecorder {
     static constexpr bool HoldBegin = S == Store::HoldBegin;
     static constexpr bool HoldAll = S == Store::HoldAll || S == Store::HoldAllTight;
     static constexpr bool Tight = S == Store::HoldAllTight;
+    static constexpr bool Pair = S == Store::Pair;
 
 public:
     static constexpr bool kCompact = true;
     static constexpr bool kWholeWarp = false;
+    static constexpr bool kPairs = Pair; // writes WsIketPushPop: the buffer says version 3
 
     __device__ void begin(const DeviceBuffer& buffer)
     {
@@ -204,7 +210,7 @@ public:
     }
     __device__ void end()
     {
-        if constexpr (HoldBegin || HoldAll)
+        if constexpr (HoldBegin || HoldAll || Pair)
             putHeld();
         anchor(0);
         if constexpr (Deferred)
@@ -250,7 +256,7 @@ public:
             m_held = e;
             m_heldIndex = m_next;
             m_holding = 1;
-        } else if constexpr (HoldBegin) {
+        } else if constexpr (HoldBegin || Pair) {
             if (kind == WsIketPush || kind == WsIketStart) {
                 // The held begin of an enclosing range is stored first, inside that range; this
                 // one's clock is read last and its store waits for the next call.
@@ -259,7 +265,23 @@ public:
                 const uint32_t clk = static_cast<uint32_t>(clock64Now());
                 m_held = make_uint4(clk, gt, word, token);
                 m_heldIndex = m_next;
-                m_holding = 1;
+                // Bit 1: the held event is a push (a pop that comes next closes it).
+                m_holding = Pair && kind == WsIketPush ? 3u : 1u;
+            } else if (Pair && kind == WsIketPop) {
+                // Half of a range's events are pops, and most pops close the push just before
+                // them: one clock read and one store for both (a held range_start is stored
+                // alone, as before; its pop closes an earlier push). The pop reads no
+                // %globaltimer: the decoder places it by the clock cycles since the push.
+                const uint32_t clk = static_cast<uint32_t>(clock64Now());
+                const uint32_t paired = m_holding >> 1;
+                storeIf(m_on & m_holding & (paired ^ 1u), m_slots + min(m_heldIndex, m_scratch), m_held.x, m_held.y,
+                    m_held.z, m_held.w);
+                const uint32_t index = paired ? m_heldIndex : m_next;
+                const uint4 e = paired
+                    ? make_uint4(m_held.x, m_held.y, m_held.z | (static_cast<uint32_t>(WsIketPushPop) << 16), clk)
+                    : make_uint4(clk, 0u, word & ~WS_IKET_EVENT_GLOBALTIMER, 0u);
+                put(index, e);
+                m_holding = 0;
             } else {
                 const uint4 e = stamp(word, token);
                 putHeld();
@@ -322,6 +344,7 @@ template <bool Gt, bool Deferred> class BatchedRecorder {
 public:
     static constexpr bool kCompact = true;
     static constexpr bool kWholeWarp = true;
+    static constexpr bool kPairs = false;
 
     __device__ void begin(const DeviceBuffer& buffer)
     {
@@ -416,6 +439,7 @@ template <bool Gt> class WideRecorder {
 public:
     static constexpr bool kCompact = false;
     static constexpr bool kWholeWarp = false;
+    static constexpr bool kPairs = false;
 
     __device__ void begin(const DeviceBuffer& buffer)
     {
@@ -479,6 +503,7 @@ private:
 struct NullRecorder {
     static constexpr bool kCompact = true;
     static constexpr bool kWholeWarp = false;
+    static constexpr bool kPairs = false;
     __device__ void begin(const DeviceBuffer&) { }
     __device__ void end() { }
     __device__ void record(uint32_t, uint32_t, uint32_t) { }
@@ -539,6 +564,7 @@ struct Collected {
 template <class Recorder> class BasicLaunch {
     static constexpr bool kEnabled = !std::is_same_v<Recorder, detail::NullRecorder>;
     static constexpr bool kCompact = Recorder::kCompact;
+    static constexpr bool kPairs = Recorder::kPairs;
 
 public:
     template <typename E>
@@ -580,8 +606,10 @@ public:
             m_device.totalWarps = static_cast<uint32_t>(warps);
             m_device.eventsPerWarp = eventsPerWarp;
             m_device.slotsPerWarp = slots;
-            m_headerTemplate.magic = kCompact ? WS_IKET_MAGIC_V2 : WS_IKET_MAGIC;
-            m_headerTemplate.version = kCompact ? WS_IKET_BUFFER_VERSION_COMPACT : 1u;
+            m_headerTemplate.magic = !kCompact ? WS_IKET_MAGIC : kPairs ? WS_IKET_MAGIC_V3 : WS_IKET_MAGIC_V2;
+            m_headerTemplate.version = !kCompact ? 1u
+                : kPairs                         ? WS_IKET_BUFFER_VERSION_PAIRS
+                                                 : WS_IKET_BUFFER_VERSION_COMPACT;
             m_headerTemplate.warpsPerBlock = warpsPerBlock;
             m_headerTemplate.eventsPerWarp = eventsPerWarp;
             m_headerTemplate.blocks = static_cast<uint32_t>(blocks);
@@ -781,7 +809,7 @@ inline namespace off {
 using DefaultRecorder = detail::NullRecorder;
 #elif defined(WARPSCOPE_IKET_CLOCK64_ONLY)
 inline namespace on_clock64 {
-using DefaultRecorder = detail::CompactRecorder<false, detail::Store::HoldBegin>;
+using DefaultRecorder = detail::CompactRecorder<false, detail::Store::Pair>;
 #elif defined(WARPSCOPE_IKET_BATCHED)
 inline namespace on_batched {
 using DefaultRecorder = detail::BatchedRecorder<true, false>;
@@ -790,8 +818,9 @@ inline namespace on {
 // Immediate, not deferred: on the H200 (docs/iket.md, call B) it cost 24.5 ns per range event
 // against 50.2 ns deferred, and the same per mark (27.5 / 28.2 ns) at one event per us per warp.
 // A range's begin held until the next call: the same cost, and recorded spans 2-18 ns closer to
-// the spin they time (call J, docs/evidence/2026-12-02-iket-cost-J).
-using DefaultRecorder = detail::CompactRecorder<true, detail::Store::HoldBegin>;
+// the spin they time (call J, docs/evidence/2026-12-02-iket-cost-J). A pop stored with the push
+// before it, reading only the clock (Store::Pair): docs/iket.md, "Pairs".
+using DefaultRecorder = detail::CompactRecorder<true, detail::Store::Pair>;
 #endif
 using Profiler = BasicProfiler<DefaultRecorder>;
 using Launch = BasicLaunch<DefaultRecorder>;

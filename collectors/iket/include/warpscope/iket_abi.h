@@ -16,6 +16,9 @@
  *   WS_IKET_MAGIC_V2  (version 2): WsIketCompactEvent, 16 bytes; slotsPerWarp >= eventsPerWarp,
  *                     the slots past eventsPerWarp are scratch a full warp writes into instead of
  *                     branching (never read). Each warp's first event is an anchor.
+ *   WS_IKET_MAGIC_V3  (version 3): version 2 plus WsIketPushPop events (a push and the pop that
+ *                     came right after it in one slot; the pop's slot left unwritten). A recorder
+ *                     that knows only version 2 rejects it rather than misreading it.
  * A warp stores at most eventsPerWarp events; count - eventsPerWarp (when positive) were dropped.
  * Warps beyond totalWarps (a grid larger than registered) store nothing and are counted in
  * header.outOfRangeWarps. Nothing is ever written outside the buffer. */
@@ -24,18 +27,23 @@
 
 #define WS_IKET_MAGIC 0x54454b49u    /* "IKET" little-endian */
 #define WS_IKET_MAGIC_V2 0x3254454bu /* "KET2": compact 16-byte events (an older recorder rejects it) */
+#define WS_IKET_MAGIC_V3 0x3354454bu /* "KET3": compact events with push/pop pairs */
 /* The submission's version (WsIketSubmission); the buffer's own layout is told by its magic. */
 #define WS_IKET_ABI_VERSION 1u
 #define WS_IKET_BUFFER_VERSION_COMPACT 2u
+#define WS_IKET_BUFFER_VERSION_PAIRS 3u
 
 enum WsIketKind {
-    WsIketPush = 0,  /* range_push(name) */
-    WsIketPop = 1,   /* range_pop() */
-    WsIketStart = 2, /* range_start(name): token = this event's index in the warp */
-    WsIketEnd = 3,   /* range_end(token) */
-    WsIketMark = 4,  /* mark(name) */
-    WsIketRole = 5,  /* role(name): the warp's role from here on */
-    WsIketAnchor = 6 /* WARPSCOPE_IKET_CLOCK64_ONLY: globaltimer + clock64 when the profiler starts and ends */
+    WsIketPush = 0,   /* range_push(name) */
+    WsIketPop = 1,    /* range_pop() */
+    WsIketStart = 2,  /* range_start(name): token = this event's index in the warp */
+    WsIketEnd = 3,    /* range_end(token) */
+    WsIketMark = 4,   /* mark(name) */
+    WsIketRole = 5,   /* role(name): the warp's role from here on */
+    WsIketAnchor = 6, /* WARPSCOPE_IKET_CLOCK64_ONLY: globaltimer + clock64 when the profiler starts and ends */
+    WsIketPushPop = 7 /* version 3 buffers only: a range_push whose range_pop was the warp's next call, in
+                         the push's slot (clockLo, globaltimerLo: the push's; token: the pop's clockLo).
+                         The pop's own slot, the next one, is not written. */
 };
 
 typedef struct WsIketEvent {
@@ -58,7 +66,8 @@ typedef struct WsIketEvent {
  *   nameKind     name (bits 0-15; an anchor's: the SM) | kind (16-23) | flags (24-31):
  *                WS_IKET_EVENT_GLOBALTIMER when globaltimerLo was read for this event
  *   token        WsIketStart: own index; WsIketEnd: the start's index; an anchor's: the high
- *                32 bits of %globaltimer; else 0 (the decoder gives the event its own index) */
+ *                32 bits of %globaltimer; WsIketPushPop: the pop's clockLo; else 0 (the decoder
+ *                gives the event its own index) */
 typedef struct WsIketCompactEvent {
     uint32_t clockLo;
     uint32_t globaltimerLo;
@@ -69,8 +78,8 @@ typedef struct WsIketCompactEvent {
 #define WS_IKET_EVENT_GLOBALTIMER 0x01000000u /* nameKind flag: globaltimerLo is valid */
 
 typedef struct WsIketBufferHeader {
-    uint32_t magic;   /* WS_IKET_MAGIC or WS_IKET_MAGIC_V2 */
-    uint32_t version; /* 1 or WS_IKET_BUFFER_VERSION_COMPACT */
+    uint32_t magic;   /* WS_IKET_MAGIC, WS_IKET_MAGIC_V2 or WS_IKET_MAGIC_V3 */
+    uint32_t version; /* 1, WS_IKET_BUFFER_VERSION_COMPACT or WS_IKET_BUFFER_VERSION_PAIRS */
     uint32_t warpsPerBlock;
     uint32_t eventsPerWarp;
     uint32_t blocks;
