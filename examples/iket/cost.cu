@@ -496,7 +496,8 @@ int rate(int reps, bool collect)
 }
 
 // A few launches of the rate kernels, uninstrumented and with the Store::Deferred,
-// Store::HoldBegin, Store::HoldAll and Store::HoldAllTight recorders, for `warpscope-cli profile --pc-sampling
+// Store::HoldBegin, Store::HoldAll, Store::HoldAllTight and Store::Pair recorders, for `warpscope-cli profile
+// --pc-sampling
 // --kernel-name regex:rateKernel`: which instructions of an event the warps stall on, and why.
 int sample(int reps)
 {
@@ -520,8 +521,9 @@ int sample(int reps)
     run(Tag<CompactRecorder<true, Store::HoldBegin>> {});
     run(Tag<CompactRecorder<true, Store::HoldAll>> {});
     run(Tag<CompactRecorder<true, Store::HoldAllTight>> {});
+    run(Tag<CompactRecorder<true, Store::Pair>> {});
     std::printf("sample: %d launches each of rateKernel (mark, range) x (uninstrumented, deferred, holdbegin, holdall, "
-                "holdall_tight)\n",
+                "holdall_tight, pair)\n",
         reps);
     return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }

@@ -34,7 +34,7 @@ cat "$O/rate-recorded.csv" "$O/rate-recorded.err"
 timeout 10 "$CLI" warp-roles "$O/rate.wscope" 2>&1 | head -30
 rm -f "$O/rate.wscope"
 
-step "where an event's time goes: PC sampling of the rate kernels (uninstrumented, deferred, holdbegin, holdall, holdall_tight)"
+step "where an event's time goes: PC sampling of the rate kernels (uninstrumented, deferred, holdbegin, holdall, holdall_tight, pair)"
 timeout 60 "$CLI" profile -o "$O/sample.wscope" --pc-sampling --kernel-name regex:rateKernel -- "$BIN/ws-iket-cost" sample 2 >"$O/sample.log" 2>&1
 echo "rc=$?"
 tail -5 "$O/sample.log"
