@@ -104,7 +104,9 @@ cmd_stage() {
   done
   local build=() missing=()
   for t in $(printf '%s\n' "${wanted[@]}" | sort -u); do
-    if echo "$available" | grep -qx -- "$t"; then build+=("$t"); else missing+=("$t"); fi
+    # A here-string, not a pipe: grep -q exits at the first match and, under pipefail, the
+    # writer's SIGPIPE would count the target as missing.
+    if grep -qx -- "$t" <<<"$available"; then build+=("$t"); else missing+=("$t"); fi
   done
   [ ${#missing[@]} -eq 0 ] || die "no such target in $B (CUDA toolkit missing here?): ${missing[*]}"
   cmake --build "$B" -j "${JOBS:-2}" --target "${build[@]}"
