@@ -89,12 +89,7 @@ std::vector<CompactEvent> warpEvents(
         truth.push_back({t, t + len});
         t += len + gap;
     }
-    CompactEvent mark = d.event(t, Kind::Mark, 2, static_cast<uint32_t>(out.size()));
-    if (d.pairs) { // Store::Pair's marks read only the clock
-        mark.globaltimerLo = 0;
-        mark.nameKind &= ~kGlobaltimerFlag;
-    }
-    out.push_back(mark);
+    out.push_back(d.event(t, Kind::Mark, 2, static_cast<uint32_t>(out.size())));
     out.push_back(d.anchor(t + 50));
     return out;
 }

@@ -102,7 +102,7 @@ struct Token {
 //       which must wait for the clock's value, then falls outside the phase the range times.
 //       HoldAll holds every event that way. Pair is HoldBegin, and a pop that comes right after
 //       its push stores both as one event (WsIketPushPop) with one clock read and no %globaltimer
-//       read, and a mark reads only the clock as well; other recorders write version 2 buffers.
+//       read; other recorders write version 2 buffers.
 //   BatchedRecorder<Gt, Deferred>   version 2 as well, but events collect in registers, one per lane,
 //       and the whole warp stores 32 of them at once (512 contiguous bytes). Needs every call
 //       from the whole, converged warp.
@@ -182,8 +182,8 @@ enum class Store {
     HoldAllTight, // as HoldAll, but a range's begin stores the held event before its timer reads, so
                   // no store of the recorder lies inside the range it begins
     Pair,         // as HoldBegin, and a pop right after its push stores both as one event (WsIketPushPop,
-                  // version 3 buffers); pops and marks read only the clock (placed by it between
-                  // the warp's readings)
+                  // version 3 buffers); a pop reads only the clock (placed by it between the
+                  // warp's readings)
 };
 
 template <bool Gt, Store S = Store::Now> class CompactRecorder {
@@ -283,14 +283,6 @@ public:
                     : make_uint4(clk, 0u, word & ~WS_IKET_EVENT_GLOBALTIMER, 0u);
                 put(index, e);
                 m_holding = 0;
-            } else if (Pair && kind == WsIketMark) {
-                // A mark reads only the clock too (placed by it between the warp's readings).
-                // Holding marks in registers as begins are made them cheaper after a loop but
-                // cost the pipelined kernel 3.5 % where this costs 0.8 % (docs/iket.md, "Pairs").
-                const uint4 e
-                    = make_uint4(static_cast<uint32_t>(clock64Now()), 0u, word & ~WS_IKET_EVENT_GLOBALTIMER, 0u);
-                putHeld();
-                put(m_next, e);
             } else {
                 const uint4 e = stamp(word, token);
                 putHeld();
