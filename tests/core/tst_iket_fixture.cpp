@@ -5,14 +5,17 @@
 // dropped, every event lies inside its kernel, and the order the kernels' barriers impose
 // holds across warps (a consumer computes only after the producer's data arrived). Decoding
 // the kept raw files again gives the stored events.
+#include "core/iket/iketlaunch.h"
 #include "core/iket/warprolesummary.h"
 #include "core/ingest/rawingest.h"
+#include "core/raw/rawreader.h"
 #include "core/store/sessionreader.h"
 #include "iketrawfit.h"
 
 #include <QtTest>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <tuple>
@@ -80,6 +83,30 @@ void checkReingest(const SessionData& stored, const char* rawDir)
     }
 }
 
+// Pops in the kept raw files of `rawDir` that carry no %globaltimer reading, and all pops: the
+// pair recorder's pops read only the clock, the held-begin recorder's read both timers.
+std::pair<size_t, size_t> popsWithoutReading(const char* rawDir)
+{
+    size_t bare = 0;
+    size_t pops = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(fixture(rawDir))) {
+        const raw::RawFile file = raw::RawFile::load(entry.path().string());
+        for (const raw::RawFrame& f : file.frames()) {
+            if (f.type != raw::kIketLaunchType)
+                continue;
+            iket::LaunchBuffer l;
+            if (!iket::parseLaunch(f.payload, {}, {}, l).empty())
+                continue;
+            for (const raw::IketEvent& e : l.events)
+                if (e.kind == static_cast<uint8_t>(raw::IketKind::Pop)) {
+                    ++pops;
+                    bare += e.globaltimer == 0 ? 1 : 0;
+                }
+        }
+    }
+    return {bare, pops};
+}
+
 } // namespace
 
 class TestIketFixture : public QObject {
@@ -114,9 +141,27 @@ private Q_SLOTS:
         checkReingest(s, "raw/two_warp");
     }
 
+    // Two recordings of the pipelined example on the H200: 2026-12-02 with the held-begin
+    // recorder, 2026-12-03 with push/pop pairs (Store::Pair, version 3 buffers: a pop right
+    // after its push stored with it, pops without a %globaltimer reading).
+    void pipelined_data()
+    {
+        QTest::addColumn<QString>("session");
+        QTest::addColumn<QString>("raw");
+        QTest::addColumn<bool>("pairs");
+        QTest::newRow("held begin") << QStringLiteral("pipelined.wscope") << QStringLiteral("raw/pipelined") << false;
+        QTest::newRow("push/pop pairs") << QStringLiteral("pipelined_pairs.wscope")
+                                        << QStringLiteral("raw/pipelined_pairs") << true;
+    }
     void pipelined()
     {
-        const SessionData s = SessionReader(fixture("pipelined.wscope")).readAll();
+        QFETCH(QString, session);
+        QFETCH(QString, raw);
+        QFETCH(bool, pairs);
+        const auto [bare, pops] = popsWithoutReading(raw.toUtf8().constData());
+        QVERIFY(pops > 1000);
+        QCOMPARE(bare, pairs ? pops : size_t(0));
+        const SessionData s = SessionReader(fixture(session.toUtf8().constData())).readAll();
         checkCommon(s, 2);
         const auto warps = byWarp(s);
         std::map<std::string, size_t> warpsPerRole;
@@ -154,7 +199,7 @@ private Q_SLOTS:
             for (const auto& p : r.phases)
                 QVERIFY(p.meanNs > 0 && p.p95Ns > 0);
         }
-        checkReingest(s, "raw/pipelined");
+        checkReingest(s, raw.toUtf8().constData());
     }
     void pipelinedClock64()
     {
