@@ -115,13 +115,13 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
         }
         m_lastWatchedBytes = m_changed.savedBytes();
         // The copies just written are dirty in L2: evict once, so no pass writes them back.
-        if (ok && eviction) {
+        if (ok && eviction && m_first == First::Settled) {
             StepTimer t(m_times.evictMs);
             ok = eviction->run(error);
         }
         // Two unprofiled runs, each followed by the compare and restore every pass is followed
         // by: pass 1 then starts from the same kind of state as every later pass.
-        for (int warm = 0; ok && warm < 2; ++warm) {
+        for (int warm = 0; ok && warm < 2 && m_first == First::Settled; ++warm) {
             {
                 StepTimer t(m_times.launchMs);
                 r = launch();

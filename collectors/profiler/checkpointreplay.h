@@ -62,6 +62,15 @@ public:
     // An issue 18 experiment (WS_PROFILE_NONE_COMPARE=skip).
     enum class Between { Compare, SkipWhenUnchanged };
     void setBetweenPasses(Between b) { m_between = b; }
+    // With restoreOnlyChanged: what the first pass starts from. Settled (the default): two
+    // unprofiled runs, each followed by the compare and restore, after the copies were evicted, so
+    // pass 1 starts from the state every later pass starts from. AsSaved: pass 1 follows the save
+    // directly, with the save's dirty lines in L2, as ncu's first pass follows its own save (its
+    // one-pass `none` runs write the previous launch's dirty lines back during the kernel:
+    // docs/evidence/2026-12-03-ncu-elapsed); later passes as before.
+    // An issue 18 experiment (WS_PROFILE_NONE_COMPARE=first-as-saved).
+    enum class First { Settled, AsSaved };
+    void setFirstPass(First f) { m_first = f; }
     void setCompare(ChangedMemory::Compare c) { m_changed.setCompare(c); }
     // Of the last replay: the most bytes one run changed, and the bytes watched.
     size_t lastChangedBytes() const { return m_lastChangedBytes; }
@@ -86,6 +95,7 @@ private:
     bool m_initialized = false;
     bool m_diff = false;
     Between m_between = Between::Compare;
+    First m_first = First::Settled;
     std::vector<std::pair<CUdeviceptr, size_t>> m_diffRegions;
     ChangedMemory m_changed;
     size_t m_lastChangedBytes = 0;

@@ -710,6 +710,8 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
                 m_noneCompare == "ef" ? ChangedMemory::Compare::EvictFirst : ChangedMemory::Compare::Cached);
             state.replay.setBetweenPasses(m_noneCompare == "skip" ? CheckpointReplay::Between::SkipWhenUnchanged
                                                                   : CheckpointReplay::Between::Compare);
+            state.replay.setFirstPass(m_noneCompare == "first-as-saved" ? CheckpointReplay::First::AsSaved
+                                                                        : CheckpointReplay::First::Settled);
             state.replay.restoreOnlyChanged(std::move(regions));
         }
     }

@@ -102,7 +102,7 @@ private:
     // `all`, whose passes then did not start from a clean L2.
     enum class Replay { Restore, Cupti, Warm, Diff };
     Replay m_replay = Replay::Restore;
-    std::string m_noneCompare; // WS_PROFILE_NONE_COMPARE: "", "ef" or "skip" (experiments)
+    std::string m_noneCompare; // WS_PROFILE_NONE_COMPARE: "", "ef", "skip" or "first-as-saved" (experiments)
     bool m_active = false;
     bool m_finished = false;
     ProfileResultWriter m_writer;
