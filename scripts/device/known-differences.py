@@ -18,12 +18,12 @@ import sys
 
 # Causes measured on the H200 (docs/kernel-metrics.md, "Fidelity on kernels it was not tuned on");
 # first match wins. Metrics without a match say so.
-CLOCK = ("ncu's SM counters were read over more elapsed cycles than its GPC counters on memory-bound "
-         "kernels (sm__cycles_elapsed over gpc__cycles_elapsed.max: 1.023 on stream_copy, 1.010-1.013 on "
-         "persistent_axpy in ncu's runs, 0.998 and 0.992 in ours; both tools agree on the duration and on "
-         "gpc__cycles_elapsed), so ncu's figures per SM elapsed cycle are 1-2.4 % lower there (evidence "
-         "2026-12-02-fidelity-none-variants/elapsed-windows.txt); on the Triton softmax ncu's none passes ran "
-         "longer as well (92.4-93.2 vs 90.8-91.9 us, 3.3 % more SM active cycles, 2.3 MB more written to DRAM; "
+CLOCK = ("ncu's none takes its SM counters from a pass that starts with the previous run's dirty lines in L2 "
+         "(most likely its first, right after its save) and its duration and GPC counters from later passes: with "
+         "those metrics alone (one pass) ncu reads 1.960-1.966 GHz and SM/GPC elapsed 0.998 on stream_copy, as ours "
+         "does, with the whole set 2.020 GHz; so ncu's figures per SM elapsed cycle are 1-4 % lower (evidence "
+         "2026-12-03-ncu-elapsed/run.log, 2026-12-02-fidelity-none-variants/elapsed-windows.txt); on the Triton "
+         "softmax ncu's none passes ran longer as well (92.4-93.2 vs 90.8-91.9 us, 3.3 % more SM active cycles; "
          "evidence 2026-12-03-fidelity-ops-6/key-metrics.txt)")
 CAUSES = [
     ("all", r"^dram__bytes_write", "ncu's multi-pass collection writes to DRAM itself: with dram__bytes_write.sum "
