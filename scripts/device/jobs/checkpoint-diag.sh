@@ -9,12 +9,7 @@
 # Usage on the device: bash scripts/device.sh run checkpoint-diag   (this script gets OUTDIR)
 set -u
 O=${1:-/tmp/checkpoint-diag}
-mkdir -p "$O"
-exec > >(tee "$O/device.log") 2>&1
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export WS_SECTIONS_DIR=$PWD/resources/sections
-chmod u+x "$WS_DEVICE_BIN"/* 2>/dev/null
-CLI=$WS_DEVICE_BIN/warpscope-cli
+. "$PWD/scripts/device/profiler-job-env.sh"
 W=$WS_DEVICE_BIN/warpscope-metricsworkload
 PY=$PWD/examples/python/fidelity_ops.py
 LIMIT=${CHECKPOINT_DIAG_DEADLINE:-200}

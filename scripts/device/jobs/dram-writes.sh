@@ -9,15 +9,8 @@
 # Usage on the device: bash scripts/device.sh run dram-writes   (this script gets OUTDIR)
 set -u
 O=${1:-/tmp/dram-writes}
-mkdir -p "$O"
-exec > >(tee "$O/device.log") 2>&1
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export WS_SECTIONS_DIR=$PWD/resources/sections
-chmod u+x "$WS_DEVICE_BIN"/* 2>/dev/null
-CLI=$WS_DEVICE_BIN/warpscope-cli
+. "$PWD/scripts/device/profiler-job-env.sh"
 SUITE=$WS_DEVICE_BIN/warpscope-fidelitysuite
-NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
-HERE=$PWD/scripts/device
 LAUNCH=$(python3 "$HERE/metrics-compare.py" launch-names)
 M=dram__bytes_write.sum,dram__bytes_read.sum
 for mode in strided fp64 l2reuse; do
