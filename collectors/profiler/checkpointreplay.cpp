@@ -170,6 +170,13 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
                 break;
             }
         }
+        if (eviction && diff && std::find(m_dirtyPasses.begin(), m_dirtyPasses.end(), passes) != m_dirtyPasses.end()) {
+            StepTimer t(m_times.evictMs);
+            if (!eviction->dirty(error)) {
+                ok = false;
+                break;
+            }
+        }
         {
             StepTimer t(m_times.startMs);
             if (!session.start(error)) {

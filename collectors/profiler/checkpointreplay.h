@@ -71,6 +71,12 @@ public:
     // An issue 18 experiment (WS_PROFILE_NONE_COMPARE=first-as-saved).
     enum class First { Settled, AsSaved };
     void setFirstPass(First f) { m_first = f; }
+    // With restoreOnlyChanged: the passes (0-based) that start with L2 full of dirty lines
+    // (L2Eviction::dirty after that pass's compare and restore), as the pass ncu takes its SM
+    // counters from in `none` does (docs/kernel-metrics.md, "What ncu's passes see"). Swept pass
+    // by pass, it finds which of our passes holds a counter (scripts/device/jobs/pass-sweep.sh).
+    // An issue 18 experiment (WS_PROFILE_NONE_DIRTY_PASSES).
+    void setDirtyPasses(std::vector<size_t> passes) { m_dirtyPasses = std::move(passes); }
     void setCompare(ChangedMemory::Compare c) { m_changed.setCompare(c); }
     // Of the last replay: the most bytes one run changed, and the bytes watched.
     size_t lastChangedBytes() const { return m_lastChangedBytes; }
@@ -96,6 +102,7 @@ private:
     bool m_diff = false;
     Between m_between = Between::Compare;
     First m_first = First::Settled;
+    std::vector<size_t> m_dirtyPasses;
     std::vector<std::pair<CUdeviceptr, size_t>> m_diffRegions;
     ChangedMemory m_changed;
     size_t m_lastChangedBytes = 0;

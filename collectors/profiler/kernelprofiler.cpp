@@ -36,6 +36,24 @@ thread_local bool t_replaying = false;
 // Replays running on any thread (WS_PROFILE_TRACE names the memory calls made meanwhile).
 std::atomic<int> g_replays {0};
 
+// "3" or "0,5" (WS_PROFILE_NONE_DIRTY_PASSES): pass numbers; anything that is not a number ends
+// the list.
+std::vector<size_t> passList(const char* text)
+{
+    std::vector<size_t> out;
+    for (const char* p = text; p && *p;) {
+        char* end = nullptr;
+        const unsigned long v = std::strtoul(p, &end, 10);
+        if (end == p)
+            break;
+        out.push_back(v);
+        p = *end == ',' ? end + 1 : end;
+        if (*end != ',')
+            break;
+    }
+    return out;
+}
+
 // Counter-data images larger than this are split into several decode rounds.
 constexpr size_t kMaxImageBytes = size_t(256) << 20;
 constexpr size_t kMaxRangesPerImage = 64;
@@ -104,6 +122,7 @@ bool KernelProfiler::initialize()
         // evict-first loads, "skip" runs the passes of an unchanging kernel back to back.
         const char* compare = std::getenv("WS_PROFILE_NONE_COMPARE");
         m_noneCompare = compare ? compare : "";
+        m_noneDirtyPasses = passList(std::getenv("WS_PROFILE_NONE_DIRTY_PASSES"));
     }
     if (!m_config.kernelRegex.empty()) {
         try {
@@ -489,6 +508,12 @@ bool KernelProfiler::setUp(ContextState& state)
             m_writer.info("l2_eviction_bytes", std::to_string(state.eviction->bufferBytes()));
         if (m_replay == Replay::Diff && !m_noneCompare.empty())
             m_writer.info("none_compare", m_noneCompare);
+        if (m_replay == Replay::Diff && !m_noneDirtyPasses.empty()) {
+            std::string list;
+            for (const size_t p : m_noneDirtyPasses)
+                list += (list.empty() ? "" : ",") + std::to_string(p);
+            m_writer.info("none_dirty_passes", list);
+        }
     } else {
         m_writer.info("cache_control", "none");
         m_writer.info("replay", "CUPTI kernel replay");
@@ -712,6 +737,7 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
                                                                   : CheckpointReplay::Between::Compare);
             state.replay.setFirstPass(m_noneCompare == "first-as-saved" ? CheckpointReplay::First::AsSaved
                                                                         : CheckpointReplay::First::Settled);
+            state.replay.setDirtyPasses(m_noneDirtyPasses);
             state.replay.restoreOnlyChanged(std::move(regions));
         }
     }

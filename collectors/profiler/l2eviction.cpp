@@ -139,6 +139,35 @@ bool L2Eviction::run(std::string& error)
         error = driverStatus("L2 eviction kernel", r);
         return false;
     }
+    return returnToProgram(true, error);
+}
+
+bool L2Eviction::dirty(std::string& error)
+{
+    if (!m_ctx || m_bytes < m_l2Bytes) {
+        error = "L2 eviction is not prepared";
+        return false;
+    }
+    {
+        ContextScope scope(m_ctx);
+        if (!scope.ok()) {
+            error = "cannot make the eviction context current";
+            return false;
+        }
+        CUresult r = cuMemsetD32(m_buffer + (m_bytes - m_l2Bytes), 0, m_l2Bytes / 4);
+        if (r == CUDA_SUCCESS)
+            r = cuCtxSynchronize();
+        if (r != CUDA_SUCCESS) {
+            error = driverStatus("writing L2 dirty", r);
+            return false;
+        }
+    }
+    return returnToProgram(false, error);
+}
+
+bool L2Eviction::returnToProgram(bool warm, std::string& error)
+{
+    CUresult r = CUDA_SUCCESS;
     if (m_returnKernel) {
         ContextScope back(m_returnCtx);
         CUdeviceptr none = 0;
@@ -149,9 +178,10 @@ bool L2Eviction::run(std::string& error)
         // 16 stays out).
         // The loads' sink is allocated in the program's context only when there is something to
         // warm, so `all` leaves the program's memory as it was.
-        if (r == CUDA_SUCCESS && !m_warm.empty() && !m_returnSink)
+        if (r == CUDA_SUCCESS && warm && !m_warm.empty() && !m_returnSink)
             r = cuMemAlloc(&m_returnSink, 16);
-        for (const auto& [base, bytes] : m_warm) {
+        static const std::vector<std::pair<CUdeviceptr, size_t>> kNone;
+        for (const auto& [base, bytes] : warm ? m_warm : kNone) {
             if (r != CUDA_SUCCESS)
                 break;
             const size_t take = std::min(bytes, 2 * m_l2Bytes) & ~size_t(15);

@@ -44,12 +44,18 @@ public:
     void setWarmRegions(std::vector<std::pair<CUdeviceptr, size_t>> regions) { m_warm = std::move(regions); }
     // Runs the eviction kernel (then the warm-up reads) and waits for it.
     bool run(std::string& error);
+    // Writes the last L2-sized stretch of the scratch buffer (zeros, as it holds) and waits: L2 is
+    // then full of dirty lines, as after a launch that wrote that much, and the next kernel writes
+    // them back as it evicts them. For the issue 18 experiment WS_PROFILE_NONE_DIRTY_PASSES.
+    bool dirty(std::string& error);
 
     size_t bufferBytes() const { return m_bytes; }
     size_t l2Bytes() const { return m_l2Bytes; }
 
 private:
     void release();
+    // The empty kernel in the program's context (and the warm regions' reads with `warm`).
+    bool returnToProgram(bool warm, std::string& error);
 
     CUcontext m_ctx = nullptr;
     CUcontext m_returnCtx = nullptr;
