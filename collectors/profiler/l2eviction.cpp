@@ -119,7 +119,7 @@ bool L2Eviction::prepare(CUdevice device, CUcontext shared, std::string& error)
     return true;
 }
 
-bool L2Eviction::run(std::string& error)
+bool L2Eviction::inOwnContext(const char* what, const std::function<CUresult()>& work, std::string& error)
 {
     if (!m_ctx) {
         error = "L2 eviction is not prepared";
@@ -130,39 +130,30 @@ bool L2Eviction::run(std::string& error)
         error = "cannot make the eviction context current";
         return false;
     }
-    unsigned long long elements = m_bytes / 16;
-    void* args[] = {&m_buffer, &elements, &m_sink};
-    CUresult r = cuLaunchKernel(m_kernel, m_blocks, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
+    CUresult r = work();
     if (r == CUDA_SUCCESS)
         r = cuCtxSynchronize();
     if (r != CUDA_SUCCESS) {
-        error = driverStatus("L2 eviction kernel", r);
+        error = driverStatus(what, r);
         return false;
     }
-    return returnToProgram(true, error);
+    return true;
+}
+
+bool L2Eviction::run(std::string& error)
+{
+    const auto evict = [this] {
+        unsigned long long elements = m_bytes / 16;
+        void* args[] = {&m_buffer, &elements, &m_sink};
+        return cuLaunchKernel(m_kernel, m_blocks, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
+    };
+    return inOwnContext("L2 eviction kernel", evict, error) && returnToProgram(true, error);
 }
 
 bool L2Eviction::dirty(std::string& error)
 {
-    if (!m_ctx || m_bytes < m_l2Bytes) {
-        error = "L2 eviction is not prepared";
-        return false;
-    }
-    {
-        ContextScope scope(m_ctx);
-        if (!scope.ok()) {
-            error = "cannot make the eviction context current";
-            return false;
-        }
-        CUresult r = cuMemsetD32(m_buffer + (m_bytes - m_l2Bytes), 0, m_l2Bytes / 4);
-        if (r == CUDA_SUCCESS)
-            r = cuCtxSynchronize();
-        if (r != CUDA_SUCCESS) {
-            error = driverStatus("writing L2 dirty", r);
-            return false;
-        }
-    }
-    return returnToProgram(false, error);
+    const auto write = [this] { return cuMemsetD32(m_buffer + (m_bytes - m_l2Bytes), 0, m_l2Bytes / 4); };
+    return inOwnContext("writing L2 dirty", write, error) && returnToProgram(false, error);
 }
 
 bool L2Eviction::returnToProgram(bool warm, std::string& error)

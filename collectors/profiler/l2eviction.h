@@ -4,6 +4,7 @@
 #include <cuda.h>
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,6 +55,8 @@ public:
 
 private:
     void release();
+    // Runs `work` in the eviction's own context and waits for it; `what` names it in the error.
+    bool inOwnContext(const char* what, const std::function<CUresult()>& work, std::string& error);
     // The empty kernel in the program's context (and the warm regions' reads with `warm`).
     bool returnToProgram(bool warm, std::string& error);
 
