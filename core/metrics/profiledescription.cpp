@@ -34,6 +34,8 @@ std::string describeProfileRun(const std::map<std::string, std::string>& meta)
         out += "; cache control none: L2 as CUPTI's kernel replay left it (compare with ncu --cache-control none)";
     else
         out += "; cache control not recorded (CUPTI kernel replay)";
+    if (const std::string experiment = value(metakey::kProfileReplayExperiment); !experiment.empty())
+        out += "; replay experiment, not the default (" + experiment + ")";
     out += "; GPU clocks not locked";
     return out;
 }

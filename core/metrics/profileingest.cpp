@@ -215,6 +215,24 @@ SessionData ProfileIngest::build(const std::vector<ProfileResult>& results, cons
         if (auto it = r.info.find("replay"); it != r.info.end())
             replay = it->second;
     }
+    // Replay experiments (issue 18) change what the cache-sensitive values mean: the session says
+    // which ran (the profiler writes each setting that is not the default).
+    std::string experiment;
+    for (const char* key : {"none_compare", "none_dirty_passes"})
+        for (const auto& r : results)
+            if (auto it = r.info.find(key); it != r.info.end() && !it->second.empty()) {
+                experiment += (experiment.empty() ? "" : "; ") + std::string(key) + "=" + it->second;
+                break;
+            }
+    if (auto it = std::find_if(results.begin(), results.end(),
+            [](const ProfileResult& r) {
+                const auto e = r.info.find("eviction_mode");
+                return e != r.info.end() && e->second != "own";
+            });
+        it != results.end())
+        experiment += (experiment.empty() ? "" : "; ") + std::string("eviction_mode=") + it->info.at("eviction_mode");
+    if (!experiment.empty())
+        s.meta[metakey::kProfileReplayExperiment] = experiment;
     // The replay the profiler says it ran, not the one the cache control implies: from 2026-12-02
     // to 12-03 `all` ran none's changed-blocks replay (its results say so in `replay`).
     const bool changedBlocks = replay.find("changes restored") != std::string::npos;

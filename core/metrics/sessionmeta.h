@@ -25,6 +25,9 @@ inline constexpr const char kProfileSections[] = "profile_sections"; // the --se
 inline constexpr const char kProfilePasses[] = "profile_passes";
 inline constexpr const char kProfileCacheControl[] = "profile_cache_control";
 inline constexpr const char kProfileReplayMode[] = "profile_replay_mode";
+// A replay experiment the profiler ran instead of the default (its WS_PROFILE_* settings, e.g.
+// "none_compare=first-as-saved"); absent for the default replay.
+inline constexpr const char kProfileReplayExperiment[] = "profile_replay_experiment";
 inline constexpr const char kKernelTimeSource[] = "kernel_time_source";
 // Absolute path of the session this one was re-run from (warpscope-cli rerun, "Run again"): the
 // previous attempt, so a chain A -> B -> C can be stepped through.

@@ -319,6 +319,41 @@ private slots:
         QVERIFY2(QString::fromStdString(it->second).contains(expected), it->second.c_str());
     }
 
+    // A replay experiment's settings reach the session's meta (and its run description); the
+    // default replay leaves the key out.
+    void ingestNamesReplayExperiments_data()
+    {
+        QTest::addColumn<QStringList>("info"); // key=value of the profiler's result
+        QTest::addColumn<QString>("expected"); // profile_replay_experiment; empty: absent
+        QTest::newRow("default") << QStringList {"eviction_mode=own"} << QString();
+        QTest::newRow("first pass as saved")
+            << QStringList {"eviction_mode=own", "none_compare=first-as-saved"} << "none_compare=first-as-saved";
+        QTest::newRow("dirty passes and eviction in the program's context") << QStringList {
+            "none_dirty_passes=0,5", "eviction_mode=program"} << "none_dirty_passes=0,5; eviction_mode=program";
+    }
+    void ingestNamesReplayExperiments()
+    {
+        QFETCH(QStringList, info);
+        QFETCH(QString, expected);
+        const auto catalog = SectionCatalog::loadDirectory(kSections);
+        ProfileIngest ingest(catalog, catalog.request(catalog.select({}, {"basic"}), {}));
+        ProfileResult r = sampleResult();
+        r.info["cache_control"] = "none";
+        for (const QString& kv : info)
+            r.info[kv.section('=', 0, 0).toStdString()] = kv.section('=', 1).toStdString();
+        const SessionData s = ingest.build({r}, {4242, "./gemm_relu", 0, 0});
+        const auto it = s.meta.find("profile_replay_experiment");
+        if (expected.isEmpty()) {
+            QVERIFY(it == s.meta.end());
+            QVERIFY(!QString::fromStdString(describeProfileRun(s.meta)).contains("experiment"));
+            return;
+        }
+        QVERIFY(it != s.meta.end());
+        QCOMPARE(QString::fromStdString(it->second), expected);
+        QVERIFY(QString::fromStdString(describeProfileRun(s.meta))
+                    .contains("replay experiment, not the default (" + expected));
+    }
+
     void ingestBuildsKernelsAndMetrics()
     {
         const auto catalog = SectionCatalog::loadDirectory(kSections);
