@@ -47,9 +47,9 @@ std::vector<size_t> passList(const char* text)
         if (end == p)
             break;
         out.push_back(v);
-        p = *end == ',' ? end + 1 : end;
         if (*end != ',')
             break;
+        p = end + 1;
     }
     return out;
 }

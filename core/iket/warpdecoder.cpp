@@ -93,18 +93,6 @@ bool anchoredTimes(const LaunchBuffer& launch, std::vector<TimeNs>& t)
     return true;
 }
 
-// Events from the compact (version 2) buffer: each warp's clock64 is exact within the warp;
-// %globaltimer was read at its anchors and, unless clock64-only, at every event. Durations come
-// from clock64 (sub-ns resolution, where globaltimer ticks in 32 ns steps), placement from
-// globaltimer: one clock rate for the launch (the SMs share their clock), measured over every
-// warp's span (sum of globaltimer spans over sum of clock spans), and per warp the offset that
-// puts its clock on its globaltimer readings (median residual plus half a tick: the timer
-// truncates). A warp whose readings stray from that line by more than kStrayNs (the SM clock
-// changed speed during the kernel) keeps globaltimer for its events that have it: each such event
-// stays inside its own globaltimer tick, placed there by the clock cycles since the warp's previous
-// event, so events closer than a tick keep the order the warp wrote them in (issue 23: ranges of
-// 30 ns back to back sorted out of order when every event of a tick sat at its middle); its events
-// without a reading follow the previous event by the cycles in between.
 // The ns per cycle around event i of a warp (events [first, first + n)) from the globaltimer
 // readings before and after it, widened to at least kLocalRateSpanNs so the readings' 32 ns ticks
 // stay small against the span; `fallback` when the warp has no reading on one side.
@@ -141,6 +129,19 @@ double localRate(const LaunchBuffer& launch, uint64_t first, uint64_t n, uint64_
         / static_cast<double>(launch.events[b].clock - launch.events[a].clock);
 }
 
+// Events from the compact (version 2 and 3) buffers: each warp's clock64 is exact within the warp;
+// %globaltimer was read at its anchors and, unless clock64-only, at every event but the pops of
+// version 3 buffers. Durations come
+// from clock64 (sub-ns resolution, where globaltimer ticks in 32 ns steps), placement from
+// globaltimer: one clock rate for the launch (the SMs share their clock), measured over every
+// warp's span (sum of globaltimer spans over sum of clock spans), and per warp the offset that
+// puts its clock on its globaltimer readings (median residual plus half a tick: the timer
+// truncates). A warp whose readings stray from that line by more than kStrayNs (the SM clock
+// changed speed during the kernel) keeps globaltimer for its events that have it: each such event
+// stays inside its own globaltimer tick, placed there by the clock cycles since the warp's previous
+// event, so events closer than a tick keep the order the warp wrote them in (issue 23: ranges of
+// 30 ns back to back sorted out of order when every event of a tick sat at its middle); its events
+// without a reading follow the previous event by the cycles in between.
 void compactTimes(const LaunchBuffer& launch, uint64_t step, std::vector<TimeNs>& t, ClockMapping& clock)
 {
     // Per warp: its rate over its span. The launch's rate is the median over the warps that span
@@ -213,42 +214,38 @@ void compactTimes(const LaunchBuffer& launch, uint64_t step, std::vector<TimeNs>
         uint64_t nextReading = first; // keepGlobaltimer: the next event with a reading from here
         for (uint64_t i = first; i < first + n; ++i) {
             const raw::IketEvent& e = launch.events[i];
-            if (keepGlobaltimer && e.globaltimer != 0) {
-                const auto tick = static_cast<TimeNs>(e.globaltimer);
-                TimeNs at = tick + half;
+            if (keepGlobaltimer && (placed || e.globaltimer != 0)) {
+                // After the warp's first placed event every event follows the one before it by the
+                // cycles in between, at the clock's rate around it (the warp's clock changed speed,
+                // so neither its line nor its mean rate holds here).
+                TimeNs at = 0;
                 if (placed) {
                     const auto since = static_cast<double>(static_cast<int64_t>(e.clock - launch.events[i - 1].clock));
                     at = t[i - 1]
                         + static_cast<TimeNs>(
                             std::llround(localRate(launch, first, n, i, rate) * std::max(since, 0.0)));
-                    at = std::clamp(at, tick, tick + static_cast<TimeNs>(step > 0 ? step - 1 : 0));
-                    // Written later, so later: at least 1 ns after the previous event even where
-                    // the clamp would tie them.
-                    at = std::max(at, t[i - 1] + 1);
                 }
-                t[i] = at;
+                const auto tickSpan = static_cast<TimeNs>(step > 0 ? step - 1 : 0);
+                if (e.globaltimer != 0) {
+                    // With a reading: inside its own tick (at the tick's middle for the first).
+                    const auto tick = static_cast<TimeNs>(e.globaltimer);
+                    at = placed ? std::clamp(at, tick, tick + tickSpan) : tick + half;
+                } else {
+                    // Without one (a pop paired with its push, a clock64-only event): before the
+                    // next reading's tick ends, one ns left for each event up to it, so no drift
+                    // carries on past the readings.
+                    nextReading = std::max(nextReading, i);
+                    while (nextReading < first + n && launch.events[nextReading].globaltimer == 0)
+                        ++nextReading;
+                    if (nextReading < first + n)
+                        at = std::min(at,
+                            static_cast<TimeNs>(launch.events[nextReading].globaltimer) + tickSpan
+                                - static_cast<TimeNs>(nextReading - i));
+                }
+                // Written later, so later: at least 1 ns after the previous event even where the
+                // clamp would tie them.
+                t[i] = placed ? std::max(at, t[i - 1] + 1) : at;
                 placed = true;
-                continue;
-            }
-            // Without a reading of its own (a pop paired with its push, a clock64-only event),
-            // an event of such a warp follows the one before it by the cycles in between, at the
-            // clock's rate around it: the warp's clock changed speed, so neither its line nor
-            // its mean rate holds here.
-            // It lies before the next reading's tick ends (one ns left for each event up to
-            // it), so no drift carries on past the readings.
-            if (keepGlobaltimer && placed) {
-                const auto since = static_cast<double>(static_cast<int64_t>(e.clock - launch.events[i - 1].clock));
-                TimeNs at = t[i - 1]
-                    + static_cast<TimeNs>(std::llround(localRate(launch, first, n, i, rate) * std::max(since, 0.0)));
-                nextReading = std::max(nextReading, i);
-                while (nextReading < first + n && launch.events[nextReading].globaltimer == 0)
-                    ++nextReading;
-                if (nextReading < first + n) {
-                    const auto tickEnd = static_cast<TimeNs>(launch.events[nextReading].globaltimer)
-                        + static_cast<TimeNs>(step > 0 ? step - 1 : 0);
-                    at = std::min(at, tickEnd - static_cast<TimeNs>(nextReading - i));
-                }
-                t[i] = std::max(at, t[i - 1] + 1);
                 continue;
             }
             const auto cycles = static_cast<double>(static_cast<int64_t>(e.clock - launch.events[first].clock));

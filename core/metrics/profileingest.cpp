@@ -216,21 +216,15 @@ SessionData ProfileIngest::build(const std::vector<ProfileResult>& results, cons
             replay = it->second;
     }
     // Replay experiments (issue 18) change what the cache-sensitive values mean: the session says
-    // which ran (the profiler writes each setting that is not the default).
+    // which ran. The profiler writes none_compare and none_dirty_passes only for an experiment, and
+    // eviction_mode always ("own" is the default).
     std::string experiment;
-    for (const char* key : {"none_compare", "none_dirty_passes"})
+    for (const char* key : {"none_compare", "none_dirty_passes", "eviction_mode"})
         for (const auto& r : results)
-            if (auto it = r.info.find(key); it != r.info.end() && !it->second.empty()) {
+            if (auto it = r.info.find(key); it != r.info.end() && !it->second.empty() && it->second != "own") {
                 experiment += (experiment.empty() ? "" : "; ") + std::string(key) + "=" + it->second;
                 break;
             }
-    if (auto it = std::find_if(results.begin(), results.end(),
-            [](const ProfileResult& r) {
-                const auto e = r.info.find("eviction_mode");
-                return e != r.info.end() && e->second != "own";
-            });
-        it != results.end())
-        experiment += (experiment.empty() ? "" : "; ") + std::string("eviction_mode=") + it->info.at("eviction_mode");
     if (!experiment.empty())
         s.meta[metakey::kProfileReplayExperiment] = experiment;
     // The replay the profiler says it ran, not the one the cache control implies: from 2026-12-02

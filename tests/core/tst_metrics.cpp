@@ -153,6 +153,15 @@ const MetricDef* defOf(const SessionData& s, const std::string& name)
     return nullptr;
 }
 
+// "key=value" rows of a data-driven case, as a map (the value may hold '=').
+std::map<std::string, std::string> keyValues(const QStringList& rows)
+{
+    std::map<std::string, std::string> m;
+    for (const QString& kv : rows)
+        m[kv.section('=', 0, 0).toStdString()] = kv.section('=', 1).toStdString();
+    return m;
+}
+
 } // namespace
 
 class TestMetrics : public QObject {
@@ -339,8 +348,8 @@ private slots:
         ProfileIngest ingest(catalog, catalog.request(catalog.select({}, {"basic"}), {}));
         ProfileResult r = sampleResult();
         r.info["cache_control"] = "none";
-        for (const QString& kv : info)
-            r.info[kv.section('=', 0, 0).toStdString()] = kv.section('=', 1).toStdString();
+        for (const auto& [key, value] : keyValues(info))
+            r.info[key] = value;
         const SessionData s = ingest.build({r}, {4242, "./gemm_relu", 0, 0});
         const auto it = s.meta.find("profile_replay_experiment");
         if (expected.isEmpty()) {
@@ -591,10 +600,7 @@ private slots:
     {
         QFETCH(QStringList, meta);
         QFETCH(QString, expected);
-        std::map<std::string, std::string> m;
-        for (const QString& kv : meta)
-            m[kv.section('=', 0, 0).toStdString()] = kv.section('=', 1).toStdString();
-        const QString text = QString::fromStdString(describeProfileRun(m));
+        const QString text = QString::fromStdString(describeProfileRun(keyValues(meta)));
         if (expected.isEmpty())
             QVERIFY2(text.isEmpty(), qPrintable(text));
         else
