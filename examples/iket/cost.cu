@@ -188,14 +188,23 @@ template <class Rec, bool Range, int Work> __global__ void rateKernelFixed(int s
 // ---------------------------------------------------------------------------------------------
 // accuracy: spins of known length
 
-__device__ __forceinline__ uint64_t spin(uint64_t cycles)
+// A spin's span: from its first clock read to the clock read right after its loop has exited.
+// The loop's last clock read is not its end: the compare and branch after it still run (34 cycles
+// of stalls on sm_90, docs/evidence/2026-12-03-iket-spin-sass), and a range around the spin
+// includes them. `lastRead` is that last read's span, the reference before 2026-12-03.
+struct SpinSpan {
+    uint64_t toExit;
+    uint64_t lastRead;
+};
+__device__ __forceinline__ SpinSpan spin(uint64_t cycles)
 {
     const uint64_t c0 = detail::clock64Now();
     uint64_t c1;
     do {
         c1 = detail::clock64Now();
     } while (c1 - c0 < cycles);
-    return c1 - c0;
+    const uint64_t exit = detail::clock64Now();
+    return {exit - c0, c1 - c0};
 }
 
 template <class Rec>
@@ -206,18 +215,25 @@ __global__ void spinKernel(int reps, unsigned long long* actual, unsigned long l
     const uint64_t g0 = detail::globaltimerNow();
     const uint64_t c0 = detail::clock64Now();
     uint64_t sum[3] = {0, 0, 0};
+    uint64_t last[3] = {0, 0, 0};
     uint64_t bare[3] = {0, 0, 0};
     const uint64_t lengths[3] = {200, 2000, 20000};
     for (int r = 0; r < reps; ++r) {
         prof.range_push(CostName::spin_short);
-        sum[0] += spin(200);
+        const SpinSpan s0 = spin(200);
         prof.range_pop();
         prof.range_push(CostName::spin_mid);
-        sum[1] += spin(2000);
+        const SpinSpan s1 = spin(2000);
         prof.range_pop();
         prof.range_push(CostName::spin_long);
-        sum[2] += spin(20000);
+        const SpinSpan s2 = spin(20000);
         prof.range_pop();
+        sum[0] += s0.toExit;
+        sum[1] += s1.toExit;
+        sum[2] += s2.toExit;
+        last[0] += s0.lastRead;
+        last[1] += s1.lastRead;
+        last[2] += s2.lastRead;
         prof.mark(CostName::tick);
         // The same spins between two bare clock64 reads: what timestamps around them show
         // without any recorder (the reads' own latency included).
@@ -238,6 +254,8 @@ __global__ void spinKernel(int reps, unsigned long long* actual, unsigned long l
             atomicAdd(actual + 4 + k, static_cast<unsigned long long>(bare[k]));
         atomicAdd(gtSpan, static_cast<unsigned long long>(g1 - g0));
         atomicAdd(gtSpan + 1, static_cast<unsigned long long>(c1 - c0));
+        for (int k = 0; k < 3; ++k)
+            atomicAdd(gtSpan + 2 + k, static_cast<unsigned long long>(last[k]));
     }
 }
 
@@ -299,11 +317,12 @@ void timeAll(std::vector<Variant>& vs, int reps)
             v.us.push_back(t.time(v.launch));
 }
 
-const char* const kRecorderNames[] = {"wide_gt (v1, old default)", "wide_clock64 (v1 CLOCK64_ONLY)",
-    "compact_gt_immediate", "compact_clock64_immediate", "compact_gt_deferred", "compact_clock64_deferred",
-    "batched_gt_immediate", "batched_clock64_immediate", "batched_gt_deferred", "batched_clock64_deferred",
-    "compact_gt_holdbegin", "compact_clock64_holdbegin", "compact_gt_holdall", "compact_clock64_holdall",
-    "compact_gt_holdall_tight", "compact_gt_pair", "compact_clock64_pair"};
+const char* const kRecorderNames[]
+    = {"wide_gt (v1, old default)", "wide_clock64 (v1 CLOCK64_ONLY)", "compact_gt_immediate",
+        "compact_clock64_immediate", "compact_gt_deferred", "compact_clock64_deferred", "batched_gt_immediate",
+        "batched_clock64_immediate", "batched_gt_deferred", "batched_clock64_deferred", "compact_gt_holdbegin",
+        "compact_clock64_holdbegin", "compact_gt_holdall", "compact_clock64_holdall", "compact_gt_holdall_tight",
+        "compact_gt_pair", "compact_clock64_pair", "compact_gt_pair_keep", "compact_clock64_pair_keep"};
 
 template <class T> struct Tag {
     using type = T;
@@ -336,6 +355,10 @@ template <class F> void forEachRecorder(F&& f)
     // clock (version 3 buffers).
     f(Tag<CompactRecorder<true, Store::Pair>> {}, 15);
     f(Tag<CompactRecorder<false, Store::Pair>> {}, 16);
+    // Pair, and a mark's store registers kept live until the next call (no wait on the store's
+    // register reads in the kernel's code between calls).
+    f(Tag<CompactRecorder<true, Store::PairKeep>> {}, 17);
+    f(Tag<CompactRecorder<false, Store::PairKeep>> {}, 18);
 }
 
 // Which of forEachRecorder's recorders DefaultRecorder is (-1 when none, e.g. a build with
@@ -485,6 +508,7 @@ int rate(int reps, bool collect)
             addFixed(Tag<CompactRecorder<true, Store::HoldAll>> {}, kRecorderNames[12]);
             addFixed(Tag<CompactRecorder<true, Store::HoldAllTight>> {}, kRecorderNames[14]);
             addFixed(Tag<CompactRecorder<true, Store::Pair>> {}, kRecorderNames[15]);
+            addFixed(Tag<CompactRecorder<true, Store::PairKeep>> {}, kRecorderNames[17]);
             report(fixed);
             if (cudaGetLastError() != cudaSuccess)
                 rc = 1;
@@ -496,9 +520,9 @@ int rate(int reps, bool collect)
 }
 
 // A few launches of the rate kernels, uninstrumented and with the Store::Deferred,
-// Store::HoldBegin, Store::HoldAll, Store::HoldAllTight and Store::Pair recorders, for `warpscope-cli profile
-// --pc-sampling
-// --kernel-name regex:rateKernel`: which instructions of an event the warps stall on, and why.
+// Store::HoldBegin, Store::HoldAll, Store::HoldAllTight, Store::Pair and Store::PairKeep recorders,
+// for `warpscope-cli profile --pc-sampling --kernel-name regex:rateKernel`: which instructions of
+// an event the warps stall on, and why.
 int sample(int reps)
 {
     const int grid = sms();
@@ -522,8 +546,9 @@ int sample(int reps)
     run(Tag<CompactRecorder<true, Store::HoldAll>> {});
     run(Tag<CompactRecorder<true, Store::HoldAllTight>> {});
     run(Tag<CompactRecorder<true, Store::Pair>> {});
+    run(Tag<CompactRecorder<true, Store::PairKeep>> {});
     std::printf("sample: %d launches each of rateKernel (mark, range) x (uninstrumented, deferred, holdbegin, holdall, "
-                "holdall_tight, pair)\n",
+                "holdall_tight, pair, pair_keep)\n",
         reps);
     return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }
@@ -553,11 +578,11 @@ int accuracy()
     forEachRecorder([&](auto tag, int i) {
         using Rec = typename decltype(tag)::type;
         BasicLaunch<Rec> l("accuracy", dim3(grid), dim3(32 * kWarps), 7 * kReps + 8, CostName {});
-        cudaMemset(d + 2, 0, 10 * sizeof(unsigned long long));
+        cudaMemset(d + 2, 0, 12 * sizeof(unsigned long long));
         l.arm();
         spinKernel<Rec><<<grid, 32 * kWarps>>>(kReps, d + 2, d + 9, l.buffer());
         const Collected c = l.collect();
-        unsigned long long h[9];
+        unsigned long long h[12]; // sums to exit [0..2], warps [3], bare [4..6], spans [7..8], last reads [9..11]
         cudaMemcpy(h, d + 2, sizeof(h), cudaMemcpyDeviceToHost);
         const double warps = static_cast<double>(h[3]);
         const double rateInKernel = h[8] ? static_cast<double>(h[7]) / static_cast<double>(h[8]) : 0.0;
@@ -570,11 +595,14 @@ int accuracy()
         for (int k = 0; k < 3; ++k) {
             const double cycles = static_cast<double>(h[k]) / (warps * kReps);
             const double bareCycles = static_cast<double>(h[4 + k]) / (warps * kReps);
-            // "expect": the spin's own clock64 span at the kernel's measured clock rate;
-            // "bare": the span two clock64 reads around the same spin show.
+            const double lastCycles = static_cast<double>(h[9 + k]) / (warps * kReps);
+            // "expect": the spin's own clock64 span, first read to the read after its loop exits,
+            // at the kernel's measured clock rate; "last_read": to its loop's last read (the
+            // reference before 2026-12-03); "bare": two clock64 reads around another such spin.
             std::printf("expect recorder=%d kernel_tag=%s name=%s requested_cycles=%d mean_cycles=%.1f ns=%.2f "
-                        "bare_ns=%.2f\n",
-                i, kRecorderNames[i], names[k], requested[k], cycles, cycles * rateInKernel, bareCycles * rateInKernel);
+                        "bare_ns=%.2f last_read_ns=%.2f\n",
+                i, kRecorderNames[i], names[k], requested[k], cycles, cycles * rateInKernel, bareCycles * rateInKernel,
+                lastCycles * rateInKernel);
         }
         if (!c.ok || c.dropped)
             rc = 1;

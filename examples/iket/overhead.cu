@@ -21,6 +21,8 @@ cudaError_t launchPipelineHoldAllTight(const float* in, float* out, int tiles, i
     const ws::iket::DeviceBuffer& trace, cudaStream_t stream);
 cudaError_t launchPipelineHoldBegin(const float* in, float* out, int tiles, int work, int grid,
     const ws::iket::DeviceBuffer& trace, cudaStream_t stream);
+cudaError_t launchPipelinePair(const float* in, float* out, int tiles, int work, int grid,
+    const ws::iket::DeviceBuffer& trace, cudaStream_t stream);
 void launchMarkLoopClock64(int blocks, int threads, int iterations, float* sink, const ws::iket::DeviceBuffer& trace);
 
 WS_IKET_NAMES(LoopName, tick);
@@ -211,6 +213,7 @@ int main(int argc, char** argv)
         std::vector<double> tracedHoldAll;
         std::vector<double> tracedHoldAllTight;
         std::vector<double> tracedHoldBegin;
+        std::vector<double> tracedPair;
         std::vector<double> plain;
         std::vector<double> off;
         for (int r = -2; r < reps; ++r) { // two warm-up rounds
@@ -225,6 +228,8 @@ int main(int argc, char** argv)
                 = timer.ms([&] { launchPipelineHoldAllTight(dIn, dOut, tiles, work, grid, trace.buffer(), nullptr); });
             const double t7
                 = timer.ms([&] { launchPipelineHoldBegin(dIn, dOut, tiles, work, grid, trace.buffer(), nullptr); });
+            const double t8
+                = timer.ms([&] { launchPipelinePair(dIn, dOut, tiles, work, grid, trace.buffer(), nullptr); });
             if (r >= 0) {
                 traced.push_back(t1 * 1000);
                 plain.push_back(t2 * 1000);
@@ -233,6 +238,7 @@ int main(int argc, char** argv)
                 tracedHoldAll.push_back(t5 * 1000);
                 tracedHoldAllTight.push_back(t6 * 1000);
                 tracedHoldBegin.push_back(t7 * 1000);
+                tracedPair.push_back(t8 * 1000);
             }
         }
         if (cudaGetLastError() != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {
@@ -258,6 +264,7 @@ int main(int argc, char** argv)
         row("instrumented_holdall", tracedHoldAll, true);
         row("instrumented_holdall_tight", tracedHoldAllTight, true);
         row("instrumented_holdbegin", tracedHoldBegin, true);
+        row("instrumented_pair", tracedPair, true);
         row("uninstrumented", plain, false);
         row("compiled_out", off, false);
         std::fflush(stdout);

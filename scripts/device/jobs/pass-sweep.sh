@@ -19,10 +19,11 @@ run() { # label [env assignment]
   local label=$1
   shift
   env "$@" timeout 60 "$CLI" profile -o "$O/$MODE-$label.wscope" --kernel-name "regex:^$K" --cache-control none \
-    --set full -- "$SUITE" "$MODE" --warmup 2 --iters 2 >"$O/$MODE-$label.log" 2>&1
+    --set full -- "$SUITE" "$MODE" --warmup 2 --iters "${PASS_SWEEP_ITERS:-6}" >"$O/$MODE-$label.log" 2>&1
   echo "$label rc=$?"
 }
 run base
+run base2 # a second baseline: the spread between two runs without any dirty pass
 PASSES=$(sed -n 's/.* \([0-9][0-9]*\) pass(es) per kernel.*/\1/p' "$O/$MODE-base.log" | head -1)
 echo "passes: ${PASSES:-?}"
 for ((p = 0; p < ${PASSES:-26}; ++p)); do
@@ -51,7 +52,22 @@ def line(label, m):
     print(f"{label:8s} sm elapsed/s {g('sm__cycles_elapsed.avg.per_second')/1e9:6.3f} GHz  duration {g('gpu__time_duration.sum')/1e3:8.2f} us  "
           f"written {g('dram__bytes_write.sum')/1e6:9.3f} MB  moved >2 %: {len(moved):3d}  "
           + ", ".join(f"{k} {d*100:+.1f}%" for d, k in moved[:8]))
+KEYS = ("sm__cycles_elapsed.avg", "gpc__cycles_elapsed.max", "sm__cycles_active.avg", "smsp__cycles_active.avg",
+        "gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors.sum")
+def raw(label, m):
+    print(f"{label:8s} " + "  ".join(f"{k.split('.')[0]}={m.get(k, float('nan')):.6g}" for k in KEYS))
 line("base", base)
+try:
+    base2 = medians(f"{out}/{mode}-base2.wscope")
+    line("base2", base2)
+    raw("base", base); raw("base2", base2)
+except Exception as e:
+    print(f"base2: no session ({e})")
+for p in range(passes):
+    try:
+        raw(f"dirty{p}", medians(f"{out}/{mode}-dirty{p}.wscope"))
+    except Exception:
+        pass
 for p in range(passes):
     try:
         line(f"dirty{p}", medians(f"{out}/{mode}-dirty{p}.wscope"))

@@ -91,7 +91,7 @@ struct Token {
 // instruction stream ("memory" clobbers on the timer reads keep the compiler from moving the
 // phase's loads and stores across them), and never writes outside the buffer.
 //
-//   CompactRecorder<Gt, Store>   the default as <true, Store::Pair> (version 3 buffers): one
+//   CompactRecorder<Gt, Store>   the default as <true, Store::PairKeep> (version 3 buffers): one
 //       16-byte event per call, stored by lane 0 with a predicated, evict-first vector store
 //       (st.global.cs): no branch splits the warp, and a warp out of slots writes into its scratch
 //       slots instead of testing. Times are the low words of clock64 (and of %globaltimer with Gt);
@@ -102,7 +102,9 @@ struct Token {
 //       which must wait for the clock's value, then falls outside the phase the range times.
 //       HoldAll holds every event that way. Pair is HoldBegin, and a pop that comes right after
 //       its push stores both as one event (WsIketPushPop) with one clock read and no %globaltimer
-//       read; other recorders write version 2 buffers.
+//       read; other recorders write version 2 buffers. PairKeep is Pair, and a mark's registers
+//       stay live until the next call, so the kernel's code after a mark never waits for its
+//       store to read them.
 //   BatchedRecorder<Gt, Deferred>   version 2 as well, but events collect in registers, one per lane,
 //       and the whole warp stores 32 of them at once (512 contiguous bytes). Needs every call
 //       from the whole, converged warp.
@@ -184,6 +186,10 @@ enum class Store {
     Pair,         // as HoldBegin, and a pop right after its push stores both as one event (WsIketPushPop,
                   // version 3 buffers); a pop reads only the clock (placed by it between the
                   // warp's readings)
+    PairKeep,     // as Pair, and a mark's (any event stored at its own call) registers stay live until
+                  // the next call: no instruction of the kernel between two calls reuses them, so
+                  // none waits for the store to read them (the rate kernel's loop branch did,
+                  // docs/iket.md)
 };
 
 template <bool Gt, Store S = Store::Now> class CompactRecorder {
@@ -191,7 +197,8 @@ template <bool Gt, Store S = Store::Now> class CompactRecorder {
     static constexpr bool HoldBegin = S == Store::HoldBegin;
     static constexpr bool HoldAll = S == Store::HoldAll || S == Store::HoldAllTight;
     static constexpr bool Tight = S == Store::HoldAllTight;
-    static constexpr bool Pair = S == Store::Pair;
+    static constexpr bool Pair = S == Store::Pair || S == Store::PairKeep;
+    static constexpr bool Keep = S == Store::PairKeep;
 
 public:
     static constexpr bool kCompact = true;
@@ -211,6 +218,7 @@ public:
     }
     __device__ void end()
     {
+        keep();
         if constexpr (HoldBegin || HoldAll || Pair)
             putHeld();
         anchor(0);
@@ -221,6 +229,7 @@ public:
     }
     __device__ __forceinline__ void record(uint32_t kind, uint32_t name, uint32_t ownOrStartIndex)
     {
+        keep();
         const uint32_t word = name | (kind << 16) | (Gt ? WS_IKET_EVENT_GLOBALTIMER : 0u);
         // Only range_start/range_end need a token; every other kind's is its own index, which the
         // decoder knows from the slot. Storing the live event counter made the compiler bump it in
@@ -286,7 +295,11 @@ public:
             } else {
                 const uint4 e = stamp(word, token);
                 putHeld();
-                put(m_next, e);
+                WsIketCompactEvent* const at = put(m_next, e);
+                if constexpr (Keep) {
+                    m_kept = e;
+                    m_keptAt = at;
+                }
             }
         } else {
             put(m_next, stamp(word, token));
@@ -318,10 +331,20 @@ private:
         }
         ++m_next;
     }
-    __device__ __forceinline__ void put(uint32_t index, const uint4& e)
+    __device__ __forceinline__ WsIketCompactEvent* put(uint32_t index, const uint4& e)
     {
         // Past its slots a warp writes its scratch slot: no capacity branch on the hot path.
-        storeIf(m_on, m_slots + min(index, m_scratch), e.x, e.y, e.z, e.w);
+        WsIketCompactEvent* const at = m_slots + min(index, m_scratch);
+        storeIf(m_on, at, e.x, e.y, e.z, e.w);
+        return at;
+    }
+    // Keep: the last mark's store registers are read here, at the next call, so they stay live
+    // until then (an empty asm: no instruction). Keeping a pop's too made ranges dearer (call 3 of
+    // 2026-12-03 evening: 37.9 against 18.7 ns per event), so only marks keep theirs.
+    __device__ __forceinline__ void keep() const
+    {
+        if constexpr (Keep)
+            asm volatile("" ::"r"(m_kept.x), "r"(m_kept.y), "r"(m_kept.z), "r"(m_kept.w), "l"(m_keptAt));
     }
     // The held begin, if any, at its own index (a predicate, not a branch).
     __device__ __forceinline__ void putHeld()
@@ -339,6 +362,8 @@ private:
     uint4 m_held {};
     uint32_t m_heldIndex = 0;
     uint32_t m_holding = 0;
+    uint4 m_kept {};
+    WsIketCompactEvent* m_keptAt = nullptr;
 };
 
 template <bool Gt, bool Deferred> class BatchedRecorder {
@@ -810,7 +835,7 @@ inline namespace off {
 using DefaultRecorder = detail::NullRecorder;
 #elif defined(WARPSCOPE_IKET_CLOCK64_ONLY)
 inline namespace on_clock64 {
-using DefaultRecorder = detail::CompactRecorder<false, detail::Store::Pair>;
+using DefaultRecorder = detail::CompactRecorder<false, detail::Store::PairKeep>;
 #elif defined(WARPSCOPE_IKET_BATCHED)
 inline namespace on_batched {
 using DefaultRecorder = detail::BatchedRecorder<true, false>;
@@ -821,8 +846,10 @@ inline namespace on {
 // A range's begin held until the next call: the same cost, and recorded spans 2-18 ns closer to
 // the spin they time (call J, docs/evidence/2026-12-02-iket-cost-J). A pop stored with the push
 // before it, reading only the clock (Store::Pair): the pipelined kernel 0.81 % against 2.40 %,
-// range events 19.5 against 24.9 ns (docs/iket.md, "Where it stands: push/pop pairs").
-using DefaultRecorder = detail::CompactRecorder<true, detail::Store::Pair>;
+// range events 19.5 against 24.9 ns (docs/iket.md, "Where it stands: push/pop pairs"). A mark's
+// store registers kept live until the next call (Store::PairKeep): marks after a runtime loop
+// 11.4 against 24.6 ns (docs/iket.md, "Marks: the store's registers kept").
+using DefaultRecorder = detail::CompactRecorder<true, detail::Store::PairKeep>;
 #endif
 using Profiler = BasicProfiler<DefaultRecorder>;
 using Launch = BasicLaunch<DefaultRecorder>;
