@@ -36,8 +36,8 @@ thread_local bool t_replaying = false;
 // Replays running on any thread (WS_PROFILE_TRACE names the memory calls made meanwhile).
 std::atomic<int> g_replays {0};
 
-// "3" or "0,5" (WS_PROFILE_NONE_DIRTY_PASSES): pass numbers; anything that is not a number ends
-// the list.
+// "3", "0,5" or "0+5" (WS_PROFILE_NONE_DIRTY_PASSES): pass numbers; anything that is not a number
+// ends the list. '+' because the device jobs' variant lists already split on ','.
 std::vector<size_t> passList(const char* text)
 {
     std::vector<size_t> out;
@@ -47,7 +47,7 @@ std::vector<size_t> passList(const char* text)
         if (end == p)
             break;
         out.push_back(v);
-        if (*end != ',')
+        if (*end != ',' && *end != '+')
             break;
         p = end + 1;
     }

@@ -295,11 +295,7 @@ public:
             } else {
                 const uint4 e = stamp(word, token);
                 putHeld();
-                WsIketCompactEvent* const at = put(m_next, e);
-                if constexpr (Keep) {
-                    m_kept = e;
-                    m_keptAt = at;
-                }
+                putKept(m_next, e);
             }
         } else {
             put(m_next, stamp(word, token));
@@ -327,7 +323,7 @@ private:
                 put(m_next - 1, m_pending);
             m_pending = e;
         } else {
-            put(m_next, e);
+            putKept(m_next, e);
         }
         ++m_next;
     }
@@ -338,9 +334,20 @@ private:
         storeIf(m_on, at, e.x, e.y, e.z, e.w);
         return at;
     }
-    // Keep: the last mark's store registers are read here, at the next call, so they stay live
-    // until then (an empty asm: no instruction). Keeping a pop's too made ranges dearer (call 3 of
-    // 2026-12-03 evening: 37.9 against 18.7 ns per event), so only marks keep theirs.
+    // An event stored at its own call (a mark, an anchor, a role); with Keep its registers stay
+    // live until the next call. Keeping a pop's too made ranges dearer (2026-12-03 17:39 UTC: 37.9
+    // against 18.7 ns per event), and keeping a mark's alone, not the anchor's, changed nothing
+    // (17:47 UTC): the compiler then did not hoist the kernel's loop arithmetic (docs/iket.md).
+    __device__ __forceinline__ void putKept(uint32_t index, const uint4& e)
+    {
+        WsIketCompactEvent* const at = put(index, e);
+        if constexpr (Keep) {
+            m_kept = e;
+            m_keptAt = at;
+        }
+    }
+    // Keep: the last such store's registers are read here, at the next call (an empty asm: no
+    // instruction).
     __device__ __forceinline__ void keep() const
     {
         if constexpr (Keep)
