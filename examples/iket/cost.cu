@@ -190,7 +190,7 @@ template <class Rec, bool Range, int Work> __global__ void rateKernelFixed(int s
 
 // A spin's span: from its first clock read to the clock read right after its loop has exited.
 // The loop's last clock read is not its end: the compare and branch after it still run (34 cycles
-// of stalls on sm_90, docs/evidence/2026-12-03-iket-spin-sass), and a range around the spin
+// of stalls on sm_90, docs/evidence/2026-12-03-iket-sass), and a range around the spin
 // includes them. `lastRead` is that last read's span, the reference before 2026-12-03.
 struct SpinSpan {
     uint64_t toExit;

@@ -3,7 +3,7 @@
 # The SASS of one function from `cuobjdump -sass` output, each instruction with its scheduling
 # control bits decoded (sm_70 and later: stall cycles, yield, write/read barrier, wait mask): what
 # the warp waits for between two instructions. Used for issue 23's spin reference
-# (docs/evidence/2026-12-03-iket-spin-sass).
+# (docs/evidence/2026-12-03-iket-sass).
 # Usage: sass-control.py FILE.sass FUNCTION_REGEX [FROM_HEX TO_HEX]
 import re
 import sys

@@ -186,10 +186,9 @@ enum class Store {
     Pair,         // as HoldBegin, and a pop right after its push stores both as one event (WsIketPushPop,
                   // version 3 buffers); a pop reads only the clock (placed by it between the
                   // warp's readings)
-    PairKeep,     // as Pair, and a mark's (any event stored at its own call) registers stay live until
-                  // the next call: no instruction of the kernel between two calls reuses them, so
-                  // none waits for the store to read them (the rate kernel's loop branch did,
-                  // docs/iket.md)
+    PairKeep,     // as Pair, and the registers of an event stored at its own call (anchor, mark,
+                  // role) stay live until the next such call: the compiler then hoists the loop
+                  // arithmetic between marks (docs/iket.md, "Marks: registers kept")
 };
 
 template <bool Gt, Store S = Store::Now> class CompactRecorder {
@@ -218,7 +217,6 @@ public:
     }
     __device__ void end()
     {
-        keep();
         if constexpr (HoldBegin || HoldAll || Pair)
             putHeld();
         anchor(0);
@@ -229,7 +227,6 @@ public:
     }
     __device__ __forceinline__ void record(uint32_t kind, uint32_t name, uint32_t ownOrStartIndex)
     {
-        keep();
         const uint32_t word = name | (kind << 16) | (Gt ? WS_IKET_EVENT_GLOBALTIMER : 0u);
         // Only range_start/range_end need a token; every other kind's is its own index, which the
         // decoder knows from the slot. Storing the live event counter made the compiler bump it in
@@ -293,6 +290,7 @@ public:
                 put(index, e);
                 m_holding = 0;
             } else {
+                keep();
                 const uint4 e = stamp(word, token);
                 putHeld();
                 putKept(m_next, e);
@@ -335,9 +333,11 @@ private:
         return at;
     }
     // An event stored at its own call (a mark, an anchor, a role); with Keep its registers stay
-    // live until the next call. Keeping a pop's too made ranges dearer (2026-12-03 17:39 UTC: 37.9
-    // against 18.7 ns per event), and keeping a mark's alone, not the anchor's, changed nothing
-    // (17:47 UTC): the compiler then did not hoist the kernel's loop arithmetic (docs/iket.md).
+    // live until the next such call, whose keep() reads them. Measured on the H200 (docs/iket.md,
+    // "Marks: registers kept"): with them kept, the compiler hoists the loop arithmetic of a
+    // kernel's code between marks, which it otherwise redoes after every mark. Keeping a pop's
+    // too, or reading them at every call, made ranges dearer (37.9 against 18.7 ns); keeping a
+    // mark's but not the anchor's changed nothing.
     __device__ __forceinline__ void putKept(uint32_t index, const uint4& e)
     {
         WsIketCompactEvent* const at = put(index, e);
@@ -346,7 +346,7 @@ private:
             m_keptAt = at;
         }
     }
-    // Keep: the last such store's registers are read here, at the next call (an empty asm: no
+    // Keep: the last such store's registers are read here, at the next mark (an empty asm: no
     // instruction).
     __device__ __forceinline__ void keep() const
     {
