@@ -102,9 +102,9 @@ struct Token {
 //       which must wait for the clock's value, then falls outside the phase the range times.
 //       HoldAll holds every event that way. Pair is HoldBegin, and a pop that comes right after
 //       its push stores both as one event (WsIketPushPop) with one clock read and no %globaltimer
-//       read; other recorders write version 2 buffers. PairKeep is Pair, and a mark's registers
-//       stay live until the next call, so the kernel's code after a mark never waits for its
-//       store to read them.
+//       read; other recorders write version 2 buffers. PairKeep is Pair, and the registers of an
+//       anchor or a mark stay live until the next mark: with them the compiler computes the loop
+//       arithmetic of the kernel's code between marks once, not after every mark.
 //   BatchedRecorder<Gt, Deferred>   version 2 as well, but events collect in registers, one per lane,
 //       and the whole warp stores 32 of them at once (512 contiguous bytes). Needs every call
 //       from the whole, converged warp.
@@ -188,7 +188,7 @@ enum class Store {
                   // warp's readings)
     PairKeep,     // as Pair, and the registers of an event stored at its own call (anchor, mark,
                   // role) stay live until the next such call: the compiler then hoists the loop
-                  // arithmetic between marks (docs/iket.md, "Marks: registers kept")
+                  // arithmetic between marks (docs/iket.md, "marks keep their registers")
 };
 
 template <bool Gt, Store S = Store::Now> class CompactRecorder {
@@ -334,8 +334,8 @@ private:
     }
     // An event stored at its own call (a mark, an anchor, a role); with Keep its registers stay
     // live until the next such call, whose keep() reads them. Measured on the H200 (docs/iket.md,
-    // "Marks: registers kept"): with them kept, the compiler hoists the loop arithmetic of a
-    // kernel's code between marks, which it otherwise redoes after every mark. Keeping a pop's
+    // "marks keep their registers"): with them kept, the compiler hoists the loop arithmetic of
+    // a kernel's code between marks, which it otherwise redoes after every mark. Keeping a pop's
     // too, or reading them at every call, made ranges dearer (37.9 against 18.7 ns); keeping a
     // mark's but not the anchor's changed nothing.
     __device__ __forceinline__ void putKept(uint32_t index, const uint4& e)
@@ -853,9 +853,10 @@ inline namespace on {
 // A range's begin held until the next call: the same cost, and recorded spans 2-18 ns closer to
 // the spin they time (call J, docs/evidence/2026-12-02-iket-cost-J). A pop stored with the push
 // before it, reading only the clock (Store::Pair): the pipelined kernel 0.81 % against 2.40 %,
-// range events 19.5 against 24.9 ns (docs/iket.md, "Where it stands: push/pop pairs"). A mark's
-// store registers kept live until the next call (Store::PairKeep): marks after a runtime loop
-// 11.4 against 24.6 ns (docs/iket.md, "Marks: the store's registers kept").
+// range events 19.5 against 24.9 ns (docs/iket.md, "Where it stands: push/pop pairs"). The
+// registers of anchors and marks kept live until the next mark (Store::PairKeep): marks after a
+// runtime loop 10.5 against 24.3 ns, ranges unchanged (docs/iket.md, "Where it stands: marks keep
+// their registers").
 using DefaultRecorder = detail::CompactRecorder<true, detail::Store::PairKeep>;
 #endif
 using Profiler = BasicProfiler<DefaultRecorder>;
