@@ -6,11 +6,13 @@ loop's trip count after every mark; PairKeep brought it to 10.5 ns on the H200).
 
     tst_iket_markloop.py NVCC SOURCE_DIR
 
-Compiles tests/scripts/iket_markloop.cu to PTX (sm_90a) and, per kernel, finds the outer loop
-(the largest backward branch) and the `work` parameter's register. Fails when a kernel that must
-hoist (the default recorder, no recorder) computes with that register inside the loop. The pair
-recorder, the previous default, is reported (it does not hoist with CUDA 13's NVVM) but not held
-to it: it shows the check can tell the two apart.
+Compiles tests/scripts/iket_markloop.cu to PTX (sm_90a): three loop shapes (a mark then work, two
+marks each followed by work, a range around work then a mark and work), each without a recorder,
+with the default and with the pair recorder. Per kernel it finds the outer loop (the largest
+backward branch) and the `work` parameter's register, and fails when a kernel that must hoist (the
+default recorder, no recorder) computes with that register inside the loop. The pair recorder,
+the previous default, is reported but not held to it (with CUDA 13's NVVM it redoes the arithmetic
+in the first two shapes): it shows the check tells the two apart.
 """
 import re
 import subprocess
@@ -61,30 +63,35 @@ def main():
             print("FAIL nvcc:", " ".join(cmd), r.stderr, sep="\n")
             return 1
         ptx = open(out).read()
-    expect = {"NullRecorder": True, "StoreE6E": True, "StoreE5E": None}  # None: reported only
-    names = {"NullRecorder": "no recorder", "StoreE6E": "default (PairKeep)", "StoreE5E": "pair (previous default)"}
+    # Per kernel shape: the default recorder and no recorder must hoist; the pair recorder is
+    # reported only (None).
+    recorders = {"NullRecorder": ("no recorder", True), "StoreE6E": ("default (PairKeep)", True),
+                 "StoreE5E": ("pair (previous default)", None)}
+    shapes = ("markLoop", "twoMarks", "rangeAndMark")
     seen = set()
     failed = False
     for name, body in kernels(ptx):
-        key = next((k for k in expect if k in name), None)
-        if key is None:
+        shape = next((s for s in shapes if s in name), None)
+        key = next((k for k in recorders if k in name), None)
+        if shape is None or key is None:
             continue
-        seen.add(key)
+        seen.add((shape, key))
+        label, must = recorders[key]
         loop, reg = outer_loop(body), work_register(body)
         if loop is None or reg is None:
-            print(f"FAIL {names[key]}: no outer loop or no work parameter found in {name}")
+            print(f"FAIL {shape}, {label}: no outer loop or no work parameter found in {name}")
             failed = True
             continue
         redone = arithmetic_on(reg, loop)
-        hoisted = not redone
-        verdict = "INFO" if expect[key] is None else ("PASS" if hoisted else "FAIL")
-        print(f"{verdict} {names[key]}: the work loop's trip count is "
-              + ("computed once, before the outer loop" if hoisted else f"redone after every mark: {redone}"))
+        verdict = "INFO" if must is None else ("PASS" if not redone else "FAIL")
+        print(f"{verdict} {shape}, {label}: the work loop's trip count is "
+              + ("computed once, before the outer loop" if not redone else f"redone every step: {redone}"))
         failed |= verdict == "FAIL"
-    for key in expect:
-        if key not in seen:
-            print(f"FAIL {names[key]}: kernel not found in the PTX")
-            failed = True
+    for shape in shapes:
+        for key, (label, _) in recorders.items():
+            if (shape, key) not in seen:
+                print(f"FAIL {shape}, {label}: kernel not found in the PTX")
+                failed = True
     return 1 if failed else 0
 
 
