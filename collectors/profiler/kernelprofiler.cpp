@@ -3,6 +3,7 @@
 
 #include "collectors/crash/crashreport.h"
 #include "core/metrics/metricnames.h"
+#include "core/metrics/replaypasses.h"
 #include "core/util/demangle.h"
 #include "cuptistatus.h"
 
@@ -35,24 +36,6 @@ thread_local InFlight t_inFlight;
 thread_local bool t_replaying = false;
 // Replays running on any thread (WS_PROFILE_TRACE names the memory calls made meanwhile).
 std::atomic<int> g_replays {0};
-
-// "3", "0,5" or "0+5" (WS_PROFILE_NONE_DIRTY_PASSES): pass numbers; anything that is not a number
-// ends the list. '+' because the device jobs' variant lists already split on ','.
-std::vector<size_t> passList(const char* text)
-{
-    std::vector<size_t> out;
-    for (const char* p = text; p && *p;) {
-        char* end = nullptr;
-        const unsigned long v = std::strtoul(p, &end, 10);
-        if (end == p)
-            break;
-        out.push_back(v);
-        if (*end != ',' && *end != '+')
-            break;
-        p = end + 1;
-    }
-    return out;
-}
 
 // Counter-data images larger than this are split into several decode rounds.
 constexpr size_t kMaxImageBytes = size_t(256) << 20;
@@ -122,7 +105,8 @@ bool KernelProfiler::initialize()
         // evict-first loads, "skip" runs the passes of an unchanging kernel back to back.
         const char* compare = std::getenv("WS_PROFILE_NONE_COMPARE");
         m_noneCompare = compare ? compare : "";
-        m_noneDirtyPasses = passList(std::getenv("WS_PROFILE_NONE_DIRTY_PASSES"));
+        const char* dirty = std::getenv("WS_PROFILE_NONE_DIRTY_PASSES");
+        m_noneDirtyPasses = parseReplayPasses(dirty ? dirty : "");
     }
     if (!m_config.kernelRegex.empty()) {
         try {
@@ -508,12 +492,8 @@ bool KernelProfiler::setUp(ContextState& state)
             m_writer.info("l2_eviction_bytes", std::to_string(state.eviction->bufferBytes()));
         if (m_replay == Replay::Diff && !m_noneCompare.empty())
             m_writer.info("none_compare", m_noneCompare);
-        if (m_replay == Replay::Diff && !m_noneDirtyPasses.empty()) {
-            std::string list;
-            for (const size_t p : m_noneDirtyPasses)
-                list += (list.empty() ? "" : ",") + std::to_string(p);
-            m_writer.info("none_dirty_passes", list);
-        }
+        if (m_replay == Replay::Diff && !m_noneDirtyPasses.empty())
+            m_writer.info("none_dirty_passes", std::getenv("WS_PROFILE_NONE_DIRTY_PASSES"));
     } else {
         m_writer.info("cache_control", "none");
         m_writer.info("replay", "CUPTI kernel replay");

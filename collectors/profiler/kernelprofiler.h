@@ -103,7 +103,7 @@ private:
     enum class Replay { Restore, Cupti, Warm, Diff };
     Replay m_replay = Replay::Restore;
     std::string m_noneCompare; // WS_PROFILE_NONE_COMPARE: "", "ef", "skip" or "first-as-saved" (experiments)
-    std::vector<size_t> m_noneDirtyPasses; // WS_PROFILE_NONE_DIRTY_PASSES: "3", "0,5" or "0+5" (an experiment)
+    std::vector<size_t> m_noneDirtyPasses; // WS_PROFILE_NONE_DIRTY_PASSES (an experiment): parseReplayPasses
     bool m_active = false;
     bool m_finished = false;
     ProfileResultWriter m_writer;

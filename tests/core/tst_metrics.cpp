@@ -9,6 +9,7 @@
 #include "core/metrics/profiledescription.h"
 #include "core/metrics/profileingest.h"
 #include "core/metrics/profileresult.h"
+#include "core/metrics/replaypasses.h"
 #include "core/metrics/sectioncatalog.h"
 #include "core/store/sessionreader.h"
 #include "core/store/sessionwriter.h"
@@ -326,6 +327,41 @@ private slots:
         const auto it = s.meta.find("profile_replay_mode");
         QVERIFY(it != s.meta.end());
         QVERIFY2(QString::fromStdString(it->second).contains(expected), it->second.c_str());
+    }
+
+    // WS_PROFILE_NONE_DIRTY_PASSES: lists, ranges and open ranges; the list ends at the first
+    // item that is not a number or a range.
+    void replayPasses_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QList<int>>("expected");
+        QTest::newRow("empty") << "" << QList<int> {};
+        QTest::newRow("one") << "3" << QList<int> {3};
+        QTest::newRow("comma") << "0,5" << QList<int> {0, 5};
+        QTest::newRow("plus") << "1+10" << QList<int> {1, 10};
+        QTest::newRow("range") << "1-4" << QList<int> {1, 2, 3, 4};
+        QTest::newRow("range and one") << "2-3+7" << QList<int> {2, 3, 7};
+        QTest::newRow("not a number") << "all" << QList<int> {};
+        QTest::newRow("stops at junk") << "4,x,6" << QList<int> {4};
+        QTest::newRow("trailing separator") << "4," << QList<int> {4};
+        QTest::newRow("empty range") << "5-2" << QList<int> {};
+    }
+    void replayPasses()
+    {
+        QFETCH(QString, text);
+        QFETCH(QList<int>, expected);
+        const std::string t = text.toStdString();
+        QList<int> got;
+        for (const size_t p : parseReplayPasses(t))
+            got.append(static_cast<int>(p));
+        QCOMPARE(got, expected);
+    }
+    void replayPassesOpenRange()
+    {
+        const std::vector<size_t> rest = parseReplayPasses("1-");
+        QCOMPARE(rest.size(), kMaxReplayPass);
+        QCOMPARE(rest.front(), size_t(1));
+        QCOMPARE(rest.back(), kMaxReplayPass);
     }
 
     // A replay experiment's settings reach the session's meta (and its run description); the
