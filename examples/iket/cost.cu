@@ -189,9 +189,9 @@ template <class Rec, bool Range, int Work> __global__ void rateKernelFixed(int s
 // accuracy: spins of known length
 
 // A spin's span: from its first clock read to the clock read right after its loop has exited.
-// The loop's last clock read is not its end: the compare and branch after it still run (34 cycles
-// of stalls on sm_90, docs/evidence/2026-12-03-iket-sass), and a range around the spin
-// includes them. `lastRead` is that last read's span, the reference before 2026-12-03.
+// The loop's last clock read is not its end: the compare and branch after it still run (about 50
+// cycles of stalls on sm_90, 27 ns on the H200; docs/evidence/2026-12-03-iket-sass), and a range
+// around the spin includes them. `lastRead` is that last read's span, the reference before 2026-12-03.
 struct SpinSpan {
     uint64_t toExit;
     uint64_t lastRead;
@@ -355,8 +355,8 @@ template <class F> void forEachRecorder(F&& f)
     // clock (version 3 buffers).
     f(Tag<CompactRecorder<true, Store::Pair>> {}, 15);
     f(Tag<CompactRecorder<false, Store::Pair>> {}, 16);
-    // Pair, and a mark's store registers kept live until the next call (no wait on the store's
-    // register reads in the kernel's code between calls).
+    // Pair, and the registers of anchors and marks kept live until the next mark (the compiler
+    // then computes the loop arithmetic between marks once; the default since 2026-12-03).
     f(Tag<CompactRecorder<true, Store::PairKeep>> {}, 17);
     f(Tag<CompactRecorder<false, Store::PairKeep>> {}, 18);
 }

@@ -5,8 +5,10 @@
 # passes see"); to give the same start to the pass of ours that holds them, we must know which it
 # is. `profile --set full --cache-control none` of one kernel, once as it is and once per pass p
 # with WS_PROFILE_NONE_DIRTY_PASSES=p (L2 filled with dirty lines before pass p only): the
-# metrics that move are those pass p collects. Prints per pass the SM elapsed cycles per second,
-# the duration, the DRAM bytes written and the metrics that moved by more than 2 % (and how many).
+# metrics that move are those pass p collects. Two baselines (their spread is the noise: stall
+# ratios move 10-25 % between them), then per pass the raw elapsed/active cycles, duration and
+# DRAM counters, the SM elapsed cycles per second and the metrics that moved by more than 2 %.
+# PASS_SWEEP_ITERS measured launches per run (default 6).
 # PASS_SWEEP_MODE picks the fidelity-suite kernel (default stream).
 # Usage on the device: bash scripts/device.sh run pass-sweep   (this script gets OUTDIR)
 set -u
