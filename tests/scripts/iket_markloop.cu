@@ -10,53 +10,52 @@ namespace {
 enum class Name : uint16_t { tick, tock, phase };
 }
 
-// The cost benchmark's rate kernel: a mark, then work.
-template <class Rec> __global__ void markLoop(int steps, int work, float* sink, ws::iket::DeviceBuffer trace)
+enum class Shape {
+    Mark,         // a mark, then work: the cost benchmark's rate kernel
+    TwoMarks,     // two marks per step, work after each
+    RangeAndMark, // a range around work, then a mark and more work
+};
+
+__device__ __forceinline__ float work(float x, int n, float scale)
+{
+    for (int j = 0; j < n; ++j)
+        x = fmaf(x, scale, 0.5f);
+    return x;
+}
+
+template <class Rec, Shape S> __device__ void steps(int count, int n, float* sink, ws::iket::DeviceBuffer trace)
 {
     ws::iket::BasicProfiler<Rec> prof(trace);
     float x = static_cast<float>(threadIdx.x);
-    for (int i = 0; i < steps; ++i) {
+    for (int i = 0; i < count; ++i) {
+        if constexpr (S == Shape::RangeAndMark) {
+            prof.range_push(Name::phase);
+            x = work(x, n, 1.0001f);
+            prof.range_pop();
+        }
         prof.mark(Name::tick);
-        for (int j = 0; j < work; ++j)
-            x = fmaf(x, 1.0001f, 0.5f);
+        x = work(x, n, 1.0002f);
+        if constexpr (S == Shape::TwoMarks) {
+            prof.mark(Name::tock);
+            x = work(x, n, 1.0003f);
+        }
     }
     if (x == 12345.0f)
         sink[0] = x;
 }
 
-// Two marks per step, work after each.
-template <class Rec> __global__ void twoMarks(int steps, int work, float* sink, ws::iket::DeviceBuffer trace)
+// One kernel per shape, named for it (the test finds them by name).
+template <class Rec> __global__ void markLoop(int count, int n, float* sink, ws::iket::DeviceBuffer trace)
 {
-    ws::iket::BasicProfiler<Rec> prof(trace);
-    float x = static_cast<float>(threadIdx.x);
-    for (int i = 0; i < steps; ++i) {
-        prof.mark(Name::tick);
-        for (int j = 0; j < work; ++j)
-            x = fmaf(x, 1.0001f, 0.5f);
-        prof.mark(Name::tock);
-        for (int j = 0; j < work; ++j)
-            x = fmaf(x, 1.0002f, 0.5f);
-    }
-    if (x == 12345.0f)
-        sink[0] = x;
+    steps<Rec, Shape::Mark>(count, n, sink, trace);
 }
-
-// A range around work, then a mark and more work.
-template <class Rec> __global__ void rangeAndMark(int steps, int work, float* sink, ws::iket::DeviceBuffer trace)
+template <class Rec> __global__ void twoMarks(int count, int n, float* sink, ws::iket::DeviceBuffer trace)
 {
-    ws::iket::BasicProfiler<Rec> prof(trace);
-    float x = static_cast<float>(threadIdx.x);
-    for (int i = 0; i < steps; ++i) {
-        prof.range_push(Name::phase);
-        for (int j = 0; j < work; ++j)
-            x = fmaf(x, 1.0001f, 0.5f);
-        prof.range_pop();
-        prof.mark(Name::tick);
-        for (int j = 0; j < work; ++j)
-            x = fmaf(x, 1.0002f, 0.5f);
-    }
-    if (x == 12345.0f)
-        sink[0] = x;
+    steps<Rec, Shape::TwoMarks>(count, n, sink, trace);
+}
+template <class Rec> __global__ void rangeAndMark(int count, int n, float* sink, ws::iket::DeviceBuffer trace)
+{
+    steps<Rec, Shape::RangeAndMark>(count, n, sink, trace);
 }
 
 #define WS_INSTANTIATE(kernel)                                                                                         \
