@@ -18,8 +18,11 @@ import sys
 
 # Causes measured on the H200 (docs/kernel-metrics.md, "Fidelity on kernels it was not tuned on");
 # first match wins. Metrics without a match say so.
-CLOCK = ("ncu's none takes its SM counters from a pass that starts with the previous run's dirty lines in L2 "
-         "(most likely its first, right after its save) and its duration and GPC counters from later passes: with "
+CLOCK = ("ncu's none takes its SM counters from passes that start with dirty lines in L2 and its duration and "
+         "GPC counters from a pass without them; our replay gives no pass dirty lines (giving them to the passes "
+         "that hold our SM cycle counters, 1 and 10 of --set full, brought the Triton softmax and layer norm "
+         "from 173 to 223 of 264 values within ncu's spread: evidence 2026-12-03-pass-sweep-2/run.log, "
+         "2026-12-03-fidelity-ops-8; not yet the default); with "
          "those metrics alone (one pass) ncu reads 1.960-1.966 GHz and SM/GPC elapsed 0.998 on stream_copy, as ours "
          "does, with the whole set 2.020 GHz; so ncu's figures per SM elapsed cycle are 1-4 % lower (evidence "
          "2026-12-03-ncu-elapsed/run.log, 2026-12-02-fidelity-none-variants/elapsed-windows.txt); on the Triton "
