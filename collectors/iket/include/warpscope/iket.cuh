@@ -187,7 +187,7 @@ enum class Store {
                   // version 3 buffers); a pop reads only the clock (placed by it between the
                   // warp's readings)
     PairKeep,     // as Pair, and the registers of an event stored at its own call (anchor, mark,
-                  // role) stay live until the next such call: the compiler then hoists the loop
+                  // role) stay live until the next mark or role: the compiler then hoists the loop
                   // arithmetic between marks (docs/iket.md, "marks keep their registers")
 };
 
@@ -333,7 +333,7 @@ private:
         return at;
     }
     // An event stored at its own call (a mark, an anchor, a role); with Keep its registers stay
-    // live until the next such call, whose keep() reads them. Measured on the H200 (docs/iket.md,
+    // live until the next mark or role, whose keep() reads them. Measured on the H200 (docs/iket.md,
     // "marks keep their registers"): with them kept, the compiler hoists the loop arithmetic of
     // a kernel's code between marks, which it otherwise redoes after every mark. Keeping a pop's
     // too, or reading them at every call, made ranges dearer (37.9 against 18.7 ns); keeping a
@@ -346,8 +346,8 @@ private:
             m_keptAt = at;
         }
     }
-    // Keep: the last such store's registers are read here, at the next mark (an empty asm: no
-    // instruction).
+    // Keep: the last such store's registers are read here, at the next mark or role (an empty
+    // asm: no instruction).
     __device__ __forceinline__ void keep() const
     {
         if constexpr (Keep)
