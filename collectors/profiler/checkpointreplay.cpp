@@ -144,8 +144,10 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
             m_lastChangedBytes = std::max(m_lastChangedBytes, m_changed.changedBytes());
         }
     }
-    // Nothing changed in the first unprofiled run: the passes follow each other directly.
-    const bool backToBack = diff && m_between == Between::SkipWhenUnchanged && m_lastChangedBytes == 0;
+    // Nothing changed in the unprofiled runs: the passes follow each other directly (after the
+    // first with SkipAfterFirstPass, whose second run was compared, so the first pass was not
+    // back to back).
+    const bool backToBack = diff && m_between != Between::Compare && m_lastChangedBytes == 0;
     bool allSubmitted = false;
     while (ok && !allSubmitted) {
         if (passes >= maxPasses) {

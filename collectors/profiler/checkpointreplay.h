@@ -53,14 +53,21 @@ public:
         m_diffRegions = std::move(regions);
         m_diff = true;
     }
-    // With restoreOnlyChanged: how passes follow each other. Compare (the default): every pass is
+    // With restoreOnlyChanged: how passes follow each other (the profiler's default for `none` is
+    // SkipAfterFirstPass since 2026-12-04: docs/kernel-metrics.md). Compare: every pass is
     // followed by the compare and the restore of what changed. SkipWhenUnchanged: when the first
     // unprofiled run changed nothing (a kernel that rewrites the same values), the second run and
     // the passes follow each other with nothing between them, so each starts from the L2 the
     // previous run left, as consecutive launches of the program do; the memory is compared once
     // after the last pass.
     // An issue 18 experiment (WS_PROFILE_NONE_COMPARE=skip).
-    enum class Between { Compare, SkipWhenUnchanged };
+    // SkipAfterFirstPass: the same, except that the second unprofiled run is compared too, so the
+    // first pass starts from the compared state (as every pass of Compare does) and only the later
+    // passes start from what the pass before them left, its own dirty lines included. ncu's `none`
+    // takes its duration and DRAM counters from a pass without dirty lines and its SM counters
+    // from passes with them (docs/kernel-metrics.md, "What ncu's passes see"); our first pass holds
+    // the former. WS_PROFILE_NONE_COMPARE=after-first.
+    enum class Between { Compare, SkipWhenUnchanged, SkipAfterFirstPass };
     void setBetweenPasses(Between b) { m_between = b; }
     // With restoreOnlyChanged: what the first pass starts from. Settled (the default): two
     // unprofiled runs, each followed by the compare and restore, after the copies were evicted, so

@@ -102,7 +102,8 @@ private:
     // `all`, whose passes then did not start from a clean L2.
     enum class Replay { Restore, Cupti, Warm, Diff };
     Replay m_replay = Replay::Restore;
-    std::string m_noneCompare; // WS_PROFILE_NONE_COMPARE: "", "ef", "skip" or "first-as-saved" (experiments)
+    std::string
+        m_noneCompare; // WS_PROFILE_NONE_COMPARE: "", "ef", "skip", "after-first" or "first-as-saved" (experiments)
     std::vector<size_t> m_noneDirtyPasses; // WS_PROFILE_NONE_DIRTY_PASSES (an experiment): parseReplayPasses
     bool m_active = false;
     bool m_finished = false;

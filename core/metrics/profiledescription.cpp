@@ -20,13 +20,17 @@ std::string describeProfileRun(const std::map<std::string, std::string>& meta)
     if (const std::string passes = value(metakey::kProfilePasses); !passes.empty())
         out += ", " + passes + " replay passes each";
     const std::string cache = value(metakey::kProfileCacheControl);
-    const bool changedBlocks = replay == metakey::kReplayModeChangedBlocks;
+    const bool changedBlocks
+        = replay == metakey::kReplayModeChangedBlocks || replay == metakey::kReplayModeChangedBlocksAfterFirst;
     if (cache == "all" && changedBlocks)
         out += "; cache control all, but replayed as none is (profilers of 2026-12-02 and 12-03): each pass "
                "started with L2 as the previous run left it, so cache-sensitive values are not ncu's "
                "--cache-control all";
     else if (cache == "all")
         out += "; cache control all: memory restored and L2 evicted before every pass (as ncu's default)";
+    else if (cache == "none" && replay == metakey::kReplayModeChangedBlocksAfterFirst)
+        out += "; cache control none: the first pass starts after the memory the kernel changed is restored, each "
+               "later pass with L2 as the pass before it left it (compare with ncu --cache-control none)";
     else if (cache == "none" && replay.rfind("user replay", 0) == 0)
         out += "; cache control none: each pass starts with L2 as the previous run left it, only the memory the "
                "kernel changed restored (compare with ncu --cache-control none)";

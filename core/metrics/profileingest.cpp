@@ -230,7 +230,9 @@ SessionData ProfileIngest::build(const std::vector<ProfileResult>& results, cons
     // The replay the profiler says it ran, not the one the cache control implies: from 2026-12-02
     // to 12-03 `all` ran none's changed-blocks replay (its results say so in `replay`).
     const bool changedBlocks = replay.find("changes restored") != std::string::npos;
-    if (changedBlocks)
+    if (changedBlocks && replay.find("passes after the first back to back") != std::string::npos)
+        s.meta[metakey::kProfileReplayMode] = metakey::kReplayModeChangedBlocksAfterFirst;
+    else if (changedBlocks)
         s.meta[metakey::kProfileReplayMode] = metakey::kReplayModeChangedBlocks;
     else if (auto it = s.meta.find(metakey::kProfileCacheControl); it != s.meta.end() && it->second == "all")
         s.meta[metakey::kProfileReplayMode] = metakey::kReplayModeRestoreEvict;

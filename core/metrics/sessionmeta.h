@@ -42,6 +42,11 @@ inline constexpr const char kReplayModeRestoreEvict[]
     = "user replay (memory checkpoint restored and L2 evicted before every pass)";
 inline constexpr const char kReplayModeChangedBlocks[]
     = "user replay (only the memory the kernel changed restored after every run; L2 as the previous run left it)";
+// `none`'s default from 2026-12-04: as ncu's `none`, the first pass (duration, DRAM) starts without
+// dirty lines in L2 and the later ones (SM counters) from what the pass before them left.
+inline constexpr const char kReplayModeChangedBlocksAfterFirst[]
+    = "user replay (only the memory the kernel changed restored; the first pass after that memory was compared, "
+      "each later pass with L2 as the pass before it left it)";
 
 } // namespace ws::metakey
 

@@ -18,16 +18,14 @@ import sys
 
 # Causes measured on the H200 (docs/kernel-metrics.md, "Fidelity on kernels it was not tuned on");
 # first match wins. Metrics without a match say so.
-CLOCK = ("ncu's none takes its SM counters from passes that start with dirty lines in L2 and its duration and "
-         "GPC counters from a pass without them; our replay gives no pass dirty lines (giving them to the passes "
-         "that hold our SM cycle counters, 1 and 10 of --set full, brought the Triton softmax and layer norm "
-         "from 173 to 223 of 264 values within ncu's spread: evidence 2026-12-03-pass-sweep-2/run.log, "
-         "2026-12-03-fidelity-ops-8; not yet the default); with "
-         "those metrics alone (one pass) ncu reads 1.960-1.966 GHz and SM/GPC elapsed 0.998 on stream_copy, as ours "
-         "does, with the whole set 2.020 GHz; so ncu's figures per SM elapsed cycle are 1-4 % lower (evidence "
-         "2026-12-03-ncu-elapsed/run.log, 2026-12-02-fidelity-none-variants/elapsed-windows.txt); on the Triton "
-         "softmax ncu's none passes ran longer as well (92.4-93.2 vs 90.8-91.9 us, 3.3 % more SM active cycles; "
-         "evidence 2026-12-03-fidelity-ops-6/key-metrics.txt)")
+CLOCK = ("ncu's none takes its SM counters from passes that start with dirty lines in L2 (the kernel's own, left by "
+         "the pass before) and its duration and GPC counters from a pass without them; our replay does the same "
+         "since 2026-12-04 (passes after the first back to back: 95.3 % of the first suite's values within ncu's "
+         "spread, 90.5 % of the PyTorch/Triton suite's, against 90.7 % and 79.4 % before; evidence "
+         "2026-12-04-fidelity-after-first, 2026-12-04-fidelity-ops-after-first); on the cuDNN SDPA kernel and the "
+         "Triton softmax ncu's figures per SM elapsed cycle are still about 2 % lower than ours (its SM elapsed "
+         "window longer than its duration, as on stream_copy before: evidence 2026-12-03-ncu-elapsed/run.log): "
+         "not established why")
 CAUSES = [
     ("all", r"^dram__bytes_write", "ncu's multi-pass collection writes to DRAM itself: with dram__bytes_write.sum "
      "alone (one pass) ncu wrote 0.001 MB on l2_reuse and 0.002 MB on fp64_fma (none), with the whole set "
@@ -44,10 +42,12 @@ CAUSES = [
      "'misc' stall: present in every user-replay run, in no kernel-replay run (fidelity suite: ours "
      "8e-5 to 3e-3 warps per issue where ncu has 1e-6 to 7e-4)"),
     ("none", r"^(dram__|fbpa__|gpu__dram_throughput|lts__d_sectors_fill|lts__t_sector_hit_rate)",
-     "L2 at a pass's start: after every run our replay compares the launch's memory with its copy "
-     "(reading both) and restores what changed, which leaves a different share of the inputs in L2 "
-     "than ncu's replay does (wmma_gemm reads 16.8 vs 5.8 MB from DRAM; evidence "
-     "2026-12-02-fidelity-none-variants)"),
+     "L2 at the first pass's start (it holds the duration and DRAM counters): our replay compares the "
+     "launch's memory with its copy after the unprofiled runs (reading both), which leaves a different share "
+     "of the inputs in L2 than ncu's replay does (wmma_gemm reads 16.8 vs 5.8 MB from DRAM; evidence "
+     "2026-12-02-fidelity-none-variants), and ncu's pass writes more to DRAM on kernels that write little "
+     "(column sum 5.1 vs 0.9 MB, cluster_dsmem 2.4 vs 0.3 MB; evidence 2026-12-04-fidelity-ops-after-first, "
+     "2026-12-04-fidelity-after-first-2): not established why"),
     ("none", r"(pct_of_peak_sustained_elapsed|per_second|per_cycle_elapsed|cycles_elapsed|gpu__time_duration)",
      CLOCK),
 ]

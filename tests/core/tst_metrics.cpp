@@ -309,6 +309,11 @@ private slots:
         QTest::newRow("none") << "none"
                               << "ours, only the blocks the kernel changes restored"
                               << "only the memory the kernel changed restored";
+        QTest::newRow("none, passes after the first back to back")
+            << "none"
+            << "ours, only the blocks the kernel changes restored; passes after the first back to back while it "
+               "changes nothing"
+            << "each later pass with L2 as the pass before it left it";
         QTest::newRow("none, CUPTI's kernel replay") << "none"
                                                      << "CUPTI kernel replay"
                                                      << "kernel replay";
@@ -371,6 +376,8 @@ private slots:
         QTest::addColumn<QStringList>("info"); // key=value of the profiler's result
         QTest::addColumn<QString>("expected"); // profile_replay_experiment; empty: absent
         QTest::newRow("default") << QStringList {"eviction_mode=own"} << QString();
+        QTest::newRow("a compare after every pass (the default until 2026-12-04)")
+            << QStringList {"eviction_mode=own", "none_compare=every"} << "none_compare=every";
         QTest::newRow("first pass as saved")
             << QStringList {"eviction_mode=own", "none_compare=first-as-saved"} << "none_compare=first-as-saved";
         QTest::newRow("dirty passes and eviction in the program's context") << QStringList {
@@ -622,6 +629,12 @@ private slots:
                    "profile_replay_mode=user replay (only the memory the kernel changed restored after every run; "
                    "L2 as the previous run left it)"}
             << "each pass starts with L2 as the previous run left it, only the memory the kernel changed restored";
+        QTest::newRow("none, passes after the first back to back (2026-12-04)")
+            << QStringList {"session_kind=profile", "profile_cache_control=none",
+                   "profile_replay_mode=user replay (only the memory the kernel changed restored; the first pass after "
+                   "that memory was compared, each later pass with L2 as the pass before it left it)"}
+            << "the first pass starts after the memory the kernel changed is restored, each later pass with L2 as the "
+               "pass before it left it";
         QTest::newRow("all, replayed as none by a profiler of 2026-12-02") << QStringList {"session_kind=profile",
             "profile_cache_control=all",
             "profile_replay_mode=user replay (only the memory the kernel changed restored after every run; "
