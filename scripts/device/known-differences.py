@@ -22,8 +22,8 @@ CLOCK = ("ncu's none takes its SM counters from passes that start with dirty lin
          "the pass before) and its duration and GPC counters from a pass without them; our replay does the same "
          "since 2026-12-04 (passes after the first back to back: 95.3 % of the first suite's values within ncu's "
          "spread, 90.5 % of the PyTorch/Triton suite's, against 90.7 % and 79.4 % before; evidence "
-         "2026-12-04-fidelity-after-first, 2026-12-04-fidelity-ops-after-first); on the cuDNN SDPA kernel and the "
-         "Triton softmax ncu's figures per SM elapsed cycle are still about 2 % lower than ours (its SM elapsed "
+         "2026-12-04-fidelity-after-first, 2026-12-04-fidelity-ops-after-first); on the cuDNN SDPA kernel ncu's "
+         "figures per SM elapsed cycle are still 2.2 % lower than ours (its SM elapsed "
          "window longer than its duration, as on stream_copy before: evidence 2026-12-03-ncu-elapsed/run.log): "
          "not established why")
 CAUSES = [
