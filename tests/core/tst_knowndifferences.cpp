@@ -128,7 +128,8 @@ private slots:
                 {"/docs/evidence/2026-12-04-fidelity-after-first/table-none.af.md",
                     "/docs/evidence/2026-12-04-fidelity-after-first-2/table-none.md",
                     "/docs/evidence/2026-12-04-fidelity-ops-after-first/table-none.af.md",
-                    "/docs/evidence/2026-12-04-fidelity-ops-after-first-2/table-none.md"}},
+                    "/docs/evidence/2026-12-04-fidelity-ops-after-first-2/table-none.md",
+                    "/docs/evidence/2026-12-04-fidelity-ops-after-first-3/table-none.md"}},
         };
         const std::regex fail(R"(^\s+FAIL: (\S+) (\S+) \[)");
         const std::regex longKernel(R"(^\| (\S+) \| yes \| \d+ \| \d+ \|)");
