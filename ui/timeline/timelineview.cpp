@@ -399,7 +399,7 @@ QRect TimelineView::laneRect(int lane) const
 
 int TimelineView::rowsEnd() const
 {
-    return scrolledArea().top() + (m_frame ? m_frame->images[1].height() : 0);
+    return scrolledArea().top() + (m_frame ? m_frame->layers[1].height() : 0);
 }
 
 bool TimelineView::plainBelowRows() const
@@ -758,8 +758,8 @@ void TimelineView::paintEvent(QPaintEvent* event)
         m_rowPainter.paintBackgrounds(p, ctx, m_scrolled, 1, scrolled);
     }
     if (haveFrame) {
-        m_rowPainter.paintFrame(p, ctx, *m_frame, 0, pinned);
-        m_rowPainter.paintFrame(p, ctx, *m_frame, 1, scrolled);
+        for (const int layer : {0, 1})
+            m_directLayers += m_rowPainter.paintFrame(p, ctx, *m_frame, layer, layer == 0 ? pinned : scrolled) ? 1 : 0;
     }
     m_rowPainter.paintGroupNotes(p, ctx, m_pinned, 0, pinned);
     m_rowPainter.paintGroupNotes(p, ctx, m_scrolled, 1, scrolled);
