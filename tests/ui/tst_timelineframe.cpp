@@ -286,8 +286,13 @@ private slots:
                              : std::shared_ptr<const SessionSnapshot>(clumpSession());
         const TimelineCoordinates c = dense ? TimelineCoordinates::fit(s->begin(), s->end(), 901)
                                             : TimelineCoordinates(s->begin() + 1'000'000, nsPerPx, 901);
-        const auto f = buildTimelineFrame(requestFor(s, c, 22, labelWidth));
+        FrameRequest req = requestFor(s, c, 22, labelWidth);
+        const auto f = buildTimelineFrame(req);
         QVERIFY(f);
+        // The images a scaled display draws, composed on the worker: the same pixels.
+        req.composeImages = true;
+        const auto withImages = buildTimelineFrame(req);
+        QVERIFY(withImages && withImages->image(1) == f->image(1));
         const LayerPixels& layer = f->layers[1];
         QCOMPARE(layer.size(), QSize(labelWidth + 901, f->layerHeight[1]));
         QVERIFY(dense || layer.blitCount() > 0); // labels are drawn over the rows

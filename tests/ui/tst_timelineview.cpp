@@ -505,17 +505,31 @@ private slots:
     {
         QTest::addColumn<QSize>("size");
         QTest::addColumn<bool>("scrolled");
-        QTest::newRow("1040x400") << QSize(1040, 400) << false;
-        QTest::newRow("777x170, rows scrolled") << QSize(777, 170) << true;
-        QTest::newRow("1501x250, rows scrolled") << QSize(1501, 250) << true;
+        QTest::addColumn<QPoint>("inWindow"); // where the view sits in a parent window; (0, 0): it is the window
+        QTest::newRow("1040x400") << QSize(1040, 400) << false << QPoint();
+        QTest::newRow("777x170, rows scrolled") << QSize(777, 170) << true << QPoint();
+        QTest::newRow("1501x250, rows scrolled") << QSize(1501, 250) << true << QPoint();
+        QTest::newRow("900x300 at (37, 23) in a window") << QSize(900, 300) << false << QPoint(37, 23);
+        QTest::newRow("700x200 at (5, 61), rows scrolled") << QSize(700, 200) << true << QPoint(5, 61);
     }
     void rowsWrittenIntoTheWindowEqualTheFramesImage()
     {
         QFETCH(QSize, size);
         QFETCH(bool, scrolled);
+        QFETCH(QPoint, inWindow);
+        QWidget window; // before the fixture: the view goes first
         Fixture f(test::smallSession(), size);
+        if (!inWindow.isNull()) {
+            // The window's backing store holds the view at an offset: the rows must land there.
+            f.view.setParent(&window);
+            f.view.move(inWindow);
+            window.resize(
+                f.view.size() + QSize(inWindow.x() + 19, inWindow.y() + 11)); // (the view keeps a minimum height)
+            window.show();
+            f.view.show();
+        }
         QVERIFY(f.waitFrame());
-        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        QVERIFY(QTest::qWaitForWindowExposed(f.view.window()));
         auto* store = dynamic_cast<QImage*>(f.view.backingStore()->paintDevice());
         QVERIFY(store);
         if (scrolled) {
@@ -527,8 +541,10 @@ private slots:
         m_paintRegions = &lastPaint;
         std::mt19937 rng(5);
         const auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-        const auto shown
-            = [&] { return store->copy(QRect(QPoint(0, 0), f.view.size())).convertToFormat(QImage::Format_RGB32); };
+        const QRect onStore(f.view.mapTo(f.view.window(), QPoint(0, 0)), f.view.size());
+        QCOMPARE(onStore.topLeft(), inWindow);
+        QVERIFY(store->rect().contains(onStore));
+        const auto shown = [&] { return store->copy(onStore).convertToFormat(QImage::Format_RGB32); };
         const int direct0 = f.view.rowLayersWrittenDirectly();
         const auto compare = [&](const QString& step) {
             if (!f.waitFrame())
@@ -547,7 +563,7 @@ private slots:
                     uniform(0, size.width() - 40), uniform(0, size.height() - 20), uniform(1, 500), uniform(1, 90));
                 region += QRect(uniform(0, size.width() / 2), uniform(0, size.height() - 10), uniform(1, 300), 7);
                 region &= f.view.rect();
-                QPainter(store).fillRect(QRect(QPoint(0, 0), f.view.size()), QColor(0, 255, 0));
+                QPainter(store).fillRect(onStore, QColor(0, 255, 0));
                 f.view.repaint(region);
                 const QImage after = shown();
                 int wrong = 0;

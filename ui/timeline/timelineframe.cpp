@@ -185,21 +185,6 @@ void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRo
 }
 
 void rasterCounter(const SessionSnapshot& s, const FrameRequest& req, const FrameRow& row, int top, Raster& raster,
-    FrameRowHits& hits, TimelineFrame& frame);
-
-// A counter's row is not uniform vertically: drawn into an image of its own (the row above its
-// grid line), laid over the layer's lines.
-void rasterCounterRow(const SessionSnapshot& s, const FrameRequest& req, const FrameRow& row, int top,
-    LayerPixels& layer, FrameRowHits& hits, TimelineFrame& frame)
-{
-    const int width = layer.eventWidth();
-    QImage plot(std::max(width, 1), std::max(row.height - 1, 1), QImage::Format_RGB32);
-    Raster raster(plot, 0, width, top);
-    rasterCounter(s, req, row, 0, raster, hits, frame);
-    layer.blit(plot, QPoint(layer.eventLeft(), top), QRect(layer.eventLeft(), 0, width, layer.height()));
-}
-
-void rasterCounter(const SessionSnapshot& s, const FrameRequest& req, const FrameRow& row, int top, Raster& raster,
     FrameRowHits& hits, TimelineFrame& frame)
 {
     const CounterSeries& c = s.counters[static_cast<size_t>(row.counter)];
@@ -238,6 +223,18 @@ void rasterCounter(const SessionSnapshot& s, const FrameRequest& req, const Fram
         }
         raster.hatch(x0, x1, top + 2, top + row.height - 1, 0xa0d04040u);
     }
+}
+
+// A counter's row is not uniform vertically: drawn into an image of its own (the row above its
+// grid line), laid over the layer's lines.
+void rasterCounterRow(const SessionSnapshot& s, const FrameRequest& req, const FrameRow& row, int top,
+    LayerPixels& layer, FrameRowHits& hits, TimelineFrame& frame)
+{
+    const int width = layer.eventWidth();
+    QImage plot(std::max(width, 1), std::max(row.height - 1, 1), QImage::Format_RGB32);
+    Raster raster(plot, 0, width, top);
+    rasterCounter(s, req, row, 0, raster, hits, frame);
+    layer.blit(plot, QPoint(layer.eventLeft(), top), QRect(layer.eventLeft(), 0, width, layer.height()));
 }
 
 } // namespace
@@ -643,6 +640,10 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
             p.end();
             target.blit(under, patch.topLeft(), events);
         }
+    }
+    if (req.composeImages) {
+        for (int layer = 0; layer < 2; ++layer)
+            (void)frame->image(layer); // the frame is still this thread's alone
     }
     frame->buildMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     frame->buildCpuMs = threadCpuMs() - cpu0;

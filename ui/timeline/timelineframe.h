@@ -54,11 +54,14 @@ struct FrameRequest {
     TimelineCoordinates coords;
     std::vector<FrameRow> rows;
     FrameStyle style;
-    int labelWidth = 0;          // the label column, left of the events, in the same images
+    int labelWidth = 0;          // the label column, left of the events, in the same layers
     int layerTop[2] = {0, 0};    // layer coordinate of each image's first line
     int layerHeight[2] = {0, 0}; // image heights; 0 = no image for that layer
     quint64 generation = 0;
     CancellationToken cancel;
+    // Compose each layer's image on the worker as well (TimelineFrame::image): the view's rows
+    // cannot be written straight into its buffer (a scaled display), so paint draws the image.
+    bool composeImages = false;
 };
 
 // Per row, the draw list as built: hit testing and tooltips read it, so what the mouse finds

@@ -443,6 +443,9 @@ std::optional<FrameRequest> TimelineView::makeFrameRequest()
     req.style.text = m_colors.text.rgba();
     req.style.font = font();
     req.labelWidth = m_labelWidth;
+    // RasterBuffer writes rows only at one device pixel per pixel: elsewhere the frame's image
+    // is drawn, and composed on the worker rather than on this thread.
+    req.composeImages = devicePixelRatioF() != 1.0;
     const auto plain = [this](int index) { return ((index % 2) ? m_colors.rowAlternate : m_colors.background).rgb(); };
     const auto frameRow = [&](const LayoutRow& r, int index, int layer) {
         FrameRow f;
