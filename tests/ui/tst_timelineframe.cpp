@@ -2,11 +2,13 @@
 // The frame builder's caches and raster shortcuts against what they replace: folded runs'
 // labels whose count changes (the count drawn from glyphs, CountPrefix) equal labels built on
 // a fresh thread, row label cells cached across frames equal fresh ones, and the rows' pixels
-// (scanlines, one-pixel gaps, the hatch of folded runs drawn from eight pre-hatched lines)
-// equal a brute-force raster of the frame's own draw lists.
+// (scanlines, one-pixel gaps, the hatch of folded runs taken from a pre-hatched line) equal a
+// brute-force raster of the frame's own draw lists, and a layer composed a rectangle at a time
+// equals the whole.
 #include "ui/timeline/countprefix.h"
 #include "ui/timeline/elisiontable.h"
 #include "ui/timeline/hatchedscanlines.h"
+#include "ui/timeline/layerpixels.h"
 #include "ui/timeline/timelineframe.h"
 #include "uifixtures.h"
 
@@ -202,7 +204,7 @@ private slots:
             const auto fresh = buildOnFreshThread(req);
             QVERIFY(warm && fresh);
             QCOMPARE(warm->labelCount, fresh->labelCount);
-            QVERIFY2(warm->images[1] == fresh->images[1], qPrintable(QString::number(step)));
+            QVERIFY2(warm->image(1) == fresh->image(1), qPrintable(QString::number(step)));
             folded += foldedLabels(*warm);
             // Zoom in, pan (other clumps, so other counts at the same place), zoom out.
             c = step < 8 ? c.zoomedAround(300 + 40 * step, 0.85)
@@ -226,7 +228,7 @@ private slots:
             const auto f = buildTimelineFrame(req);
             QVERIFY(f);
             QCOMPARE(f->labelCount, qint64(0));
-            const QImage& img = f->images[1];
+            const QImage& img = f->image(1);
             for (const FrameRowHits& r : f->rows) {
                 if (r.row.lane < 0)
                     continue;
@@ -258,6 +260,72 @@ private slots:
             c = c.zoomedAround(333, 0.45);
         }
         QVERIFY(hatched > 1000);
+    }
+
+    // The GUI thread writes a layer into the window a rectangle of the paint event's region at
+    // a time (LayerPixels::compose): each rectangle, at any offset in the buffer, is the layer's
+    // image there (the same as composing the whole layer), and no pixel outside it changes.
+    // Rectangles cut rows, hatched runs, labels and the label column's edge, and stick out of
+    // the layer.
+    void composedRectanglesEqualTheLayersImage_data()
+    {
+        QTest::addColumn<double>("nsPerPx");
+        QTest::addColumn<int>("labelWidth");
+        QTest::addColumn<bool>("dense");
+        QTest::newRow("clumps folded into labelled runs") << 60.0 << 160 << false;
+        QTest::newRow("clumps, each event on its own") << 2.0 << 160 << false;
+        QTest::newRow("clumps, no label column") << 120.0 << 0 << false;
+        QTest::newRow("dense lanes, hatched runs") << 0.0 << 90 << true;
+    }
+    void composedRectanglesEqualTheLayersImage()
+    {
+        QFETCH(double, nsPerPx);
+        QFETCH(int, labelWidth);
+        QFETCH(bool, dense);
+        const auto s = dense ? std::shared_ptr<const SessionSnapshot>(test::denseSession(200'000, 3))
+                             : std::shared_ptr<const SessionSnapshot>(clumpSession());
+        const TimelineCoordinates c = dense ? TimelineCoordinates::fit(s->begin(), s->end(), 901)
+                                            : TimelineCoordinates(s->begin() + 1'000'000, nsPerPx, 901);
+        FrameRequest req = requestFor(s, c, 22, labelWidth);
+        const auto f = buildTimelineFrame(req);
+        QVERIFY(f);
+        // The images a scaled display draws, composed on the worker: the same pixels.
+        req.composeImages = true;
+        const auto withImages = buildTimelineFrame(req);
+        QVERIFY(withImages && withImages->image(1) == f->image(1));
+        const LayerPixels& layer = f->layers[1];
+        QCOMPARE(layer.size(), QSize(labelWidth + 901, f->layerHeight[1]));
+        QVERIFY(dense || layer.blitCount() > 0); // labels are drawn over the rows
+        const QImage whole = layer.toImage();
+        QCOMPARE(whole, f->image(1));
+        constexpr QRgb kUntouched = 0xff00ff00u;
+        std::mt19937 rng(11);
+        const auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+        for (int i = 0; i < 150; ++i) {
+            const QRect r(uniform(-20, layer.width()), uniform(-8, layer.height()), uniform(1, 400), uniform(1, 60));
+            const QPoint origin(uniform(0, 25), uniform(0, 9));
+            QImage buffer(layer.width() + 50, layer.height() + 20, QImage::Format_RGB32);
+            buffer.fill(kUntouched);
+            layer.compose(buffer.bits(), buffer.bytesPerLine(), origin, r);
+            const QRect written = r.intersected(QRect(QPoint(0, 0), layer.size()));
+            int wrong = 0;
+            for (int y = 0; y < buffer.height(); ++y) {
+                for (int x = 0; x < buffer.width(); ++x) {
+                    const QPoint at(x - origin.x(), y - origin.y());
+                    const QRgb want = written.contains(at) ? whole.pixel(at) : kUntouched;
+                    wrong += buffer.pixel(x, y) != want ? 1 : 0;
+                }
+            }
+            QVERIFY2(wrong == 0,
+                qPrintable(QStringLiteral("rectangle %1,%2 %3x%4 at %5,%6: %7 pixels differ")
+                               .arg(r.x())
+                               .arg(r.y())
+                               .arg(r.width())
+                               .arg(r.height())
+                               .arg(origin.x())
+                               .arg(origin.y())
+                               .arg(wrong)));
+        }
     }
 };
 

@@ -18,6 +18,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include <random>
 #include <thread>
 
 using namespace ws;
@@ -424,7 +425,7 @@ private slots:
                 bottom = std::max(bottom, r.row.y + r.row.height - frame->layerTop[1]);
         }
         QVERIFY(bottom > 0);
-        const QImage& img = frame->images[1];
+        const QImage& img = frame->image(1);
         QCOMPARE(img.height(), std::min(bottom, area.height()));
         QCOMPARE(img.height() == area.height(), rowsFillTheView);
         QCOMPARE(img.width(), f.view.eventArea().right() + 1);
@@ -493,6 +494,114 @@ private slots:
         m_paintRegions = nullptr;
         f.view.removeEventFilter(this);
         QVERIFY2(partial >= 4, qPrintable(QString::number(partial))); // the rows end above the bottom
+    }
+
+    // The rows are written straight into the window's backing store (RasterBuffer, one store
+    // per pixel); grab() paints into a QPixmap, where they are drawn from the frame's image. The
+    // two agree after zooms, pans of many sizes (whole pixels and fractions), with rows scrolled,
+    // a selected event and a range selection, for full repaints and for paint regions that cut
+    // rows, labels and the label column; and a partial paint writes nothing outside its region.
+    void rowsWrittenIntoTheWindowEqualTheFramesImage_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("scrolled");
+        QTest::addColumn<QPoint>("inWindow"); // where the view sits in a parent window; (0, 0): it is the window
+        QTest::newRow("1040x400") << QSize(1040, 400) << false << QPoint();
+        QTest::newRow("777x170, rows scrolled") << QSize(777, 170) << true << QPoint();
+        QTest::newRow("1501x250, rows scrolled") << QSize(1501, 250) << true << QPoint();
+        QTest::newRow("900x300 at (37, 23) in a window") << QSize(900, 300) << false << QPoint(37, 23);
+        QTest::newRow("700x200 at (5, 61), rows scrolled") << QSize(700, 200) << true << QPoint(5, 61);
+    }
+    void rowsWrittenIntoTheWindowEqualTheFramesImage()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, scrolled);
+        QFETCH(QPoint, inWindow);
+        QWidget window; // before the fixture: the view goes first
+        Fixture f(test::smallSession(), size);
+        if (!inWindow.isNull()) {
+            // The window's backing store holds the view at an offset: the rows must land there.
+            f.view.setParent(&window);
+            f.view.move(inWindow);
+            window.resize(
+                f.view.size() + QSize(inWindow.x() + 19, inWindow.y() + 11)); // (the view keeps a minimum height)
+            window.show();
+            f.view.show();
+        }
+        QVERIFY(f.waitFrame());
+        QVERIFY(QTest::qWaitForWindowExposed(f.view.window()));
+        auto* store = dynamic_cast<QImage*>(f.view.backingStore()->paintDevice());
+        QVERIFY(store);
+        if (scrolled) {
+            f.view.scrollToLane(int(f.snapshot->model->lanes.size()) - 1);
+            QVERIFY(f.view.frame()->layerTop[1] > 0 || f.waitFrame());
+        }
+        QRegion lastPaint;
+        f.view.installEventFilter(this);
+        m_paintRegions = &lastPaint;
+        std::mt19937 rng(5);
+        const auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+        const QRect onStore(f.view.mapTo(f.view.window(), QPoint(0, 0)), f.view.size());
+        QCOMPARE(onStore.topLeft(), inWindow);
+        QVERIFY(store->rect().contains(onStore));
+        const auto shown = [&] { return store->copy(onStore).convertToFormat(QImage::Format_RGB32); };
+        const int direct0 = f.view.rowLayersWrittenDirectly();
+        const auto compare = [&](const QString& step) {
+            if (!f.waitFrame())
+                return false;
+            QTest::qWait(30);
+            QCoreApplication::processEvents();
+            const QImage full = f.view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+            if (shown() != full) {
+                qWarning("backing store differs from the frame's image after: %s", qPrintable(step));
+                return false;
+            }
+            // Partial paints: the region's pixels are painted again over a colour nothing draws,
+            // and nothing outside the region changes.
+            for (int i = 0; i < 4; ++i) {
+                QRegion region(
+                    uniform(0, size.width() - 40), uniform(0, size.height() - 20), uniform(1, 500), uniform(1, 90));
+                region += QRect(uniform(0, size.width() / 2), uniform(0, size.height() - 10), uniform(1, 300), 7);
+                region &= f.view.rect();
+                QPainter(store).fillRect(onStore, QColor(0, 255, 0));
+                f.view.repaint(region);
+                const QImage after = shown();
+                int wrong = 0;
+                for (int y = 0; y < after.height(); ++y) {
+                    for (int x = 0; x < after.width(); ++x) {
+                        const QRgb want = lastPaint.contains(QPoint(x, y)) ? full.pixel(x, y) : qRgb(0, 255, 0);
+                        wrong += after.pixel(x, y) != want ? 1 : 0;
+                    }
+                }
+                if (wrong != 0 || !(region - lastPaint).isEmpty()) {
+                    qWarning("a partial paint after %s: %d pixels differ", qPrintable(step), wrong);
+                    return false;
+                }
+            }
+            f.view.repaint();
+            return shown() == full;
+        };
+        const TimeNs span = f.snapshot->end() - f.snapshot->begin();
+        QVERIFY(compare(QStringLiteral("open")));
+        f.selection.setViewRange({t0 + span / 5, t0 + span / 5 + span / 3});
+        QVERIFY(compare(QStringLiteral("zoom")));
+        const int w = f.view.eventArea().width();
+        for (const double px : {1.0, -1.0, 7.0, 64.0, -33.0, 0.5, 12.25, double(w) / 3, -double(w) + 5}) {
+            f.view.panBy(px / w);
+            QVERIFY(compare(QStringLiteral("pan by %1 px").arg(px)));
+        }
+        f.view.zoomBy(0.37, 211);
+        QVERIFY(compare(QStringLiteral("zoom in")));
+        QTest::mouseClick(&f.view, Qt::LeftButton, {}, f.at(3, t0 + 18'000));
+        QVERIFY(compare(QStringLiteral("selected event")));
+        f.selection.setTimeRange({t0 + span / 3, t0 + span / 3 + span / 20});
+        QVERIFY(compare(QStringLiteral("range")));
+        f.view.panBy(0.05);
+        QVERIFY(compare(QStringLiteral("pan with range")));
+        m_paintRegions = nullptr;
+        f.view.removeEventFilter(this);
+        // The rows went the direct way (the offscreen platform's backing store is an RGB32 image).
+        QVERIFY(f.view.rowLayersWrittenDirectly() > direct0);
     }
 
     // renderLabel measures first and elides only what does not fit: the same image as eliding
@@ -576,7 +685,7 @@ private slots:
             std::thread([&] { fresh = buildTimelineFrame(request(width)); }).join();
             QVERIFY(warm && fresh);
             QCOMPARE(warm->labelCount, fresh->labelCount);
-            QVERIFY2(warm->images[1] == fresh->images[1], qPrintable(QString::number(width)));
+            QVERIFY2(warm->image(1) == fresh->image(1), qPrintable(QString::number(width)));
             labels += warm->labelCount;
         }
         QVERIFY(labels > 20);

@@ -3,7 +3,6 @@
 
 #include <QRgb>
 
-#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -18,19 +17,11 @@ inline QRgb blendOver(QRgb under, QRgb over)
     return qRgb(mix(qRed(over), qRed(under)), mix(qGreen(over), qGreen(under)), mix(qBlue(over), qBlue(under)));
 }
 
-// A row's scanline with the diagonal hatch of its folded runs: the hatch marks the pixels
-// where (x + y) % 8 == 0, so line y of the row is one of eight variants of the scanline
-// (y % 8). Blending those once per variant rather than once per line of the row (18 lines)
-// gives the same pixels for a third of the blends, and each line is then a plain copy.
-class HatchedScanlines {
-public:
-    // runs: disjoint [x0, x1) columns of the folded runs, within the scanline.
-    void build(const std::vector<uint32_t>& scan, const std::vector<std::pair<int, int>>& runs, QRgb over);
-    // The line for image row y.
-    const uint32_t* line(int y) const { return m_lines[static_cast<size_t>(y & 7)].data(); }
-
-private:
-    std::array<std::vector<uint32_t>, 8> m_lines;
-};
+// A row's scanline with every pixel of its folded runs (disjoint [x0, x1) columns) blended
+// with `over`, into `out`. The diagonal hatch marks the pixels where (x + y) % 8 == 0, so line y
+// of the row takes those pixels from this line and the rest from the plain scanline
+// (LayerPixels::copyHatchedLines): the blends are done once per row, not once per line.
+void hatchScanline(const std::vector<uint32_t>& scan, const std::vector<std::pair<int, int>>& runs, QRgb over,
+    std::vector<uint32_t>& out);
 
 } // namespace ws

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/rowpainter.h"
 
+#include "ui/timeline/rasterbuffer.h"
+
 #include <QPainter>
 
 #include <algorithm>
@@ -54,35 +56,44 @@ void RowPainter::paintGroupNotes(QPainter& p, const TimelinePaintContext& c, con
     p.restore();
 }
 
-void RowPainter::paintFrame(
+bool RowPainter::paintFrame(
     QPainter& p, const TimelinePaintContext& c, const TimelineFrame& f, int layer, const QRect& area) const
 {
     if (area.isEmpty())
-        return;
-    const QImage& img = f.images[layer];
-    p.save();
+        return false;
+    const LayerPixels& pixels = f.layers[layer];
     const int dy = layer == 0 ? 0 : f.layerTop[1] - c.scrollValue;
     const int y = area.top() + dy;
     const int fullWidth = c.labelWidth + c.eventArea.width();
-    p.setCompositionMode(QPainter::CompositionMode_Source);
-    if (f.labelWidth == c.labelWidth && f.coords == c.coords && (img.isNull() || img.width() == fullWidth)) {
-        // The frame was built for this view: one blit of the whole image (label column and
-        // events, a memcpy per line), then the plain background the image leaves out below.
+    if (f.labelWidth == c.labelWidth && f.coords == c.coords && (pixels.isNull() || pixels.width() == fullWidth)) {
+        // The frame was built for this view: its rows are written straight into the painter's
+        // buffer where it is one (the window's backing store: each pixel written once, from the
+        // rows' scanlines), else blitted from the frame's image; then the plain background the
+        // rows leave out below.
         const QRect clip(0, area.top(), fullWidth, area.height());
+        const std::optional<RasterBuffer> buffer = pixels.isNull() ? std::nullopt : RasterBuffer::of(p);
+        p.save();
+        p.setCompositionMode(QPainter::CompositionMode_Source);
         p.setClipRect(clip);
-        if (!img.isNull())
-            p.drawImage(QPoint(0, y), img);
-        const int imageBottom = y + img.height();
+        if (buffer) {
+            const QPoint origin = buffer->origin() + QPoint(0, y); // the layer's (0, 0) in the buffer
+            for (const QRect& r : buffer->writable(clip))
+                pixels.compose(buffer->bits(), buffer->bytesPerLine(), origin, r.translated(-origin));
+        } else if (!pixels.isNull()) {
+            p.drawImage(QPoint(0, y), f.image(layer));
+        }
+        const int imageBottom = y + pixels.height();
         const QRect below = QRect(0, imageBottom, fullWidth, area.bottom() + 1 - imageBottom).intersected(clip);
         if (!below.isEmpty())
             p.fillRect(below, QColor::fromRgb(f.background));
         p.restore();
-        return;
+        return buffer.has_value();
     }
-    if (img.isNull()) {
-        p.restore(); // a stale frame with no rows: the view's background is already under it
-        return;
-    }
+    if (pixels.isNull())
+        return false; // a stale frame with no rows: the view's background is already under it
+    const QImage& img = f.image(layer);
+    p.save();
+    p.setCompositionMode(QPainter::CompositionMode_Source);
     const int lw = std::min(f.labelWidth, c.labelWidth);
     // The label column scrolls with the rows but never pans.
     p.setClipRect(QRect(0, area.top(), lw, area.height()));
@@ -101,6 +112,7 @@ void RowPainter::paintFrame(
         p.drawImage(QRectF(c.labelWidth + dx, y, source.width() * sx, source.height()), img, source);
     }
     p.restore();
+    return false;
 }
 
 } // namespace ws

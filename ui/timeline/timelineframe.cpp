@@ -4,6 +4,7 @@
 #include "ui/timeline/countprefix.h"
 #include "ui/timeline/elisiontable.h"
 #include "ui/timeline/hatchedscanlines.h"
+#include "ui/timeline/layerpixels.h"
 
 #include "ui/style/colorscheme.h"
 #include "ui/style/timeformat.h"
@@ -52,16 +53,18 @@ struct Idle {
     TimeNs gap = 0;
 };
 
-// Writes straight into an RGB32 image. Rows are uniform vertically, so a row is drawn as one
-// scanline copied down its height: the cost is pixels, not rectangles.
+// Writes straight into an RGB32 image: the pixels that are not one scanline per row (a
+// counter's plot, a row's label cell).
 class Raster {
 public:
-    // Draws into the columns [x0, x0 + width) of `image`; x is relative to x0.
-    Raster(QImage& image, int x0, int width)
+    // Draws into the columns [x0, x0 + width) of `image`; x is relative to x0. `yPhase` is the
+    // image's first line in the layer: hatches stay on the layer's diagonals.
+    Raster(QImage& image, int x0, int width, int yPhase = 0)
         : m_bits(image.bits() + static_cast<qsizetype>(x0) * 4)
         , m_stride(image.bytesPerLine())
         , m_width(std::min(width, image.width() - x0))
         , m_height(image.height())
+        , m_yPhase(yPhase)
     {
     }
     int width() const { return m_width; }
@@ -71,22 +74,12 @@ public:
         for (int y = std::max(y0, 0); y < std::min(y1, m_height); ++y)
             fillPixels(line(y), static_cast<size_t>(std::max(m_width, 0)), c);
     }
-    void copy(const std::vector<uint32_t>& scan, int y0, int y1)
-    {
-        for (int y = std::max(y0, 0); y < std::min(y1, m_height); ++y)
-            std::memcpy(line(y), scan.data(), static_cast<size_t>(m_width) * sizeof(uint32_t));
-    }
-    void copyHatched(const HatchedScanlines& lines, int y0, int y1)
-    {
-        for (int y = std::max(y0, 0); y < std::min(y1, m_height); ++y)
-            std::memcpy(line(y), lines.line(y), static_cast<size_t>(m_width) * sizeof(uint32_t));
-    }
     // Diagonal hatch over folded runs (Tracy draws them zig-zagged): says "more in here".
     void hatch(int x0, int x1, int y0, int y1, QRgb over)
     {
         for (int y = std::max(y0, 0); y < std::min(y1, m_height); ++y) {
             uint32_t* l = line(y);
-            for (int x = x0 + ((8 - ((x0 + y) & 7)) & 7); x < x1; x += 8)
+            for (int x = x0 + ((8 - ((x0 + y + m_yPhase) & 7)) & 7); x < x1; x += 8)
                 l[x] = blendOver(l[x], over);
         }
     }
@@ -119,25 +112,27 @@ private:
     qsizetype m_stride;
     int m_width;
     int m_height;
+    int m_yPhase;
 };
 
 // Per frame, reused from row to row.
 struct LaneScratch {
     std::vector<uint32_t> scan;
     std::vector<std::pair<int, int>> hatchRuns; // folded runs' [x0, x1)
-    HatchedScanlines hatches;
+    std::vector<uint32_t> hatched;              // scan with the folded runs blended
 };
 
-void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRow& row, int top, Raster& raster,
+// A lane's row: one scanline (folded runs hatched on the layer's diagonals), its labels.
+void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRow& row, int top, LayerPixels& layer,
     LaneScratch& scratch, std::vector<Label>& labels, std::vector<Idle>& idle, FrameRowHits& hits, TimelineFrame& frame)
 {
     const TimelineLane& lane = s.model->lanes[static_cast<size_t>(row.lane)];
     foldLane(lane.start, lane.ends(), s.indexFor(static_cast<size_t>(row.lane)), req.coords, hits.rects);
-    const int width = raster.width();
+    const int width = layer.eventWidth();
     const int bandTop = top + 1;
     const int bandH = std::max(row.height - 2, 1);
     const bool instants = laneKind(lane.kind).instants;
-    auto& [scan, hatchRuns, hatches] = scratch;
+    auto& [scan, hatchRuns, hatched] = scratch;
     scan.resize(static_cast<size_t>(std::max(width, 0)));
     fillPixels(scan.data(), scan.size(), row.background);
     // Each rectangle's colour comes from its widest event's name: one load from the lane's
@@ -180,13 +175,13 @@ void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRo
         }
         prev = &r;
     }
-    raster.fill(top, bandTop, row.background);
+    layer.fillLines(top, bandTop, row.background);
     if (folded.empty()) {
-        raster.copy(scan, bandTop, bandTop + bandH);
+        layer.copyLines(bandTop, bandTop + bandH, scan.data());
         return;
     }
-    hatches.build(scan, folded, req.style.hatch);
-    raster.copyHatched(hatches, bandTop, bandTop + bandH);
+    hatchScanline(scan, folded, req.style.hatch, hatched);
+    layer.copyHatchedLines(bandTop, bandTop + bandH, scan.data(), hatched.data(), folded);
 }
 
 void rasterCounter(const SessionSnapshot& s, const FrameRequest& req, const FrameRow& row, int top, Raster& raster,
@@ -228,6 +223,18 @@ void rasterCounter(const SessionSnapshot& s, const FrameRequest& req, const Fram
         }
         raster.hatch(x0, x1, top + 2, top + row.height - 1, 0xa0d04040u);
     }
+}
+
+// A counter's row is not uniform vertically: drawn into an image of its own (the row above its
+// grid line), laid over the layer's lines.
+void rasterCounterRow(const SessionSnapshot& s, const FrameRequest& req, const FrameRow& row, int top,
+    LayerPixels& layer, FrameRowHits& hits, TimelineFrame& frame)
+{
+    const int width = layer.eventWidth();
+    QImage plot(std::max(width, 1), std::max(row.height - 1, 1), QImage::Format_RGB32);
+    Raster raster(plot, 0, width, top);
+    rasterCounter(s, req, row, 0, raster, hits, frame);
+    layer.blit(plot, QPoint(layer.eventLeft(), top), QRect(layer.eventLeft(), 0, width, layer.height()));
 }
 
 } // namespace
@@ -451,11 +458,13 @@ size_t qHash(const RowLabelKey& k, size_t seed = 0)
         k.groupHeader, k.text);
 }
 
-void drawRowLabelCached(const FrameRequest& req, const FrameRow& row, int top, QImage& img, Raster& column)
+// The row's label cell (the label column's lines of the row), drawn as drawRowLabel draws it
+// at top 0.
+QImage rowLabelCell(const FrameRequest& req, const FrameRow& row)
 {
-    // The cell is drawn as drawRowLabel draws it at top 0 and copied in: the same pixels as long
-    // as everything it draws stays inside the cell (text lines that fit the row's height, the
-    // triangle left of the column's edge); otherwise it is drawn in place.
+    // Cached while everything it draws stays inside the cell (text lines that fit the row's
+    // height, the triangle left of the column's edge); otherwise drawn for this frame, and what
+    // would spill into the neighbouring rows is cut off at the row's edges.
     thread_local QHash<RowLabelKey, QImage> cells;
     thread_local QFont cellsFont;
     thread_local int cellsLineH = QFontMetrics(cellsFont).height();
@@ -465,25 +474,35 @@ void drawRowLabelCached(const FrameRequest& req, const FrameRow& row, int top, Q
         cellsLineH = QFontMetrics(cellsFont).height(); // once per font, not per row and frame
     }
     const int lines = static_cast<int>(row.label.count(QLatin1Char('\n'))) + 1;
-    if (cellsLineH * lines > row.height || row.height < 10 || 4 + row.depth * 12 + 10 > req.labelWidth) {
-        drawRowLabel(req, row, top, img, column);
-        return;
-    }
+    const auto draw = [&] {
+        QImage cell(req.labelWidth, std::max(row.height, 1), QImage::Format_RGB32);
+        cell.fill(0u);
+        Raster cellColumn(cell, 0, req.labelWidth);
+        drawRowLabel(req, row, 0, cell, cellColumn);
+        return cell;
+    };
+    if (cellsLineH * lines > row.height || row.height < 10 || 4 + row.depth * 12 + 10 > req.labelWidth)
+        return draw();
     const RowLabelKey key {row.label, row.depth, row.height, req.labelWidth,
         row.group || (row.lane < 0 && row.counter < 0), row.expanded, row.labelBackground | 0xff000000u, req.style.grid,
         req.style.groupHeader | 0xff000000u, req.style.text};
     auto it = cells.constFind(key);
-    if (it == cells.cend()) {
-        QImage cell(req.labelWidth, row.height, QImage::Format_RGB32);
-        cell.fill(0u);
-        Raster cellColumn(cell, 0, req.labelWidth);
-        drawRowLabel(req, row, 0, cell, cellColumn);
-        it = cells.insert(key, cell);
-    }
-    column.blit(*it, 0, top);
+    if (it == cells.cend())
+        it = cells.insert(key, draw());
+    return *it;
 }
 
 } // namespace
+
+const QImage& TimelineFrame::image(int layer) const
+{
+    const auto i = static_cast<size_t>(layer);
+    if (!m_composed[i]) {
+        m_images[i] = layers[i].toImage();
+        m_composed[i] = true;
+    }
+    return m_images[i];
+}
 
 std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
 {
@@ -522,19 +541,15 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
         bottom = std::min(bottom, req.layerHeight[layer]);
         if (bottom <= 0)
             continue;
-        QImage& img = frame->images[layer];
-        img = QImage(req.labelWidth + width, bottom, QImage::Format_RGB32);
-        if (img.isNull())
-            return nullptr; // out of memory: keep the previous frame
-        Raster raster(img, req.labelWidth, width);
-        Raster column(img, 0, req.labelWidth);
+        LayerPixels& pixels = frame->layers[layer];
+        pixels = LayerPixels(req.labelWidth + width, bottom, req.labelWidth, frame->background);
         for (const FrameRow& row : req.rows) {
             if (row.layer != layer)
                 continue;
             if (req.cancel.isCancelled())
                 return nullptr;
             const int top = row.y - req.layerTop[layer];
-            if (top + row.height <= 0 || top >= img.height())
+            if (top + row.height <= 0 || top >= pixels.height())
                 continue;
             FrameRowHits hits;
             hits.row = row;
@@ -542,19 +557,19 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
             if (row.lane >= 0 && static_cast<size_t>(row.lane) < s.model->lanes.size()) {
                 FrameRow r = row;
                 r.background = bg;
-                rasterLane(s, req, r, top, raster, scratch, labels[layer], idle[layer], hits, *frame);
+                rasterLane(s, req, r, top, pixels, scratch, labels[layer], idle[layer], hits, *frame);
             } else if (row.counter >= 0 && static_cast<size_t>(row.counter) < s.counters.size()) {
                 FrameRow r = row;
                 r.background = bg;
-                rasterCounter(s, req, r, top, raster, hits, *frame);
+                rasterCounterRow(s, req, r, top, pixels, hits, *frame);
             } else {
-                raster.fill(top, top + row.height - 1, req.style.groupHeader | 0xff000000u);
+                pixels.fillLines(top, top + row.height - 1, req.style.groupHeader | 0xff000000u);
             }
-            raster.fill(top + row.height - 1, top + row.height,
+            pixels.fillLines(top + row.height - 1, top + row.height,
                 blendOver(
                     row.lane >= 0 || row.counter >= 0 ? bg : (req.style.groupHeader | 0xff000000u), req.style.grid));
             if (req.labelWidth > 0)
-                drawRowLabelCached(req, row, top, img, column);
+                pixels.setLabelCell(top, rowLabelCell(req, row));
             frame->rows.push_back(std::move(hits));
         }
     }
@@ -567,10 +582,13 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
     const QFontMetrics fm(req.style.font);
     const int minText = fm.horizontalAdvance(QStringLiteral("abc…")) + 4;
     for (int layer = 0; layer < 2; ++layer) {
-        QImage& target = frame->images[layer];
+        LayerPixels& target = frame->layers[layer];
         if (target.isNull())
             continue;
-        Raster raster(target, req.labelWidth, width);
+        // Labels stay inside the event area, as the rows' pixels.
+        const QRect events(req.labelWidth, 0, width, target.height());
+        const auto blit
+            = [&](const QImage& img, int x, int y) { target.blit(img, QPoint(req.labelWidth + x, y), events); };
         for (const Label& lab : labels[layer]) {
             if (lab.rect.width() < minText)
                 continue;
@@ -590,9 +608,9 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
                     continue;
                 const QImage& prefix = prefixes.image(lab.count, lab.fill, lab.text, ellipsis);
                 const int y = lab.rect.top() + (lab.rect.height() - prefix.height()) / 2;
-                raster.blit(prefix, x, y);
+                blit(prefix, x, y);
                 if (name)
-                    raster.blit(*name, x + pw, y);
+                    blit(*name, x + pw, y);
                 ++frame->labelCount;
                 continue;
             }
@@ -600,21 +618,32 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
             const QImage* img = sliceLabelImage(s, req.snapshot, key, req.style.font);
             if (!img)
                 continue;
-            raster.blit(*img, x, lab.rect.top() + (lab.rect.height() - img->height()) / 2);
+            blit(*img, x, lab.rect.top() + (lab.rect.height() - img->height()) / 2);
             ++frame->labelCount;
         }
-        if (idle[layer].empty())
-            continue;
-        QPainter p(&target);
-        p.translate(req.labelWidth, 0);
-        p.setClipRect(QRect(0, 0, width, target.height()));
-        p.setFont(req.style.font);
-        p.setPen(QColor::fromRgb(req.style.mutedText));
+        // An idle note is drawn with QPainter onto the layer's pixels around the gap (a line of
+        // text above and below it: what the text could reach) and laid over them.
         for (const Idle& i : idle[layer]) {
             const QString text = QStringLiteral("idle %1").arg(formatDuration(i.gap));
-            if (fm.horizontalAdvance(text) + 8 <= i.rect.width())
-                p.drawText(i.rect, Qt::AlignCenter, text);
+            if (fm.horizontalAdvance(text) + 8 > i.rect.width())
+                continue;
+            const QRect at = i.rect.translated(req.labelWidth, 0);
+            const QRect patch = at.adjusted(0, -fm.height(), 0, fm.height()).intersected(events);
+            if (patch.isEmpty())
+                continue;
+            QImage under(patch.size(), QImage::Format_RGB32);
+            target.compose(under.bits(), under.bytesPerLine(), -patch.topLeft(), patch);
+            QPainter p(&under);
+            p.setFont(req.style.font);
+            p.setPen(QColor::fromRgb(req.style.mutedText));
+            p.drawText(at.translated(-patch.topLeft()), Qt::AlignCenter, text);
+            p.end();
+            target.blit(under, patch.topLeft(), events);
         }
+    }
+    if (req.composeImages) {
+        for (int layer = 0; layer < 2; ++layer)
+            (void)frame->image(layer); // the frame is still this thread's alone
     }
     frame->buildMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     frame->buildCpuMs = threadCpuMs() - cpu0;

@@ -6,6 +6,7 @@
 #include "core/timeline/timelinecoordinates.h"
 #include "core/util/cancellation.h"
 #include "ui/session/sessionsnapshot.h"
+#include "ui/timeline/layerpixels.h"
 
 #include <QFont>
 #include <QImage>
@@ -53,11 +54,14 @@ struct FrameRequest {
     TimelineCoordinates coords;
     std::vector<FrameRow> rows;
     FrameStyle style;
-    int labelWidth = 0;          // the label column, left of the events, in the same images
+    int labelWidth = 0;          // the label column, left of the events, in the same layers
     int layerTop[2] = {0, 0};    // layer coordinate of each image's first line
     int layerHeight[2] = {0, 0}; // image heights; 0 = no image for that layer
     quint64 generation = 0;
     CancellationToken cancel;
+    // Compose each layer's image on the worker as well (TimelineFrame::image): the view's rows
+    // cannot be written straight into its buffer (a scaled display), so paint draws the image.
+    bool composeImages = false;
 };
 
 // Per row, the draw list as built: hit testing and tooltips read it, so what the mouse finds
@@ -68,16 +72,21 @@ struct FrameRowHits {
     std::vector<CounterColumn> columns;
 };
 
-// A finished frame: the event area of the pinned rows (layer 0) and of the visible
-// scrolling rows (layer 1) as opaque images, plus the draw lists they were rasterised from.
+// A finished frame: the pixels of the pinned rows (layer 0) and of the visible scrolling rows
+// (layer 1), as their rows' scanlines and the labels over them (LayerPixels: the GUI thread
+// writes them straight into the window), plus the draw lists they were rasterised from.
 struct TimelineFrame {
     quint64 generation = 0;
     TimelineCoordinates coords;
     std::shared_ptr<const SessionSnapshot> snapshot;
     // Label column + event area, from the layer's top down to the bottom of its last row
     // (null when no row is in view): below that the layer is plain `background`, which the
-    // view fills itself rather than copying it from an image.
-    QImage images[2];
+    // view fills itself rather than copying it.
+    LayerPixels layers[2];
+    // The layer as an image, composed on first use and kept (a frame shown moved or stretched,
+    // a paint device that is not a plain RGB32 buffer, tests). Not thread-safe: call it on the
+    // thread that owns the delivered frame.
+    const QImage& image(int layer) const;
     int labelWidth = 0;
     int layerTop[2] = {0, 0};
     int layerHeight[2] = {0, 0}; // the layer's height in the view (images may be shorter)
@@ -88,6 +97,10 @@ struct TimelineFrame {
     qint64 labelCount = 0;
     double buildMs = 0;    // fold + raster + text, on the worker (wall clock)
     double buildCpuMs = 0; // the same, in CPU time of the worker thread
+
+private:
+    mutable QImage m_images[2];
+    mutable bool m_composed[2] = {false, false};
 };
 
 // CPU time of the calling thread: on a shared machine wall-clock times include waiting for a
@@ -105,7 +118,7 @@ inline double threadCpuMs()
 // calls sit a pixel or two apart needs ~30k rectangles for 68 rows (1-px idle gaps must stay
 // visible), and QPainter::fillRect costs ~0.5 us each: 15+ ms on the GUI thread. Every
 // rectangle of a row spans the row's full height, so the worker fills one scanline per row
-// and copies it down the row (about 1 ms for a full 1920x1080 frame); paintEvent only blits.
+// and the labels; paintEvent writes each row's scanline down the row (LayerPixels::compose).
 std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& request);
 
 // Renders `text` elided to `bucket` px (`mode`) in `ink` on `fill`: an RGB32 image as wide as

@@ -399,7 +399,7 @@ QRect TimelineView::laneRect(int lane) const
 
 int TimelineView::rowsEnd() const
 {
-    return scrolledArea().top() + (m_frame ? m_frame->images[1].height() : 0);
+    return scrolledArea().top() + (m_frame ? m_frame->layers[1].height() : 0);
 }
 
 bool TimelineView::plainBelowRows() const
@@ -443,6 +443,9 @@ std::optional<FrameRequest> TimelineView::makeFrameRequest()
     req.style.text = m_colors.text.rgba();
     req.style.font = font();
     req.labelWidth = m_labelWidth;
+    // RasterBuffer writes rows only at one device pixel per pixel: elsewhere the frame's image
+    // is drawn, and composed on the worker rather than on this thread.
+    req.composeImages = devicePixelRatioF() != 1.0;
     const auto plain = [this](int index) { return ((index % 2) ? m_colors.rowAlternate : m_colors.background).rgb(); };
     const auto frameRow = [&](const LayoutRow& r, int index, int layer) {
         FrameRow f;
@@ -758,8 +761,8 @@ void TimelineView::paintEvent(QPaintEvent* event)
         m_rowPainter.paintBackgrounds(p, ctx, m_scrolled, 1, scrolled);
     }
     if (haveFrame) {
-        m_rowPainter.paintFrame(p, ctx, *m_frame, 0, pinned);
-        m_rowPainter.paintFrame(p, ctx, *m_frame, 1, scrolled);
+        for (const int layer : {0, 1})
+            m_directLayers += m_rowPainter.paintFrame(p, ctx, *m_frame, layer, layer == 0 ? pinned : scrolled) ? 1 : 0;
     }
     m_rowPainter.paintGroupNotes(p, ctx, m_pinned, 0, pinned);
     m_rowPainter.paintGroupNotes(p, ctx, m_scrolled, 1, scrolled);

@@ -103,6 +103,9 @@ public:
     // CPU time of the last paint (GUI thread) and of the last frame build (worker).
     double lastPaintCpuMs() const { return m_lastPaintCpuMs; }
     double lastBuildCpuMs() const { return m_frame ? m_frame->buildCpuMs : 0.0; }
+    // Layers of rows written straight into the window's buffer so far (RowPainter::paintFrame):
+    // tests and the benchmark check the fast path is the one taken.
+    int rowLayersWrittenDirectly() const { return m_directLayers; }
 
     // The dependency arrows between streams (DependencyPainter): on by default; View menu.
     void setDependenciesVisible(bool visible);
@@ -235,6 +238,7 @@ private:
     int m_plainFrom = std::numeric_limits<int>::max();
     double m_lastBuildMs = 0;
     double m_lastPaintCpuMs = 0;
+    int m_directLayers = 0;
 
     enum class Drag { None, Pan, Range, Ruler };
     Drag m_drag = Drag::None;
