@@ -79,8 +79,10 @@ void LayerPixels::setLabelCell(int y, const QImage& cell)
     m_cells.push_back(cell);
     const uchar* bits = m_cells.back().constBits(); // shared, never written: the pointer stays valid
     const qsizetype stride = cell.bytesPerLine();
-    for (int row = std::max(0, -y); row < cell.height() && y + row < m_height; ++row)
-        m_cell[static_cast<size_t>(y + row)] = reinterpret_cast<const uint32_t*>(bits + row * stride);
+    for (int row = std::max(0, -y); row < cell.height() && y + row < m_height; ++row) {
+        const int line = y + row; // >= 0: row starts at -y
+        m_cell[static_cast<size_t>(line)] = reinterpret_cast<const uint32_t*>(bits + row * stride);
+    }
 }
 
 void LayerPixels::blit(const QImage& img, QPoint at, const QRect& clip)
