@@ -121,6 +121,7 @@ bool KernelProfiler::initialize()
         // evict-first loads, "skip" runs all passes of an unchanging kernel back to back.
         const char* compare = std::getenv("WS_PROFILE_NONE_COMPARE");
         m_noneCompare = compare ? compare : "";
+        m_noneBetween = noneBetween(m_noneCompare);
         const char* dirty = std::getenv("WS_PROFILE_NONE_DIRTY_PASSES");
         m_noneDirtyPasses = parseReplayPasses(dirty ? dirty : "");
     }
@@ -500,7 +501,7 @@ bool KernelProfiler::setUp(ContextState& state)
         }
         const bool none = m_config.cacheControl == ProfileConfig::CacheControl::None;
         m_writer.info("cache_control", none ? "none" : "all");
-        const bool afterFirst = noneBetween(m_noneCompare) == CheckpointReplay::Between::SkipAfterFirstPass;
+        const bool afterFirst = m_noneBetween == CheckpointReplay::Between::SkipAfterFirstPass;
         m_writer.info("replay",
             m_replay == Replay::Warm ? "ours, L2 evicted then the launch's buffers read back"
                 : m_replay == Replay::Diff && afterFirst
@@ -733,7 +734,7 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
         else if (m_replay == Replay::Diff) {
             state.replay.setCompare(
                 m_noneCompare == "ef" ? ChangedMemory::Compare::EvictFirst : ChangedMemory::Compare::Cached);
-            state.replay.setBetweenPasses(noneBetween(m_noneCompare));
+            state.replay.setBetweenPasses(m_noneBetween);
             state.replay.setFirstPass(m_noneCompare == "first-as-saved" ? CheckpointReplay::First::AsSaved
                                                                         : CheckpointReplay::First::Settled);
             state.replay.setDirtyPasses(m_noneDirtyPasses);

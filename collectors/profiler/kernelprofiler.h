@@ -102,8 +102,10 @@ private:
     // `all`, whose passes then did not start from a clean L2.
     enum class Replay { Restore, Cupti, Warm, Diff };
     Replay m_replay = Replay::Restore;
-    std::string
-        m_noneCompare; // WS_PROFILE_NONE_COMPARE: "", "ef", "skip", "after-first" or "first-as-saved" (experiments)
+    // WS_PROFILE_NONE_COMPARE: "" (the default, as "after-first"), or the experiments "every", "ef",
+    // "skip", "first-as-saved"; and how the diff replay's passes follow each other for it.
+    std::string m_noneCompare;
+    CheckpointReplay::Between m_noneBetween = CheckpointReplay::Between::SkipAfterFirstPass;
     std::vector<size_t> m_noneDirtyPasses; // WS_PROFILE_NONE_DIRTY_PASSES (an experiment): parseReplayPasses
     bool m_active = false;
     bool m_finished = false;

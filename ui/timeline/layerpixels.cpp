@@ -1,22 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/layerpixels.h"
 
+#include "ui/timeline/pixelfill.h"
+
 #include <algorithm>
 #include <cstring>
-#include <cwchar>
 
 namespace ws {
-
-namespace {
-
-// glibc's wmemset is vectorised where std::fill_n on uint32_t stays a scalar loop at -O2.
-static_assert(sizeof(wchar_t) == sizeof(uint32_t));
-inline void fillPixels(uint32_t* p, size_t n, uint32_t c)
-{
-    std::wmemset(reinterpret_cast<wchar_t*>(p), static_cast<wchar_t>(c), n);
-}
-
-} // namespace
 
 LayerPixels::LayerPixels(int width, int height, int eventLeft, QRgb background)
     : m_width(std::max(width, 0))

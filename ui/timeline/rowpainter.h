@@ -12,8 +12,8 @@ namespace ws {
 
 // The rows of one layer (pinned or scrolling): the built frame's rows written into place
 // (drawn from its image, moved or stretched, while a frame for the current view is still being
-// built), plain row
-// backgrounds before the first frame exists, and the notes in expanded group headers.
+// built), plain row backgrounds before the first frame exists, and the notes in expanded group
+// headers.
 class RowPainter {
 public:
     // Backgrounds only: the first few ms after opening, before any frame (text is the

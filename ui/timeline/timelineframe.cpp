@@ -5,6 +5,7 @@
 #include "ui/timeline/elisiontable.h"
 #include "ui/timeline/hatchedscanlines.h"
 #include "ui/timeline/layerpixels.h"
+#include "ui/timeline/pixelfill.h"
 
 #include "ui/style/colorscheme.h"
 #include "ui/style/timeformat.h"
@@ -17,22 +18,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <cwchar>
 #include <limits>
 #include <optional>
 
 namespace ws {
 
 namespace {
-
-// Fills n pixels with c. std::fill_n on uint32_t stays a scalar loop at -O2 (one store per
-// cycle: 55% of a frame's build was the background fill); glibc's wmemset is vectorised, and
-// wchar_t is 32 bits on every platform the app is built for.
-static_assert(sizeof(wchar_t) == sizeof(uint32_t));
-inline void fillPixels(uint32_t* p, size_t n, uint32_t c)
-{
-    std::wmemset(reinterpret_cast<wchar_t*>(p), static_cast<wchar_t>(c), n);
-}
 
 // Lighter shade for a counter's area; its min..max band keeps the full colour.
 QRgb lighter(QRgb c)
