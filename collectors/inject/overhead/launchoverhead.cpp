@@ -16,7 +16,9 @@
 //   RESULT plain_us=.. bare_added_us=.. record_added_us=.. beyond_cupti_pct=.. beyond_cupti_pct_mean=..
 //          ci95=[lo,hi] beyond_cupti_pct_min=..
 // where beyond_cupti_pct = (record added - bare added) / bare added x 100 (goal <= 10), from the
-// medians, the means (with a bootstrap 95 % interval over repetitions) and the minima.
+// medians, the means (with a bootstrap 95 % interval over repetitions) and the minima. A program
+// that also prints burst_median_us= and burst_p10_us= (ws-launch-cost) gets the same table and a
+// "RESULT[burst_median_us] ..." line for each of those figures, from the same runs.
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -85,8 +87,11 @@ Mode parseMode(const std::string& spec)
     return m;
 }
 
+// The figures a run may print, each "NAME=value": the first is the one the RESULT line uses.
+const char* const kFigures[] = {"host_us_per_launch", "burst_median_us", "burst_p10_us"};
+
 struct RunResult {
-    double usPerLaunch = NAN;
+    std::map<std::string, double> us; // per figure of kFigures the run printed
     double wallS = 0;
     int rc = -1;
 };
@@ -159,9 +164,12 @@ RunResult runOnce(const std::vector<std::string>& argv, const std::vector<std::s
     close(pipeFd[0]);
     r.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    const size_t at = out.find("host_us_per_launch=");
-    if (at != std::string::npos)
-        r.usPerLaunch = std::atof(out.c_str() + at + std::strlen("host_us_per_launch="));
+    for (const char* figure : kFigures) {
+        const std::string key = std::string(figure) + "=";
+        const size_t at = out.find(key);
+        if (at != std::string::npos)
+            r.us[figure] = std::atof(out.c_str() + at + key.size());
+    }
     return r;
 }
 
@@ -173,6 +181,74 @@ double median(std::vector<double> v)
     std::sort(v.begin(), v.end());
     const size_t n = v.size();
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// The table and RESULT line of one figure; `tag` is empty for the first figure (the RESULT line
+// scripts read), else "[figure]".
+void report(std::map<std::string, std::vector<double>>& us, const Options& o, const std::string& tag)
+{
+    // Per repetition, what each mode added over plain (runs of one repetition ran back to back).
+    const auto& plain = us.count("plain") ? us["plain"] : us[o.modes.front().name];
+    const auto paired = [&](const std::string& name) {
+        std::vector<double> d;
+        for (int rep = 0; rep < o.reps; ++rep)
+            d.push_back(us[name][static_cast<size_t>(rep)] - plain[static_cast<size_t>(rep)]);
+        return d;
+    };
+    const auto mean = [](const std::vector<double>& v) {
+        double sum = 0;
+        size_t n = 0;
+        for (double x : v)
+            if (!std::isnan(x)) {
+                sum += x;
+                ++n;
+            }
+        return n ? sum / static_cast<double>(n) : NAN;
+    };
+    const auto minOf = [](const std::vector<double>& v) {
+        double m = NAN;
+        for (double x : v)
+            if (!std::isnan(x) && (std::isnan(m) || x < m))
+                m = x;
+        return m;
+    };
+    const double bareMedian = us.count("bare") ? median(paired("bare")) : NAN;
+    std::printf("\n%s%-22s %9s %9s %9s %11s %11s %11s %10s\n", tag.empty() ? "" : (tag + " ").c_str(), "mode",
+        "median_us", "min_us", "max_us", "added_med", "added_mean", "added_min", "med/bare");
+    for (const auto& m : o.modes) {
+        auto v = us[m.name];
+        v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
+        const double mx = v.empty() ? NAN : *std::max_element(v.begin(), v.end());
+        const double a = median(paired(m.name));
+        std::printf("%-22s %9.4f %9.4f %9.4f %11.4f %11.4f %11.4f %10.3f\n", m.name.c_str(), median(us[m.name]),
+            minOf(us[m.name]), mx, a, mean(paired(m.name)), minOf(us[m.name]) - minOf(plain), a / bareMedian);
+    }
+    if (us.count("bare") && us.count("record")) {
+        const std::vector<double> b = paired("bare"), r = paired("record");
+        const double recMedian = median(r);
+        // 95 % interval of the mean-based figure, resampling repetitions (fixed seed).
+        std::mt19937 rng(20261202);
+        std::vector<double> boot;
+        for (int i = 0; i < 4000; ++i) {
+            std::vector<double> bs, rs;
+            for (int k = 0; k < o.reps; ++k) {
+                const size_t j = rng() % static_cast<size_t>(o.reps);
+                bs.push_back(b[j]);
+                rs.push_back(r[j]);
+            }
+            const double mb = mean(bs);
+            if (mb > 0)
+                boot.push_back((mean(rs) - mb) / mb * 100.0);
+        }
+        std::sort(boot.begin(), boot.end());
+        const double lo = boot.empty() ? NAN : boot[boot.size() * 25 / 1000];
+        const double hi = boot.empty() ? NAN : boot[boot.size() * 975 / 1000];
+        const double minBare = minOf(us["bare"]) - minOf(plain), minRec = minOf(us["record"]) - minOf(plain);
+        std::printf("RESULT%s plain_us=%.4f bare_added_us=%.4f record_added_us=%.4f beyond_cupti_pct=%.1f "
+                    "beyond_cupti_pct_mean=%.1f ci95=[%.1f,%.1f] beyond_cupti_pct_min=%.1f reps=%d\n",
+            tag.c_str(), median(plain), bareMedian, recMedian, (recMedian - bareMedian) / bareMedian * 100.0,
+            (mean(r) - mean(b)) / mean(b) * 100.0, lo, hi, (minRec - minBare) / minBare * 100.0, o.reps);
+    }
 }
 
 } // namespace
@@ -216,9 +292,11 @@ int main(int argc, char** argv)
         o.modes = {parseMode("plain:plain"), parseMode("bare:bare"), parseMode("record:record")};
     const std::string launches = std::to_string(o.launches);
 
-    std::map<std::string, std::vector<double>> us; // per mode, per repetition
-    for (const auto& m : o.modes)
-        us[m.name].assign(static_cast<size_t>(o.reps), NAN);
+    // Per figure, per mode, per repetition.
+    std::map<std::string, std::map<std::string, std::vector<double>>> us;
+    for (const char* figure : kFigures)
+        for (const auto& m : o.modes)
+            us[figure][m.name].assign(static_cast<size_t>(o.reps), NAN);
     std::printf("bench_launch_overhead: %d launches per run, %d repetitions, %zu modes (alternating)\n", o.launches,
         o.reps, o.modes.size());
     for (int rep = 0; rep < o.reps; ++rep) {
@@ -238,74 +316,23 @@ int main(int argc, char** argv)
                 std::remove((base + ".wscope").c_str());
             }
             const RunResult r = runOnce(args, env, base + ".stderr", o.timeoutS, o.cpus);
-            us[m.name][static_cast<size_t>(rep)] = r.usPerLaunch;
-            std::printf("run rep=%d mode=%s us_per_launch=%.4f wall_s=%.3f rc=%d\n", rep, m.name.c_str(), r.usPerLaunch,
-                r.wallS, r.rc);
+            for (const auto& [figure, value] : r.us)
+                us[figure][m.name][static_cast<size_t>(rep)] = value;
+            const auto figure = [&](const char* name) { return r.us.count(name) ? r.us.at(name) : NAN; };
+            std::printf("run rep=%d mode=%s us_per_launch=%.4f burst_median_us=%.4f burst_p10_us=%.4f wall_s=%.3f "
+                        "rc=%d\n",
+                rep, m.name.c_str(), figure(kFigures[0]), figure(kFigures[1]), figure(kFigures[2]), r.wallS, r.rc);
             std::fflush(stdout);
         }
     }
 
-    // Per repetition, what each mode added over plain (runs of one repetition ran back to back).
-    const auto& plain = us.count("plain") ? us["plain"] : us[o.modes.front().name];
-    const auto paired = [&](const std::string& name) {
-        std::vector<double> d;
-        for (int rep = 0; rep < o.reps; ++rep)
-            d.push_back(us[name][static_cast<size_t>(rep)] - plain[static_cast<size_t>(rep)]);
-        return d;
-    };
-    const auto mean = [](const std::vector<double>& v) {
-        double sum = 0;
-        size_t n = 0;
-        for (double x : v)
-            if (!std::isnan(x)) {
-                sum += x;
-                ++n;
-            }
-        return n ? sum / static_cast<double>(n) : NAN;
-    };
-    const auto minOf = [](const std::vector<double>& v) {
-        double m = NAN;
-        for (double x : v)
-            if (!std::isnan(x) && (std::isnan(m) || x < m))
-                m = x;
-        return m;
-    };
-    const double bareMedian = us.count("bare") ? median(paired("bare")) : NAN;
-    std::printf("\n%-22s %9s %9s %9s %11s %11s %11s %10s\n", "mode", "median_us", "min_us", "max_us", "added_med",
-        "added_mean", "added_min", "med/bare");
-    for (const auto& m : o.modes) {
-        auto v = us[m.name];
-        v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
-        const double mx = v.empty() ? NAN : *std::max_element(v.begin(), v.end());
-        const double a = median(paired(m.name));
-        std::printf("%-22s %9.4f %9.4f %9.4f %11.4f %11.4f %11.4f %10.3f\n", m.name.c_str(), median(us[m.name]),
-            minOf(us[m.name]), mx, a, mean(paired(m.name)), minOf(us[m.name]) - minOf(plain), a / bareMedian);
-    }
-    if (us.count("bare") && us.count("record")) {
-        const std::vector<double> b = paired("bare"), r = paired("record");
-        const double recMedian = median(r);
-        // 95 % interval of the mean-based figure, resampling repetitions (fixed seed).
-        std::mt19937 rng(20261202);
-        std::vector<double> boot;
-        for (int i = 0; i < 4000; ++i) {
-            std::vector<double> bs, rs;
-            for (int k = 0; k < o.reps; ++k) {
-                const size_t j = rng() % static_cast<size_t>(o.reps);
-                bs.push_back(b[j]);
-                rs.push_back(r[j]);
-            }
-            const double mb = mean(bs);
-            if (mb > 0)
-                boot.push_back((mean(rs) - mb) / mb * 100.0);
-        }
-        std::sort(boot.begin(), boot.end());
-        const double lo = boot.empty() ? NAN : boot[boot.size() * 25 / 1000];
-        const double hi = boot.empty() ? NAN : boot[boot.size() * 975 / 1000];
-        const double minBare = minOf(us["bare"]) - minOf(plain), minRec = minOf(us["record"]) - minOf(plain);
-        std::printf("RESULT plain_us=%.4f bare_added_us=%.4f record_added_us=%.4f beyond_cupti_pct=%.1f "
-                    "beyond_cupti_pct_mean=%.1f ci95=[%.1f,%.1f] beyond_cupti_pct_min=%.1f reps=%d\n",
-            median(plain), bareMedian, recMedian, (recMedian - bareMedian) / bareMedian * 100.0,
-            (mean(r) - mean(b)) / mean(b) * 100.0, lo, hi, (minRec - minBare) / minBare * 100.0, o.reps);
+    for (const char* figure : kFigures) {
+        auto& byMode = us[figure];
+        const bool any = std::any_of(byMode.begin(), byMode.end(), [](const auto& kv) {
+            return std::any_of(kv.second.begin(), kv.second.end(), [](double x) { return !std::isnan(x); });
+        });
+        if (any)
+            report(byMode, o, figure == kFigures[0] ? std::string() : "[" + std::string(figure) + "]");
     }
     return 0;
 }

@@ -37,7 +37,7 @@ lscpu 2>/dev/null | grep -E '^(Model name|CPU\(s\)|NUMA node|Thread|Core|Socket)
 LO="$BIN/bench_launch_overhead --cli $CLI --bare $BARE --inject $INJECT --out $T --timeout 20"
 verdict() { # FILE LABEL: PASS/FAIL on the RESULT line's median figure
   local pct
-  pct=$(sed -n 's/.* beyond_cupti_pct=\([-0-9.na]*\).*/\1/p' "$1")
+  pct=$(grep -m1 '^RESULT ' "$1" | sed -n 's/.* beyond_cupti_pct=\([-0-9.na]*\).*/\1/p')
   if [ -z "$pct" ]; then echo "FAIL $2: no RESULT line"; return; fi
   awk -v p="$pct" 'BEGIN { exit !(p <= 10) }' && echo "PASS $2: recorder beyond CUPTI ${pct} % (goal <= 10 %)" ||
     echo "FAIL $2: recorder beyond CUPTI ${pct} % (goal <= 10 %)"
