@@ -179,6 +179,13 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
                 break;
             }
         }
+        if (eviction && m_passStartDirtyBytes) {
+            StepTimer t(m_times.evictMs);
+            if (!eviction->dirtyInProgram(m_passStartDirtyBytes, error)) {
+                ok = false;
+                break;
+            }
+        }
         {
             StepTimer t(m_times.startMs);
             if (!session.start(error)) {

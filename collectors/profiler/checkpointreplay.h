@@ -84,6 +84,11 @@ public:
     // by pass, it finds which of our passes holds a counter (scripts/device/jobs/pass-sweep.sh).
     // An issue 18 experiment (WS_PROFILE_NONE_DIRTY_PASSES).
     void setDirtyPasses(std::vector<size_t> passes) { m_dirtyPasses = std::move(passes); }
+    // Every pass, in both replays, starts with `bytes` of dirty lines that are not the kernel's
+    // (L2Eviction::dirtyInProgram, right before the profiler starts the pass), as ncu's passes do
+    // (warpscope-dirtyprobe measured it: docs/kernel-metrics.md). 0: none.
+    // An issue 18 experiment (WS_PROFILE_PASS_DIRTY_KB).
+    void setPassStartDirtyBytes(size_t bytes) { m_passStartDirtyBytes = bytes; }
     void setCompare(ChangedMemory::Compare c) { m_changed.setCompare(c); }
     // Of the last replay: the most bytes one run changed, and the bytes watched.
     size_t lastChangedBytes() const { return m_lastChangedBytes; }
@@ -110,6 +115,7 @@ private:
     Between m_between = Between::Compare;
     First m_first = First::Settled;
     std::vector<size_t> m_dirtyPasses;
+    size_t m_passStartDirtyBytes = 0;
     std::vector<std::pair<CUdeviceptr, size_t>> m_diffRegions;
     ChangedMemory m_changed;
     size_t m_lastChangedBytes = 0;

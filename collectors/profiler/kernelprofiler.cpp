@@ -110,6 +110,8 @@ bool KernelProfiler::initialize()
         return false;
     }
     m_replay = Replay::Restore;
+    if (const char* kb = std::getenv("WS_PROFILE_PASS_DIRTY_KB"))
+        m_passDirtyBytes = static_cast<size_t>(std::strtoull(kb, nullptr, 10)) * 1024;
     if (m_config.cacheControl == ProfileConfig::CacheControl::None) {
         // Diff by default (issue 18 measured it closest to ncu); WS_PROFILE_NONE=cupti|warm selects
         // the others for comparison runs.
@@ -515,6 +517,8 @@ bool KernelProfiler::setUp(ContextState& state)
             m_writer.info("none_compare", m_noneCompare);
         if (m_replay == Replay::Diff && !m_noneDirtyPasses.empty())
             m_writer.info("none_dirty_passes", std::getenv("WS_PROFILE_NONE_DIRTY_PASSES"));
+        if (m_passDirtyBytes)
+            m_writer.info("pass_dirty_kb", std::to_string(m_passDirtyBytes / 1024));
     } else {
         m_writer.info("cache_control", "none");
         m_writer.info("replay", "CUPTI kernel replay");
@@ -741,6 +745,7 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
             state.replay.restoreOnlyChanged(std::move(regions));
         }
     }
+    state.replay.setPassStartDirtyBytes(m_passDirtyBytes);
     crash::noteActivity(("replaying " + launch + " (checkpoint, passes, restores)").c_str());
     const bool ok = state.replay.replay(
         state.ctx, state.session, state.eviction.get(), [&] { return relaunch(cbid, cb); },

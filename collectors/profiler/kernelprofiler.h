@@ -107,6 +107,7 @@ private:
     std::string m_noneCompare;
     CheckpointReplay::Between m_noneBetween = CheckpointReplay::Between::SkipAfterFirstPass;
     std::vector<size_t> m_noneDirtyPasses; // WS_PROFILE_NONE_DIRTY_PASSES (an experiment): parseReplayPasses
+    size_t m_passDirtyBytes = 0;           // WS_PROFILE_PASS_DIRTY_KB (an experiment), both cache controls
     bool m_active = false;
     bool m_finished = false;
     ProfileResultWriter m_writer;

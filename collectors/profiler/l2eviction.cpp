@@ -156,6 +156,29 @@ bool L2Eviction::dirty(std::string& error)
     return inOwnContext("writing L2 dirty", write, error) && returnToProgram(false, error);
 }
 
+bool L2Eviction::dirtyInProgram(size_t bytes, std::string& error)
+{
+    if (!m_returnCtx || bytes == 0)
+        return true;
+    if (bytes > m_programScratchBytes && m_programScratch) {
+        error = "the program-side dirty buffer cannot grow once a checkpoint may hold it";
+        return false;
+    }
+    ContextScope scope(m_returnCtx);
+    CUresult r = CUDA_SUCCESS;
+    if (!m_programScratch && (r = cuMemAlloc(&m_programScratch, bytes)) == CUDA_SUCCESS)
+        m_programScratchBytes = bytes;
+    if (r == CUDA_SUCCESS)
+        r = cuMemsetD32(m_programScratch, 0, bytes / 4);
+    if (r == CUDA_SUCCESS)
+        r = cuCtxSynchronize();
+    if (r != CUDA_SUCCESS) {
+        error = driverStatus("writing dirty lines in the program's context", r);
+        return false;
+    }
+    return true;
+}
+
 bool L2Eviction::returnToProgram(bool warm, std::string& error)
 {
     CUresult r = CUDA_SUCCESS;

@@ -49,6 +49,12 @@ public:
     // then full of dirty lines, as after a launch that wrote that much, and the next kernel writes
     // them back as it evicts them. For the issue 18 experiment WS_PROFILE_NONE_DIRTY_PASSES.
     bool dirty(std::string& error);
+    // Writes `bytes` of a scratch buffer of the program's context (allocated at the first call,
+    // kept as long as the context: a checkpoint saved with it may still be restored) and waits:
+    // the next kernel starts with that many dirty lines that are not its own. ncu's replay passes
+    // start so (docs/kernel-metrics.md, "The dirty lines a pass starts with"). Needs
+    // setReturnContext; `bytes` must not grow between calls.
+    bool dirtyInProgram(size_t bytes, std::string& error);
 
     size_t bufferBytes() const { return m_bytes; }
     size_t l2Bytes() const { return m_l2Bytes; }
@@ -65,6 +71,8 @@ private:
     CUmodule m_returnModule = nullptr;
     CUfunction m_returnKernel = nullptr;
     CUdeviceptr m_returnSink = 0;
+    CUdeviceptr m_programScratch = 0; // dirtyInProgram's
+    size_t m_programScratchBytes = 0;
     std::vector<std::pair<CUdeviceptr, size_t>> m_warm;
     bool m_ownContext = true;
     CUmodule m_module = nullptr;

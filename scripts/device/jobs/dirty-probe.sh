@@ -8,6 +8,9 @@
 # cache control: ncu with the DRAM metrics alone (one pass: no replay, no save or restore), ncu with
 # our whole --set full list (as the fidelity jobs), ours with the metrics and with --set full.
 # Prints one line per run: the medians of the measured launches (the first 2 of 4 dropped).
+# PROBE_CASES (default "same-2 same-256 inc-2 inc-256"), PROBE_CACHE (default "none all"),
+# PROBE_ONE=0 leaves out the one-pass runs; PROBE_EXTRA="CACHE=VAR=VALUE ..." adds a run of ours
+# with --set full and that environment for that cache control (label ours-x).
 # Usage on the device: bash scripts/device.sh run dirty-probe
 set -u
 O=${1:-/tmp/dirty-probe}
@@ -19,7 +22,7 @@ K=probe_read_sum
 echo "== $(date -u +%FT%TZ)"; timeout 5 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv
 timeout 30 "$PROBE" --alloc-mib 2 --values inc
 full=""
-for case in same-2 same-256 inc-2 inc-256; do
+for case in ${PROBE_CASES:-same-2 same-256 inc-2 inc-256}; do
   vals=${case%-*}; mib=${case#*-}
   ARGS="--alloc-mib $mib --values $vals --launches 4"
   for c in ${PROBE_CACHE:-none all}; do
@@ -27,10 +30,17 @@ for case in same-2 same-256 inc-2 inc-256; do
     timeout 60 "$CLI" profile -o "$base.full.wscope" --kernel-name "regex:^$K" --cache-control "$c" --set full \
       -- "$PROBE" $ARGS >"$base.full.log" 2>&1
     [ -z "$full" ] && full=$(python3 "$HERE/metrics-compare.py" names "$base.full.wscope")
-    timeout 60 "$CLI" profile -o "$base.one.wscope" --kernel-name "regex:^$K" --cache-control "$c" --section SpeedOfLight \
-      --metrics "$M" -- "$PROBE" $ARGS >"$base.one.log" 2>&1
-    timeout 60 "$NCU" --metrics "$M" --cache-control "$c" --clock-control none -k "regex:^$K" -f -o "$base.ncu-one" \
-      "$PROBE" $ARGS >"$base.ncu-one.log" 2>&1
+    if [ "${PROBE_ONE:-1}" = 1 ]; then
+      timeout 60 "$CLI" profile -o "$base.one.wscope" --kernel-name "regex:^$K" --cache-control "$c" --section SpeedOfLight \
+        --metrics "$M" -- "$PROBE" $ARGS >"$base.one.log" 2>&1
+      timeout 60 "$NCU" --metrics "$M" --cache-control "$c" --clock-control none -k "regex:^$K" -f -o "$base.ncu-one" \
+        "$PROBE" $ARGS >"$base.ncu-one.log" 2>&1
+    fi
+    for x in ${PROBE_EXTRA:-}; do
+      [ "${x%%=*}" = "$c" ] || continue
+      env "${x#*=}" timeout 60 "$CLI" profile -o "$base.x.wscope" --kernel-name "regex:^$K" --cache-control "$c" \
+        --set full -- "$PROBE" $ARGS >"$base.x.log" 2>&1
+    done
     timeout 120 "$NCU" --metrics "$full,$LAUNCH" --cache-control "$c" --clock-control none -k "regex:^$K" -f \
       -o "$base.ncu-full" "$PROBE" $ARGS >"$base.ncu-full.log" 2>&1
     for r in ncu-one ncu-full; do
@@ -53,8 +63,11 @@ def show(label, runs):
           f"  launches {len(runs)}")
 for label, path, load in (("ours-one", base + ".one.wscope", lambda p: mc.load_session(p)[0]),
                           ("ours-full", base + ".full.wscope", lambda p: mc.load_session(p)[0]),
+                          ("ours-x", base + ".x.wscope", lambda p: mc.load_session(p)[0]),
                           ("ncu-one", base + ".ncu-one.csv", lambda p: mc.load_ncu(p)[0]),
                           ("ncu-full", base + ".ncu-full.csv", lambda p: mc.load_ncu(p)[0])):
+    if not os.path.exists(path) and not os.path.exists(path.replace(".csv", ".ncu-rep")):
+        continue
     try:
         show(label, load(path))
     except Exception as e:
