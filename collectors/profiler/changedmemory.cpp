@@ -122,7 +122,8 @@ bool ChangedMemory::findChanged(std::string& error)
         return false;
     }
     size_t f = 0;
-    for (const Region& r : m_regions) {
+    for (size_t ri = 0; ri < m_regions.size(); ++ri) {
+        const Region& r = m_regions[ri];
         for (size_t at = 0; at < r.bytes; at += kBlock, ++f) {
             const size_t len = std::min(kBlock, r.bytes - at);
             const bool tail = r.bytes % 16 != 0 && at + len == r.bytes;
@@ -132,7 +133,7 @@ bool ChangedMemory::findChanged(std::string& error)
             if (!m_changed.empty() && m_changed.back().to + m_changed.back().bytes == r.base + at)
                 m_changed.back().bytes += len;
             else
-                m_changed.push_back({r.base + at, r.copy + at, len});
+                m_changed.push_back({r.base + at, r.copy + at, len, ri});
         }
     }
     return true;
@@ -140,7 +141,23 @@ bool ChangedMemory::findChanged(std::string& error)
 
 bool ChangedMemory::restoreChanged(std::string& error) const
 {
-    for (const Range& c : m_changed) {
+    std::vector<Range> copies;
+    for (Range c : m_changed) {
+        if (m_granule > kBlock) {
+            // Widen to whole granules of the allocation, clipped to it; overlapping ones merge.
+            const Region& r = m_regions[c.region];
+            const size_t begin = (c.to - r.base) / m_granule * m_granule;
+            const size_t end = std::min(r.bytes, (c.to - r.base + c.bytes + m_granule - 1) / m_granule * m_granule);
+            c = {r.base + begin, r.copy + begin, end - begin, c.region};
+            if (!copies.empty() && copies.back().region == c.region && copies.back().to + copies.back().bytes >= c.to) {
+                const CUdeviceptr last = std::max(copies.back().to + copies.back().bytes, c.to + c.bytes);
+                copies.back().bytes = last - copies.back().to;
+                continue;
+            }
+        }
+        copies.push_back(c);
+    }
+    for (const Range& c : copies) {
         const CUresult st = cuMemcpyDtoD(c.to, c.from, c.bytes);
         if (st != CUDA_SUCCESS) {
             error = driverStatus("restoring the memory a run changed", st);

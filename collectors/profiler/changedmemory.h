@@ -45,8 +45,14 @@ public:
     bool save(const std::vector<std::pair<CUdeviceptr, size_t>>& regions, std::string& error);
     // Compares the regions with the copy (after the kernel ran) and notes the blocks that differ.
     bool findChanged(std::string& error);
-    // Copies the saved bytes back over the blocks findChanged() found.
+    // Copies the saved bytes back over the blocks findChanged() found, each widened to the
+    // restore granule around it (aligned from its allocation's start, clipped to the allocation).
     bool restoreChanged(std::string& error) const;
+    // The granule restoreChanged puts back around a changed block: 64 KiB (the compare's block) by
+    // default. ncu's `none` restores about 2 MiB around a 32 KiB change in a 2 MiB allocation and
+    // 4 MiB in a 256 MiB one (warpscope-dirtyprobe, docs/kernel-metrics.md), and those bytes start
+    // the next pass as dirty lines. An issue 18 experiment (WS_PROFILE_NONE_RESTORE_KB).
+    void setRestoreGranule(size_t bytes) { m_granule = bytes; }
 
     // Takes effect at the next save().
     void setCompare(Compare c) { m_compare = c; }
@@ -69,11 +75,13 @@ private:
         CUdeviceptr to = 0;
         CUdeviceptr from = 0;
         size_t bytes = 0;
+        size_t region = 0; // index into m_regions
     };
     bool loadKernel(std::string& error);
     // The copies only (allocated after the checkpoint was saved, so free to go at any time).
     void freeCopies();
 
+    size_t m_granule = 0; // 0: the compare's block
     Compare m_compare = Compare::Cached;
     Compare m_loaded = Compare::Cached;
     CUcontext m_ctx = nullptr; // where the kernel is loaded

@@ -90,6 +90,7 @@ public:
     // An issue 18 experiment (WS_PROFILE_PASS_DIRTY_KB).
     void setPassStartDirtyBytes(size_t bytes) { m_passStartDirtyBytes = bytes; }
     void setCompare(ChangedMemory::Compare c) { m_changed.setCompare(c); }
+    void setRestoreGranule(size_t bytes) { m_changed.setRestoreGranule(bytes); }
     // Of the last replay: the most bytes one run changed, and the bytes watched.
     size_t lastChangedBytes() const { return m_lastChangedBytes; }
     size_t lastWatchedBytes() const { return m_lastWatchedBytes; }

@@ -124,6 +124,8 @@ bool KernelProfiler::initialize()
         const char* compare = std::getenv("WS_PROFILE_NONE_COMPARE");
         m_noneCompare = compare ? compare : "";
         m_noneBetween = noneBetween(m_noneCompare);
+        if (const char* kb = std::getenv("WS_PROFILE_NONE_RESTORE_KB"))
+            m_noneRestoreGranule = static_cast<size_t>(std::strtoull(kb, nullptr, 10)) * 1024;
         const char* dirty = std::getenv("WS_PROFILE_NONE_DIRTY_PASSES");
         m_noneDirtyPasses = parseReplayPasses(dirty ? dirty : "");
     }
@@ -519,6 +521,8 @@ bool KernelProfiler::setUp(ContextState& state)
             m_writer.info("none_dirty_passes", std::getenv("WS_PROFILE_NONE_DIRTY_PASSES"));
         if (m_passDirtyBytes)
             m_writer.info("pass_dirty_kb", std::to_string(m_passDirtyBytes / 1024));
+        if (m_replay == Replay::Diff && m_noneRestoreGranule)
+            m_writer.info("none_restore_kb", std::to_string(m_noneRestoreGranule / 1024));
     } else {
         m_writer.info("cache_control", "none");
         m_writer.info("replay", "CUPTI kernel replay");
@@ -742,6 +746,7 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
             state.replay.setFirstPass(m_noneCompare == "first-as-saved" ? CheckpointReplay::First::AsSaved
                                                                         : CheckpointReplay::First::Settled);
             state.replay.setDirtyPasses(m_noneDirtyPasses);
+            state.replay.setRestoreGranule(m_noneRestoreGranule);
             state.replay.restoreOnlyChanged(std::move(regions));
         }
     }

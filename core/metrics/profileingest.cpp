@@ -216,10 +216,10 @@ SessionData ProfileIngest::build(const std::vector<ProfileResult>& results, cons
             replay = it->second;
     }
     // Replay experiments (issue 18) change what the cache-sensitive values mean: the session says
-    // which ran. The profiler writes none_compare, none_dirty_passes and pass_dirty_kb only for an
-    // experiment, and eviction_mode always ("own" is the default).
+    // which ran. The profiler writes none_compare, none_dirty_passes, pass_dirty_kb and
+    // none_restore_kb only for an experiment, and eviction_mode always ("own" is the default).
     std::string experiment;
-    for (const char* key : {"none_compare", "none_dirty_passes", "pass_dirty_kb", "eviction_mode"})
+    for (const char* key : {"none_compare", "none_dirty_passes", "pass_dirty_kb", "none_restore_kb", "eviction_mode"})
         for (const auto& r : results)
             if (auto it = r.info.find(key); it != r.info.end() && !it->second.empty() && it->second != "own") {
                 experiment += (experiment.empty() ? "" : "; ") + std::string(key) + "=" + it->second;

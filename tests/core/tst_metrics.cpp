@@ -382,8 +382,8 @@ private slots:
             << QStringList {"eviction_mode=own", "none_compare=first-as-saved"} << "none_compare=first-as-saved";
         QTest::newRow("dirty passes and eviction in the program's context") << QStringList {
             "none_dirty_passes=0,5", "eviction_mode=program"} << "none_dirty_passes=0,5; eviction_mode=program";
-        QTest::newRow("dirty lines before every pass") << QStringList {"eviction_mode=own", "pass_dirty_kb=2217"}
-                                                       << "pass_dirty_kb=2217";
+        QTest::newRow("dirty lines before every pass")
+            << QStringList {"eviction_mode=own", "pass_dirty_kb=2217"} << "pass_dirty_kb=2217";
     }
     void ingestNamesReplayExperiments()
     {
