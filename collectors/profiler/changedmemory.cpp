@@ -146,8 +146,9 @@ bool ChangedMemory::restoreChanged(std::string& error) const
         if (m_granule > kBlock) {
             // Widen to whole granules of the allocation, clipped to it; overlapping ones merge.
             const Region& r = m_regions[c.region];
-            const size_t begin = (c.to - r.base) / m_granule * m_granule;
-            const size_t end = std::min(r.bytes, (c.to - r.base + c.bytes + m_granule - 1) / m_granule * m_granule);
+            const size_t offset = static_cast<size_t>(c.to - r.base);
+            const size_t begin = offset / m_granule * m_granule;
+            const size_t end = std::min(r.bytes, (offset + c.bytes + m_granule - 1) / m_granule * m_granule);
             c = {r.base + begin, r.copy + begin, end - begin, c.region};
             if (!copies.empty() && copies.back().region == c.region && copies.back().to + copies.back().bytes >= c.to) {
                 const CUdeviceptr last = std::max(copies.back().to + copies.back().bytes, c.to + c.bytes);
