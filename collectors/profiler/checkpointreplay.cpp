@@ -179,9 +179,9 @@ bool CheckpointReplay::replay(CUcontext ctx, RangeProfilerSession& session, L2Ev
                 break;
             }
         }
-        if (eviction && m_passStartDirtyBytes) {
+        if (eviction && m_passStartDirtyBytes && (passes == 0 || !m_passStartDirtyFirstOnly)) {
             StepTimer t(m_times.evictMs);
-            if (!eviction->dirtyInProgram(m_passStartDirtyBytes, error)) {
+            if (!eviction->dirtyInProgram(m_passStartDirtyBytes, m_passStartDirtyCopy, error)) {
                 ok = false;
                 break;
             }

@@ -88,7 +88,14 @@ public:
     // (L2Eviction::dirtyInProgram, right before the profiler starts the pass), as ncu's passes do
     // (warpscope-dirtyprobe measured it: docs/kernel-metrics.md). 0: none.
     // An issue 18 experiment (WS_PROFILE_PASS_DIRTY_KB).
-    void setPassStartDirtyBytes(size_t bytes) { m_passStartDirtyBytes = bytes; }
+    // `firstOnly`: before the first pass only (the one that holds the duration and DRAM counters);
+    // `copyEngine`: see L2Eviction::dirtyInProgram.
+    void setPassStartDirtyBytes(size_t bytes, bool firstOnly = false, bool copyEngine = false)
+    {
+        m_passStartDirtyBytes = bytes;
+        m_passStartDirtyFirstOnly = firstOnly;
+        m_passStartDirtyCopy = copyEngine;
+    }
     void setCompare(ChangedMemory::Compare c) { m_changed.setCompare(c); }
     void setRestoreGranule(size_t bytes) { m_changed.setRestoreGranule(bytes); }
     // Of the last replay: the most bytes one run changed, and the bytes watched.
@@ -117,6 +124,8 @@ private:
     First m_first = First::Settled;
     std::vector<size_t> m_dirtyPasses;
     size_t m_passStartDirtyBytes = 0;
+    bool m_passStartDirtyFirstOnly = false;
+    bool m_passStartDirtyCopy = false;
     std::vector<std::pair<CUdeviceptr, size_t>> m_diffRegions;
     ChangedMemory m_changed;
     size_t m_lastChangedBytes = 0;

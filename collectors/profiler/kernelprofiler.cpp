@@ -112,6 +112,8 @@ bool KernelProfiler::initialize()
     m_replay = Replay::Restore;
     if (const char* kb = std::getenv("WS_PROFILE_PASS_DIRTY_KB"))
         m_passDirtyBytes = static_cast<size_t>(std::strtoull(kb, nullptr, 10)) * 1024;
+    if (const char* how = std::getenv("WS_PROFILE_PASS_DIRTY_HOW"))
+        m_passDirtyHow = how;
     if (m_config.cacheControl == ProfileConfig::CacheControl::None) {
         // Diff by default (issue 18 measured it closest to ncu); WS_PROFILE_NONE=cupti|warm selects
         // the others for comparison runs.
@@ -520,7 +522,8 @@ bool KernelProfiler::setUp(ContextState& state)
         if (m_replay == Replay::Diff && !m_noneDirtyPasses.empty())
             m_writer.info("none_dirty_passes", std::getenv("WS_PROFILE_NONE_DIRTY_PASSES"));
         if (m_passDirtyBytes)
-            m_writer.info("pass_dirty_kb", std::to_string(m_passDirtyBytes / 1024));
+            m_writer.info("pass_dirty_kb",
+                std::to_string(m_passDirtyBytes / 1024) + (m_passDirtyHow.empty() ? "" : " " + m_passDirtyHow));
         if (m_replay == Replay::Diff && m_noneRestoreGranule)
             m_writer.info("none_restore_kb", std::to_string(m_noneRestoreGranule / 1024));
     } else {
@@ -750,7 +753,8 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
             state.replay.restoreOnlyChanged(std::move(regions));
         }
     }
-    state.replay.setPassStartDirtyBytes(m_passDirtyBytes);
+    state.replay.setPassStartDirtyBytes(m_passDirtyBytes, m_passDirtyHow.find("first") != std::string::npos,
+        m_passDirtyHow.find("ce") != std::string::npos);
     crash::noteActivity(("replaying " + launch + " (checkpoint, passes, restores)").c_str());
     const bool ok = state.replay.replay(
         state.ctx, state.session, state.eviction.get(), [&] { return relaunch(cbid, cb); },

@@ -108,6 +108,7 @@ private:
     CheckpointReplay::Between m_noneBetween = CheckpointReplay::Between::SkipAfterFirstPass;
     std::vector<size_t> m_noneDirtyPasses; // WS_PROFILE_NONE_DIRTY_PASSES (an experiment): parseReplayPasses
     size_t m_passDirtyBytes = 0;           // WS_PROFILE_PASS_DIRTY_KB (an experiment), both cache controls
+    std::string m_passDirtyHow;            // WS_PROFILE_PASS_DIRTY_HOW: "", "ce", "first", "ce,first"
     size_t m_noneRestoreGranule = 0;       // WS_PROFILE_NONE_RESTORE_KB (an experiment)
     bool m_active = false;
     bool m_finished = false;

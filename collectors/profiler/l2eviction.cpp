@@ -156,7 +156,7 @@ bool L2Eviction::dirty(std::string& error)
     return inOwnContext("writing L2 dirty", write, error) && returnToProgram(false, error);
 }
 
-bool L2Eviction::dirtyInProgram(size_t bytes, std::string& error)
+bool L2Eviction::dirtyInProgram(size_t bytes, bool copyEngine, std::string& error)
 {
     if (!m_returnCtx || bytes == 0)
         return true;
@@ -168,8 +168,12 @@ bool L2Eviction::dirtyInProgram(size_t bytes, std::string& error)
     CUresult r = CUDA_SUCCESS;
     if (!m_programScratch && (r = cuMemAlloc(&m_programScratch, bytes)) == CUDA_SUCCESS)
         m_programScratchBytes = bytes;
-    if (r == CUDA_SUCCESS)
+    if (r == CUDA_SUCCESS && copyEngine) {
+        m_hostZeros.resize(bytes);
+        r = cuMemcpyHtoD(m_programScratch, m_hostZeros.data(), bytes);
+    } else if (r == CUDA_SUCCESS) {
         r = cuMemsetD32(m_programScratch, 0, bytes / 4);
+    }
     if (r == CUDA_SUCCESS)
         r = cuCtxSynchronize();
     if (r != CUDA_SUCCESS) {

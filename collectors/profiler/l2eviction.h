@@ -54,7 +54,9 @@ public:
     // the next kernel starts with that many dirty lines that are not its own. ncu's replay passes
     // start so (docs/kernel-metrics.md, "The dirty lines a pass starts with"). Needs
     // setReturnContext; `bytes` must not grow between calls.
-    bool dirtyInProgram(size_t bytes, std::string& error);
+    // `copyEngine`: the bytes come from host memory through a copy (no kernel runs on the SMs)
+    // instead of a memset.
+    bool dirtyInProgram(size_t bytes, bool copyEngine, std::string& error);
 
     size_t bufferBytes() const { return m_bytes; }
     size_t l2Bytes() const { return m_l2Bytes; }
@@ -73,6 +75,7 @@ private:
     CUdeviceptr m_returnSink = 0;
     CUdeviceptr m_programScratch = 0; // dirtyInProgram's
     size_t m_programScratchBytes = 0;
+    std::vector<unsigned char> m_hostZeros; // dirtyInProgram's source with copyEngine
     std::vector<std::pair<CUdeviceptr, size_t>> m_warm;
     bool m_ownContext = true;
     CUmodule m_module = nullptr;
