@@ -71,6 +71,11 @@ std::string processName()
 // from a pass without dirty lines in L2 and its SM counters from passes that start with them; on
 // the H200 this agreed with ncu on 96.3 % of the first suite's values and 90.0 % of the operations
 // suite's, against 90.7 % and 79.4 % with a compare after every pass (docs/kernel-metrics.md).
+// `none`'s defaults for the dirty lines every pass starts with and the restore granule (see
+// initialize()); measured on the H200 only.
+constexpr size_t kNonePassDirtyBytes = size_t(2219) << 10;
+constexpr size_t kNoneRestoreGranule = size_t(4) << 20;
+
 CheckpointReplay::Between noneBetween(const std::string& value)
 {
     if (value.empty() || value == "after-first")
@@ -110,10 +115,6 @@ bool KernelProfiler::initialize()
         return false;
     }
     m_replay = Replay::Restore;
-    if (const char* kb = std::getenv("WS_PROFILE_PASS_DIRTY_KB"))
-        m_passDirtyBytes = static_cast<size_t>(std::strtoull(kb, nullptr, 10)) * 1024;
-    if (const char* how = std::getenv("WS_PROFILE_PASS_DIRTY_HOW"))
-        m_passDirtyHow = how;
     if (m_config.cacheControl == ProfileConfig::CacheControl::None) {
         // Diff by default (issue 18 measured it closest to ncu); WS_PROFILE_NONE=cupti|warm selects
         // the others for comparison runs.
@@ -126,10 +127,32 @@ bool KernelProfiler::initialize()
         const char* compare = std::getenv("WS_PROFILE_NONE_COMPARE");
         m_noneCompare = compare ? compare : "";
         m_noneBetween = noneBetween(m_noneCompare);
-        if (const char* kb = std::getenv("WS_PROFILE_NONE_RESTORE_KB"))
+        if (m_replay == Replay::Diff) {
+            // The state ncu's `none` passes start with, as warpscope-dirtyprobe measured it on the
+            // H200 (2026-12-04, docs/kernel-metrics.md, "The dirty lines a pass starts with"):
+            // about 2.5 MB of dirty lines that are not the kernel's before every pass (ours left
+            // 0.25-0.28 MB: the difference, 2.27 MB, is written by a host copy, so no kernel runs
+            // on the SMs between passes), and the restore of a change covers 2 MiB of a 2 MiB
+            // allocation and 4 MiB of a 256 MiB one (4 MiB granules, clipped to the allocation).
+            m_passDirtyBytes = kNonePassDirtyBytes;
+            m_passDirtyHow = "ce";
+            m_noneRestoreGranule = kNoneRestoreGranule;
+        }
+        if (const char* kb = std::getenv("WS_PROFILE_NONE_RESTORE_KB")) {
             m_noneRestoreGranule = static_cast<size_t>(std::strtoull(kb, nullptr, 10)) * 1024;
+            m_replayOverrides += std::string(m_replayOverrides.empty() ? "" : ",") + "none_restore_kb=" + kb;
+        }
         const char* dirty = std::getenv("WS_PROFILE_NONE_DIRTY_PASSES");
         m_noneDirtyPasses = parseReplayPasses(dirty ? dirty : "");
+    }
+    // Experiments (issue 18), either cache control: how many dirty lines every pass starts with.
+    if (const char* kb = std::getenv("WS_PROFILE_PASS_DIRTY_KB")) {
+        m_passDirtyBytes = static_cast<size_t>(std::strtoull(kb, nullptr, 10)) * 1024;
+        m_replayOverrides += std::string(m_replayOverrides.empty() ? "" : ",") + "pass_dirty_kb=" + kb;
+    }
+    if (const char* how = std::getenv("WS_PROFILE_PASS_DIRTY_HOW")) {
+        m_passDirtyHow = how;
+        m_replayOverrides += std::string(m_replayOverrides.empty() ? "" : ",") + "pass_dirty_how=" + how;
     }
     if (!m_config.kernelRegex.empty()) {
         try {
@@ -522,10 +545,14 @@ bool KernelProfiler::setUp(ContextState& state)
         if (m_replay == Replay::Diff && !m_noneDirtyPasses.empty())
             m_writer.info("none_dirty_passes", std::getenv("WS_PROFILE_NONE_DIRTY_PASSES"));
         if (m_passDirtyBytes)
-            m_writer.info("pass_dirty_kb",
-                std::to_string(m_passDirtyBytes / 1024) + (m_passDirtyHow.empty() ? "" : " " + m_passDirtyHow));
+            m_writer.info("pass_start_dirty",
+                std::to_string(m_passDirtyBytes / 1024) + " KiB of dirty lines written by "
+                    + (m_passDirtyHow.find("ce") != std::string::npos ? "a host copy" : "a memset") + " before "
+                    + (m_passDirtyHow.find("first") != std::string::npos ? "the first pass" : "every pass"));
         if (m_replay == Replay::Diff && m_noneRestoreGranule)
-            m_writer.info("none_restore_kb", std::to_string(m_noneRestoreGranule / 1024));
+            m_writer.info("restore_granule_kb", std::to_string(m_noneRestoreGranule / 1024));
+        if (!m_replayOverrides.empty())
+            m_writer.info("replay_overrides", m_replayOverrides);
     } else {
         m_writer.info("cache_control", "none");
         m_writer.info("replay", "CUPTI kernel replay");

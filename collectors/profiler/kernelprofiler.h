@@ -107,9 +107,10 @@ private:
     std::string m_noneCompare;
     CheckpointReplay::Between m_noneBetween = CheckpointReplay::Between::SkipAfterFirstPass;
     std::vector<size_t> m_noneDirtyPasses; // WS_PROFILE_NONE_DIRTY_PASSES (an experiment): parseReplayPasses
-    size_t m_passDirtyBytes = 0;           // WS_PROFILE_PASS_DIRTY_KB (an experiment), both cache controls
-    std::string m_passDirtyHow;            // WS_PROFILE_PASS_DIRTY_HOW: "", "ce", "first", "ce,first"
-    size_t m_noneRestoreGranule = 0;       // WS_PROFILE_NONE_RESTORE_KB (an experiment)
+    size_t m_passDirtyBytes = 0;           // `none`'s default; WS_PROFILE_PASS_DIRTY_KB, either cache control
+    std::string m_passDirtyHow;            // "ce" for `none`; WS_PROFILE_PASS_DIRTY_HOW: "", "ce", "first", "ce,first"
+    size_t m_noneRestoreGranule = 0;       // WS_PROFILE_NONE_RESTORE_KB overrides `none`'s default
+    std::string m_replayOverrides;         // the experiments' settings, "key=value,..." (info replay_overrides)
     bool m_active = false;
     bool m_finished = false;
     ProfileResultWriter m_writer;

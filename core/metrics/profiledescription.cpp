@@ -20,14 +20,19 @@ std::string describeProfileRun(const std::map<std::string, std::string>& meta)
     if (const std::string passes = value(metakey::kProfilePasses); !passes.empty())
         out += ", " + passes + " replay passes each";
     const std::string cache = value(metakey::kProfileCacheControl);
-    const bool changedBlocks
-        = replay == metakey::kReplayModeChangedBlocks || replay == metakey::kReplayModeChangedBlocksAfterFirst;
+    const bool dirtyStart = replay == metakey::kReplayModeChangedBlocksAfterFirstDirty;
+    const bool changedBlocks = replay == metakey::kReplayModeChangedBlocks
+        || replay == metakey::kReplayModeChangedBlocksAfterFirst || dirtyStart;
     if (cache == "all" && changedBlocks)
         out += "; cache control all, but replayed as none is (profilers of 2026-12-02 and 12-03): each pass "
                "started with L2 as the previous run left it, so cache-sensitive values are not ncu's "
                "--cache-control all";
     else if (cache == "all")
         out += "; cache control all: memory restored and L2 evicted before every pass (as ncu's default)";
+    else if (cache == "none" && dirtyStart)
+        out += "; cache control none: every pass starts with about 2.2 MB of dirty lines that are not the kernel's "
+               "(as ncu's passes do), the first after the memory the kernel changed is restored, each later one "
+               "with L2 as the pass before it left it (compare with ncu --cache-control none)";
     else if (cache == "none" && replay == metakey::kReplayModeChangedBlocksAfterFirst)
         out += "; cache control none: the first pass starts after the memory the kernel changed is restored, each "
                "later pass with L2 as the pass before it left it (compare with ncu --cache-control none)";

@@ -216,10 +216,10 @@ SessionData ProfileIngest::build(const std::vector<ProfileResult>& results, cons
             replay = it->second;
     }
     // Replay experiments (issue 18) change what the cache-sensitive values mean: the session says
-    // which ran. The profiler writes none_compare, none_dirty_passes, pass_dirty_kb and
-    // none_restore_kb only for an experiment, and eviction_mode always ("own" is the default).
+    // which ran. The profiler writes none_compare, none_dirty_passes and replay_overrides only for
+    // an experiment, and eviction_mode always ("own" is the default).
     std::string experiment;
-    for (const char* key : {"none_compare", "none_dirty_passes", "pass_dirty_kb", "none_restore_kb", "eviction_mode"})
+    for (const char* key : {"none_compare", "none_dirty_passes", "replay_overrides", "eviction_mode"})
         for (const auto& r : results)
             if (auto it = r.info.find(key); it != r.info.end() && !it->second.empty() && it->second != "own") {
                 experiment += (experiment.empty() ? "" : "; ") + std::string(key) + "=" + it->second;
@@ -230,7 +230,15 @@ SessionData ProfileIngest::build(const std::vector<ProfileResult>& results, cons
     // The replay the profiler says it ran, not the one the cache control implies: from 2026-12-02
     // to 12-03 `all` ran none's changed-blocks replay (its results say so in `replay`).
     const bool changedBlocks = replay.find("changes restored") != std::string::npos;
-    if (changedBlocks && replay.find("passes after the first back to back") != std::string::npos)
+    // `pass_start_dirty`: the profiler's own words for the dirty lines every pass starts with (the
+    // `none` default from 2026-12-04); written only by profilers that do it.
+    bool passStartDirty = false;
+    for (const auto& r : results)
+        passStartDirty = passStartDirty || r.info.count("pass_start_dirty");
+    const bool afterFirst = replay.find("passes after the first back to back") != std::string::npos;
+    if (changedBlocks && afterFirst && passStartDirty)
+        s.meta[metakey::kProfileReplayMode] = metakey::kReplayModeChangedBlocksAfterFirstDirty;
+    else if (changedBlocks && afterFirst)
         s.meta[metakey::kProfileReplayMode] = metakey::kReplayModeChangedBlocksAfterFirst;
     else if (changedBlocks)
         s.meta[metakey::kProfileReplayMode] = metakey::kReplayModeChangedBlocks;

@@ -300,38 +300,53 @@ private slots:
         QTest::addColumn<QString>("cache");
         QTest::addColumn<QString>("replay");
         QTest::addColumn<QString>("expected"); // substring of profile_replay_mode
+        QTest::addColumn<QStringList>("info"); // more key=value of the profiler's result
         QTest::newRow("all") << "all"
                              << "ours, L2 evicted"
-                             << "memory checkpoint restored and L2 evicted";
+                             << "memory checkpoint restored and L2 evicted" << QStringList {};
         QTest::newRow("all, replayed as none") << "all"
                                                << "ours, only the blocks the kernel changes restored"
-                                               << "only the memory the kernel changed restored";
+                                               << "only the memory the kernel changed restored" << QStringList {};
         QTest::newRow("none") << "none"
                               << "ours, only the blocks the kernel changes restored"
-                              << "only the memory the kernel changed restored";
+                              << "only the memory the kernel changed restored" << QStringList {};
         QTest::newRow("none, passes after the first back to back")
             << "none"
             << "ours, only the blocks the kernel changes restored; passes after the first back to back while it "
                "changes nothing"
-            << "each later pass with L2 as the pass before it left it";
+            << "each later pass with L2 as the pass before it left it" << QStringList {};
         QTest::newRow("none, CUPTI's kernel replay") << "none"
                                                      << "CUPTI kernel replay"
-                                                     << "kernel replay";
+                                                     << "kernel replay" << QStringList {};
+        // `none`'s default from the evening of 2026-12-04: the same replay string, and the
+        // profiler's pass_start_dirty says every pass started with dirty lines not the kernel's.
+        QTest::newRow("none, every pass starting with ncu's dirty lines")
+            << "none"
+            << "ours, only the blocks the kernel changes restored; passes after the first back to back while it "
+               "changes nothing"
+            << "every pass starts with about 2.2 MB of dirty lines not the kernel's"
+            << QStringList {"pass_start_dirty=2219 KiB of dirty lines written by a host copy before every pass",
+                   "restore_granule_kb=4096"};
     }
     void ingestNamesTheReplayThatRan()
     {
         QFETCH(QString, cache);
         QFETCH(QString, replay);
         QFETCH(QString, expected);
+        QFETCH(QStringList, info);
         const auto catalog = SectionCatalog::loadDirectory(kSections);
         ProfileIngest ingest(catalog, catalog.request(catalog.select({}, {"basic"}), {}));
         ProfileResult r = sampleResult();
         r.info["cache_control"] = cache.toStdString();
         r.info["replay"] = replay.toStdString();
+        for (const auto& [key, value] : keyValues(info))
+            r.info[key] = value;
         const SessionData s = ingest.build({r}, {4242, "./gemm_relu", 0, 0});
         const auto it = s.meta.find("profile_replay_mode");
         QVERIFY(it != s.meta.end());
         QVERIFY2(QString::fromStdString(it->second).contains(expected), it->second.c_str());
+        // The dirty start is named only when the profiler says it did it.
+        QCOMPARE(QString::fromStdString(it->second).contains("dirty lines"), !info.isEmpty());
     }
 
     // WS_PROFILE_NONE_DIRTY_PASSES: lists, ranges and open ranges; the list ends at the first
@@ -382,8 +397,9 @@ private slots:
             << QStringList {"eviction_mode=own", "none_compare=first-as-saved"} << "none_compare=first-as-saved";
         QTest::newRow("dirty passes and eviction in the program's context") << QStringList {
             "none_dirty_passes=0,5", "eviction_mode=program"} << "none_dirty_passes=0,5; eviction_mode=program";
-        QTest::newRow("dirty lines before every pass")
-            << QStringList {"eviction_mode=own", "pass_dirty_kb=2217"} << "pass_dirty_kb=2217";
+        QTest::newRow("none's dirty start and restore granule overridden")
+            << QStringList {"eviction_mode=own", "replay_overrides=pass_dirty_kb=0,none_restore_kb=64"}
+            << "replay_overrides=pass_dirty_kb=0,none_restore_kb=64";
     }
     void ingestNamesReplayExperiments()
     {
@@ -637,6 +653,12 @@ private slots:
                    "that memory was compared, each later pass with L2 as the pass before it left it)"}
             << "the first pass starts after the memory the kernel changed is restored, each later pass with L2 as the "
                "pass before it left it";
+        QTest::newRow("none, every pass starting with ncu's dirty lines (2026-12-04 evening)")
+            << QStringList {"session_kind=profile", "profile_cache_control=none",
+                   "profile_replay_mode=user replay (only the memory the kernel changed restored, 4 MiB around each "
+                   "change; every pass starts with about 2.2 MB of dirty lines not the kernel's, as ncu's; the first "
+                   "pass after that memory was compared, each later pass with L2 as the pass before it left it)"}
+            << "every pass starts with about 2.2 MB of dirty lines that are not the kernel's (as ncu's passes do)";
         QTest::newRow("all, replayed as none by a profiler of 2026-12-02") << QStringList {"session_kind=profile",
             "profile_cache_control=all",
             "profile_replay_mode=user replay (only the memory the kernel changed restored after every run; "
