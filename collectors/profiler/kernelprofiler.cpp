@@ -130,12 +130,15 @@ bool KernelProfiler::initialize()
         if (m_replay == Replay::Diff) {
             // The state ncu's `none` passes start with, as warpscope-dirtyprobe measured it on the
             // H200 (2026-12-04, docs/kernel-metrics.md, "The dirty lines a pass starts with"):
-            // about 2.5 MB of dirty lines that are not the kernel's before every pass (ours left
-            // 0.25-0.28 MB: the difference, 2.27 MB, is written by a host copy, so no kernel runs
-            // on the SMs between passes), and the restore of a change covers 2 MiB of a 2 MiB
-            // allocation and 4 MiB of a 256 MiB one (4 MiB granules, clipped to the allocation).
+            // about 2.5 MB of dirty lines that are not the kernel's (ours left 0.25-0.28 MB: the
+            // difference, 2.27 MB, is written by a memset), and the restore of a change covers
+            // 2 MiB of a 2 MiB allocation and 4 MiB of a 256 MiB one (4 MiB granules, clipped to
+            // the allocation). The memset runs before the first pass only, which holds the
+            // duration and DRAM counters: before every pass, the kernel it is moved the SM counters
+            // of the later passes away from ncu's (the Triton softmax), and a host copy, which
+            // runs no kernel, left no dirty lines at all.
             m_passDirtyBytes = kNonePassDirtyBytes;
-            m_passDirtyHow = "ce";
+            m_passDirtyHow = "first";
             m_noneRestoreGranule = kNoneRestoreGranule;
         }
         if (const char* kb = std::getenv("WS_PROFILE_NONE_RESTORE_KB")) {

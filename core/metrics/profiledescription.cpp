@@ -30,9 +30,9 @@ std::string describeProfileRun(const std::map<std::string, std::string>& meta)
     else if (cache == "all")
         out += "; cache control all: memory restored and L2 evicted before every pass (as ncu's default)";
     else if (cache == "none" && dirtyStart)
-        out += "; cache control none: every pass starts with about 2.2 MB of dirty lines that are not the kernel's "
-               "(as ncu's passes do), the first after the memory the kernel changed is restored, each later one "
-               "with L2 as the pass before it left it (compare with ncu --cache-control none)";
+        out += "; cache control none: the first pass starts after the memory the kernel changed is restored, with "
+               "about 2.2 MB of dirty lines that are not the kernel's (as ncu's passes do), each later pass with L2 "
+               "as the pass before it left it (compare with ncu --cache-control none)";
     else if (cache == "none" && replay == metakey::kReplayModeChangedBlocksAfterFirst)
         out += "; cache control none: the first pass starts after the memory the kernel changed is restored, each "
                "later pass with L2 as the pass before it left it (compare with ncu --cache-control none)";

@@ -47,13 +47,13 @@ inline constexpr const char kReplayModeChangedBlocks[]
 inline constexpr const char kReplayModeChangedBlocksAfterFirst[]
     = "user replay (only the memory the kernel changed restored; the first pass after that memory was compared, "
       "each later pass with L2 as the pass before it left it)";
-// `none`'s default from 2026-12-04 (later that day): the same, and every pass starts with about 2.2 MB
-// of dirty lines that are not the kernel's, restores cover 4 MiB of an allocation around a change: the
-// state warpscope-dirtyprobe measured ncu's passes start with (docs/kernel-metrics.md).
+// `none`'s default from 2026-12-04 (later that day): the same, and the first pass starts with about
+// 2.2 MB of dirty lines that are not the kernel's, restores cover 4 MiB of an allocation around a
+// change: the state warpscope-dirtyprobe measured ncu's passes start with (docs/kernel-metrics.md).
 inline constexpr const char kReplayModeChangedBlocksAfterFirstDirty[]
-    = "user replay (only the memory the kernel changed restored, 4 MiB around each change; every pass starts with "
-      "about 2.2 MB of dirty lines not the kernel's, as ncu's; the first pass after that memory was compared, each "
-      "later pass with L2 as the pass before it left it)";
+    = "user replay (only the memory the kernel changed restored, 4 MiB around each change; the first pass after "
+      "that memory was compared, with about 2.2 MB of dirty lines not the kernel's, as ncu's; each later pass "
+      "with L2 as the pass before it left it)";
 
 } // namespace ws::metakey
 

@@ -31,7 +31,10 @@ CAUSES = [
      "alone (one pass) ncu wrote 0.001 MB on l2_reuse and 0.002 MB on fp64_fma (none), with the whole set "
      "0.335 and 0.706 MB, where ours writes 0.075 and 0.001 MB either way; on the PyTorch/Triton suite the "
      "whole set wrote 0.8-1.4 MB more than ours (evidence 2026-12-03-dram-writes/run.log, "
-     "2026-12-03-fidelity-ops-4/key-metrics.txt)"),
+     "2026-12-03-fidelity-ops-4/key-metrics.txt); warpscope-dirtyprobe (a 1 GiB read writing 32 KiB) shows "
+     "every ncu pass of the whole set starting with about 2.5 MB of dirty lines that are not the kernel's in "
+     "both cache controls (one pass: 0.06-0.23 MB) where ours under all start with 1.3-1.5 MB (evidence "
+     "2026-12-04-issue18-dirty-probe/run.log): not reproduced for all"),
 ] + [
     (c, r"^launch__(registers_per_thread|occupancy_limit_registers)$", "ours reads the register count the "
      "driver gives the launched function (CU_FUNC_ATTRIBUTE_NUM_REGS); for PyTorch's indexFuncLargeIndex and "
@@ -42,12 +45,14 @@ CAUSES = [
      "'misc' stall: present in every user-replay run, in no kernel-replay run (fidelity suite: ours "
      "8e-5 to 3e-3 warps per issue where ncu has 1e-6 to 7e-4)"),
     ("none", r"^(dram__|fbpa__|gpu__dram_throughput|lts__d_sectors_fill|lts__t_sector_hit_rate)",
-     "L2 at the first pass's start (it holds the duration and DRAM counters): our replay compares the "
-     "launch's memory with its copy after the unprofiled runs (reading both), which leaves a different share "
-     "of the inputs in L2 than ncu's replay does (wmma_gemm reads 16.8 vs 5.8 MB from DRAM; evidence "
-     "2026-12-02-fidelity-none-variants), and ncu's pass writes more to DRAM on kernels that write little "
-     "(column sum 5.1 vs 0.9 MB, cluster_dsmem 2.4 vs 0.3 MB; evidence 2026-12-04-fidelity-ops-after-first, "
-     "2026-12-04-fidelity-after-first-2): not established why"),
+     "L2 at the first pass's start (it holds the duration and DRAM counters): ncu's none passes start with "
+     "about 2.5 MB of dirty lines that are not the kernel's, and its restore of changed memory covers 2 MiB of "
+     "a 2 MiB allocation and 4 MiB of a 256 MiB one (warpscope-dirtyprobe, evidence "
+     "2026-12-04-issue18-dirty-probe/run.log); our none replay reproduces both since the evening of "
+     "2026-12-04, and these counts are from the tables before that (column sum 5.1 vs 0.9 MB written then, "
+     "evidence 2026-12-04-fidelity-ops-after-first); our compare also leaves a different share of the inputs "
+     "in L2 than ncu's replay does (wmma_gemm reads 16.8 vs 5.8 MB from DRAM; evidence "
+     "2026-12-02-fidelity-none-variants)"),
     ("none", r"(pct_of_peak_sustained_elapsed|per_second|per_cycle_elapsed|cycles_elapsed|gpu__time_duration)",
      CLOCK),
 ]

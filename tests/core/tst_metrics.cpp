@@ -319,13 +319,13 @@ private slots:
                                                      << "CUPTI kernel replay"
                                                      << "kernel replay" << QStringList {};
         // `none`'s default from the evening of 2026-12-04: the same replay string, and the
-        // profiler's pass_start_dirty says every pass started with dirty lines not the kernel's.
-        QTest::newRow("none, every pass starting with ncu's dirty lines")
+        // profiler's pass_start_dirty says the first pass started with dirty lines not the kernel's.
+        QTest::newRow("none, the first pass starting with ncu's dirty lines")
             << "none"
             << "ours, only the blocks the kernel changes restored; passes after the first back to back while it "
                "changes nothing"
-            << "every pass starts with about 2.2 MB of dirty lines not the kernel's"
-            << QStringList {"pass_start_dirty=2219 KiB of dirty lines written by a host copy before every pass",
+            << "with about 2.2 MB of dirty lines not the kernel's"
+            << QStringList {"pass_start_dirty=2219 KiB of dirty lines written by a memset before the first pass",
                    "restore_granule_kb=4096"};
     }
     void ingestNamesTheReplayThatRan()
@@ -653,12 +653,12 @@ private slots:
                    "that memory was compared, each later pass with L2 as the pass before it left it)"}
             << "the first pass starts after the memory the kernel changed is restored, each later pass with L2 as the "
                "pass before it left it";
-        QTest::newRow("none, every pass starting with ncu's dirty lines (2026-12-04 evening)")
+        QTest::newRow("none, the first pass starting with ncu's dirty lines (2026-12-04 evening)")
             << QStringList {"session_kind=profile", "profile_cache_control=none",
                    "profile_replay_mode=user replay (only the memory the kernel changed restored, 4 MiB around each "
-                   "change; every pass starts with about 2.2 MB of dirty lines not the kernel's, as ncu's; the first "
-                   "pass after that memory was compared, each later pass with L2 as the pass before it left it)"}
-            << "every pass starts with about 2.2 MB of dirty lines that are not the kernel's (as ncu's passes do)";
+                   "change; the first pass after that memory was compared, with about 2.2 MB of dirty lines not the "
+                   "kernel's, as ncu's; each later pass with L2 as the pass before it left it)"}
+            << "with about 2.2 MB of dirty lines that are not the kernel's (as ncu's passes do)";
         QTest::newRow("all, replayed as none by a profiler of 2026-12-02") << QStringList {"session_kind=profile",
             "profile_cache_control=all",
             "profile_replay_mode=user replay (only the memory the kernel changed restored after every run; "
