@@ -48,6 +48,7 @@ public:
         , m_end(end)
         , m_index(index && !index->empty() && index->eventCount() == start.size() ? index : nullptr)
         , m_c(c)
+        , m_nsPerPx(c.nsPerPx())
         , m_vis(visibleRange(start, end, c))
         // Slightly below one pixel so that rounding can only add candidates, never lose one: a
         // candidate is checked exactly below, a non-candidate is merged unseen.
@@ -92,12 +93,15 @@ public:
     }
 
 private:
-    bool isWide(size_t k) const { return static_cast<double>(m_end[k] - m_start[k]) / kFoldPx >= m_c.nsPerPx(); }
+    bool isWide(size_t k) const { return static_cast<double>(m_end[k] - m_start[k]) / kFoldPx >= m_nsPerPx; }
 
     std::span<const TimeNs> m_start;
     LaneEnds m_end;
     const LodIndex* m_index;
-    const TimelineCoordinates& m_c;
+    // Copies: the fold's loop appends to a vector, which the compiler must assume may write
+    // anywhere a reference points.
+    TimelineCoordinates m_c;
+    double m_nsPerPx;
     VisibleRange m_vis;
     double m_threshold;
 };
