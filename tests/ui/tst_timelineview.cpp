@@ -441,6 +441,42 @@ private slots:
         QVERIFY(f.waitFrame());
     }
 
+    // While the frame of a drag is built, the last frame is shown moved by exactly the drag's
+    // pixels (the drag is on its grid), not stretched by a fraction of one.
+    void aStaleFrameMovesByTheDragsPixels()
+    {
+        Fixture f(test::denseSession(150'000, 5));
+        QVERIFY(f.waitFrame());
+        // Deep enough that a pixel is a fraction of a nanosecond: the view's start, a whole
+        // nanosecond, is then up to several pixels from where the drag put the grid.
+        const QRect area = f.view.eventArea();
+        const TimeNs at = f.snapshot->begin() + (f.snapshot->end() - f.snapshot->begin()) / 3;
+        f.selection.setViewRange({at, at + TimeNs(area.width() * 3 / 10)});
+        QVERIFY(f.waitFrame());
+        QVERIFY(f.view.coordinates().nsPerPx() < 0.5);
+        QImage before = f.view.grab().toImage();
+        for (const int dx : {37, -113, 5}) {
+            const QPoint press(area.center().x(), area.top() + 20);
+            send(&f.view, QEvent::MouseButtonPress, press, Qt::LeftButton, Qt::LeftButton);
+            send(&f.view, QEvent::MouseMove, press + QPoint(dx, 0), Qt::NoButton, Qt::LeftButton);
+            // No event loop has run: the drag's frame cannot have arrived.
+            QVERIFY(!f.view.isFrameCurrent());
+            const QImage moved = f.view.grab().toImage();
+            send(&f.view, QEvent::MouseButtonRelease, press + QPoint(dx, 0), Qt::LeftButton, Qt::NoButton);
+            int compared = 0;
+            for (int y = area.top(); y <= area.bottom(); ++y) {
+                for (int x = area.left() + std::max(dx, 0); x <= area.right() + std::min(dx, 0); ++x) {
+                    if (moved.pixel(x, y) != before.pixel(x - dx, y))
+                        QFAIL(qPrintable(QStringLiteral("drag %1: pixel (%2, %3) differs").arg(dx).arg(x).arg(y)));
+                    ++compared;
+                }
+            }
+            QVERIFY(compared > 10000);
+            QVERIFY(f.waitFrame());
+            before = f.view.grab().toImage();
+        }
+    }
+
     void pixelsShowEventsAndIdleGaps()
     {
         Fixture f(test::smallSession());
