@@ -36,50 +36,124 @@ VisibleRange visibleRange(std::span<const TimeNs> start, LaneEnds end, const Tim
     return {first, last};
 }
 
-void foldLane(std::span<const TimeNs> start, LaneEnds end, const LodIndex* index, const TimelineCoordinates& c,
-    std::vector<LodRect>& out)
-{
-    const VisibleRange vis = visibleRange(start, end, c);
-    const double nsPerPx = c.nsPerPx();
-    // Slightly below one pixel so that rounding can only add candidates, never lose one: a
-    // candidate is checked exactly below, a non-candidate is merged unseen.
-    const double threshold = nsPerPx * (1.0 - 1e-9);
-    const bool indexed = index && !index->empty() && index->eventCount() == start.size();
-    const auto isWide = [&](size_t k) { return static_cast<double>(end[k] - start[k]) / kFoldPx >= nsPerPx; };
+namespace {
 
-    size_t i = vis.first;
-    while (i < vis.last) {
-        const PixelSpan s = c.span(start[i], end[i]);
+// One lane's fold for one view: the rectangle that starts at event i, whatever came before it
+// (a rectangle's end depends only on where it starts), so a fold can resume at any index that
+// begins a rectangle.
+class LaneFold {
+public:
+    LaneFold(std::span<const TimeNs> start, LaneEnds end, const LodIndex* index, const TimelineCoordinates& c)
+        : m_start(start)
+        , m_end(end)
+        , m_index(index && !index->empty() && index->eventCount() == start.size() ? index : nullptr)
+        , m_c(c)
+        , m_nsPerPx(c.nsPerPx())
+        , m_vis(visibleRange(start, end, c))
+        // Slightly below one pixel so that rounding can only add candidates, never lose one: a
+        // candidate is checked exactly below, a non-candidate is merged unseen.
+        , m_threshold(c.nsPerPx() * (1.0 - 1e-9))
+    {
+    }
+
+    const VisibleRange& visible() const { return m_vis; }
+
+    // Appends the rectangle that starts at i (< visible().last); returns the index after it.
+    size_t rectAt(size_t i, std::vector<LodRect>& out) const
+    {
+        const PixelSpan s = m_c.span(m_start[i], m_end[i]);
         if (isWide(i)) {
             out.push_back({toColumn(s.x0), toColumn(s.x1), static_cast<uint32_t>(i), 1, static_cast<uint32_t>(i)});
-            ++i;
-            continue;
+            return i + 1;
         }
         // A fold starting at i. Every event before the next candidate is narrow and touches
         // the run, so only candidates need a look.
         int64_t runEnd = s.x1;
         size_t next = i + 1;
         for (;;) {
-            const size_t cand = indexed ? index->nextCandidate(start, end, next, vis.last, threshold)
-                                        : nextCandidateLinear(start, end, next, vis.last, threshold);
+            const size_t cand = m_index ? m_index->nextCandidate(m_start, m_end, next, m_vis.last, m_threshold)
+                                        : nextCandidateLinear(m_start, m_end, next, m_vis.last, m_threshold);
             if (cand > next)
-                runEnd = std::max(runEnd, c.span(start[cand - 1], end[cand - 1]).x1);
+                runEnd = std::max(runEnd, m_c.span(m_start[cand - 1], m_end[cand - 1]).x1);
             next = cand;
-            if (cand >= vis.last)
+            if (cand >= m_vis.last)
                 break;
-            const PixelSpan cs = c.span(start[cand], end[cand]);
+            const PixelSpan cs = m_c.span(m_start[cand], m_end[cand]);
             if (cs.x0 > runEnd || isWide(cand))
                 break; // a visible gap, or an event that deserves its own rectangle
             runEnd = std::max(runEnd, cs.x1);
             ++next;
         }
         const size_t count = next - i;
-        const size_t widest
-            = (indexed && count > 64) ? index->widest(start, end, i, next) : widestLinear(start, end, i, next);
+        const size_t widest = (m_index && count > 64) ? m_index->widest(m_start, m_end, i, next)
+                                                      : widestLinear(m_start, m_end, i, next);
         out.push_back({toColumn(s.x0), toColumn(runEnd), static_cast<uint32_t>(i), static_cast<uint32_t>(count),
             static_cast<uint32_t>(widest)});
-        i = next;
+        return next;
     }
+
+private:
+    bool isWide(size_t k) const { return static_cast<double>(m_end[k] - m_start[k]) / kFoldPx >= m_nsPerPx; }
+
+    std::span<const TimeNs> m_start;
+    LaneEnds m_end;
+    const LodIndex* m_index;
+    // Copies: the fold's loop appends to a vector, which the compiler must assume may write
+    // anywhere a reference points.
+    TimelineCoordinates m_c;
+    double m_nsPerPx;
+    VisibleRange m_vis;
+    double m_threshold;
+};
+
+// Whether previous[j], folded for a view `shift` pixels left of this one's, is exactly the
+// rectangle a fold of this view makes at the same event. The rectangle reads the columns of its
+// members and of the event after it (where it stopped); those are the same moved by `shift`
+// while neither view clamps them, i.e. while the rectangle and the next one's start lie inside
+// both views. The next rectangle existing also says the fold did not stop at the view's right
+// edge.
+bool sameInBoth(std::span<const LodRect> previous, size_t j, int64_t shift, int width)
+{
+    if (j + 1 >= previous.size())
+        return false;
+    const LodRect& r = previous[j];
+    const int64_t stop = previous[j + 1].x0;
+    return r.x0 >= 0 && r.x1 <= width && stop < width && r.x0 - shift >= 0 && r.x1 - shift <= width
+        && stop - shift < width;
+}
+
+} // namespace
+
+void foldLane(std::span<const TimeNs> start, LaneEnds end, const LodIndex* index, const TimelineCoordinates& c,
+    std::vector<LodRect>& out)
+{
+    const LaneFold fold(start, end, index, c);
+    for (size_t i = fold.visible().first; i < fold.visible().last;)
+        i = fold.rectAt(i, out);
+}
+
+size_t foldLaneReusing(std::span<const TimeNs> start, LaneEnds end, const LodIndex* index, const TimelineCoordinates& c,
+    std::span<const LodRect> previous, int64_t shift, std::vector<LodRect>& out)
+{
+    const LaneFold fold(start, end, index, c);
+    size_t j = 0;
+    size_t taken = 0;
+    for (size_t i = fold.visible().first; i < fold.visible().last;) {
+        while (j < previous.size() && previous[j].first < i)
+            ++j;
+        if (j < previous.size() && previous[j].first == i && sameInBoth(previous, j, shift, c.width())) {
+            LodRect r = previous[j];
+            r.x0 = toColumn(r.x0 - shift);
+            r.x1 = toColumn(r.x1 - shift);
+            out.push_back(r);
+            i += r.count;
+            ++j;
+            ++taken;
+            continue;
+        }
+        i = fold.rectAt(i, out);
+    }
+    return taken;
 }
 
 } // namespace ws

@@ -40,6 +40,16 @@ VisibleRange visibleRange(std::span<const TimeNs> start, LaneEnds end, const Tim
 void foldLane(std::span<const TimeNs> start, LaneEnds end, const LodIndex* index, const TimelineCoordinates& c,
     std::vector<LodRect>& out);
 
+// The same draw list, built from `previous`: the one foldLane made for this lane in the view
+// `shift` whole pixels left of `c` on the same grid (c.pixelShiftFrom(thatView) == shift).
+// Rectangles that lie inside both views are taken over moved by `shift`; the fold runs only
+// where the view exposed new columns and where a rectangle touched either view's edge. The
+// output equals foldLane's exactly: a rectangle depends only on the event it starts at and on
+// columns that a whole-pixel pan moves by exactly `shift`. Returns how many rectangles it took
+// over.
+size_t foldLaneReusing(std::span<const TimeNs> start, LaneEnds end, const LodIndex* index, const TimelineCoordinates& c,
+    std::span<const LodRect> previous, int64_t shift, std::vector<LodRect>& out);
+
 // Lanes at least this long get a LodIndex when a session is opened.
 inline constexpr size_t kLodIndexMinEvents = 4096;
 

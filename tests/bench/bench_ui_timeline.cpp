@@ -24,6 +24,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QStandardPaths>
 #include <QThread>
@@ -255,6 +256,21 @@ FrameStats replay(TimelineView& view, SelectionModel& selection, const SessionSn
         st.step.push_back(step);
     };
     const double w = view.eventArea().width();
+    // A drag of the events by `fraction` of the view's width (positive: to later times), sent
+    // as the mouse sends it: press, one move of whole pixels, release.
+    const auto drag = [&](double fraction) {
+        const QRect area = view.eventArea();
+        const auto dx = static_cast<int>(std::lround(fraction * area.width()));
+        const QPoint from(area.left() + area.width() / 2 + dx / 2, area.top() + area.height() / 3);
+        const QPoint to = from - QPoint(dx, 0);
+        const auto send = [&](QEvent::Type type, QPoint at, Qt::MouseButton button, Qt::MouseButtons held) {
+            QMouseEvent e(type, QPointF(at), view.mapToGlobal(QPointF(at)), button, held, Qt::NoModifier);
+            QCoreApplication::sendEvent(&view, &e);
+        };
+        send(QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton);
+        send(QEvent::MouseMove, to, Qt::NoButton, Qt::LeftButton);
+        send(QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::NoButton);
+    };
     for (int pass = 0; pass < repeat; ++pass) {
         if (pass == 0) // later passes start where the last one ended: the whole session
             frame([&] { view.fitAll(); });
@@ -263,13 +279,13 @@ FrameStats replay(TimelineView& view, SelectionModel& selection, const SessionSn
             frame([&] { view.zoomBy(0.8, 0.37 * w); }); // wheel zoom at the cursor
         step = "pan 0.05";
         for (int i = 0; i < 10; ++i)
-            frame([&] { view.panBy(0.05); }); // drag
+            frame([&] { drag(0.05); });
         step = "zoom in at 0.6";
         for (int i = 0; i < 15; ++i)
             frame([&] { view.zoomBy(0.8, 0.6 * w); });
         step = "pan -0.07";
         for (int i = 0; i < 8; ++i)
-            frame([&] { view.panBy(-0.07); });
+            frame([&] { drag(-0.07); });
         step = "zoom out (20)";
         for (int i = 0; i < 20; ++i)
             frame([&] { view.zoomBy(1.25, 0.5 * w); });
@@ -283,7 +299,7 @@ FrameStats replay(TimelineView& view, SelectionModel& selection, const SessionSn
                 frame([&] { selection.setViewRange({b, b + std::max<TimeNs>(window, 100)}); });
                 step = "pan 0.1 after jump";
                 for (int i = 0; i < 4; ++i)
-                    frame([&] { view.panBy(0.1); });
+                    frame([&] { drag(0.1); });
             }
         }
         step = "zoom out (30)";

@@ -4,6 +4,8 @@
 
 #include <QtTest>
 
+#include <random>
+
 using ws::PixelSpan;
 using ws::TimelineCoordinates;
 using ws::TimeNs;
@@ -106,6 +108,61 @@ private slots:
         const auto d = TimelineCoordinates::fit(7, 7, 0);
         QCOMPARE(d.width(), 1);
         QVERIFY(d.nsPerPx() > 0);
+    }
+
+    // A view on a grid (an anchor and a whole-pixel offset): with no offset it is the plain
+    // view; panned by k pixels every unclamped column moves by exactly k, whatever the scale
+    // (a plain view started at the rounded nanosecond moves them by k plus a fraction).
+    void gridPansMoveColumnsExactly_data()
+    {
+        QTest::addColumn<qint64>("anchor");
+        QTest::addColumn<double>("nsPerPx");
+        QTest::addColumn<int>("width");
+        QTest::newRow("whole ns per pixel") << qint64(1000) << 10.0 << 800;
+        QTest::newRow("fractional scale") << qint64(123'456'789) << 2379735.5327433627 << 1906;
+        QTest::newRow("sub-ns pixels") << qint64(77) << 0.3 << 1000;
+        QTest::newRow("huge timestamps") << (qint64(1) << 60) << 4647.9209604719765 << 1920;
+        QTest::newRow("one pixel wide") << qint64(5) << 33.3 << 1;
+    }
+    void gridPansMoveColumnsExactly()
+    {
+        QFETCH(qint64, anchor);
+        QFETCH(double, nsPerPx);
+        QFETCH(int, width);
+        const TimelineCoordinates plain(anchor, nsPerPx, width);
+        QCOMPARE(TimelineCoordinates::anchored(anchor, nsPerPx, width, 0), plain);
+        QCOMPARE(plain.shiftedByPixels(0), plain);
+        std::mt19937_64 rng(uint64_t(anchor) ^ uint64_t(width));
+        std::uniform_int_distribution<int64_t> pan(-3 * int64_t(width) - 5, 3 * int64_t(width) + 5);
+        std::uniform_int_distribution<int64_t> drag(-int64_t(width) - 1, int64_t(width) + 1);
+        std::uniform_real_distribution<double> at(-0.2 * width, 1.2 * width);
+        int compared = 0;
+        for (int i = 0; i < 2000; ++i) {
+            const TimelineCoordinates from = plain.shiftedByPixels(pan(rng));
+            const int64_t k = i % 4 == 0 ? pan(rng) : drag(rng);
+            const TimelineCoordinates to = from.shiftedByPixels(k);
+            QCOMPARE(to.pixelShiftFrom(from), std::optional<int64_t>(k));
+            QCOMPARE(to.offsetPx() - from.offsetPx(), k);
+            QCOMPARE(to.viewStart(), anchor + TimeNs(std::llround(double(to.offsetPx()) * nsPerPx)));
+            QCOMPARE(to.viewEnd() - to.viewStart(), plain.viewEnd() - plain.viewStart());
+            const TimeNs t = from.xToTime(at(rng)); // mostly in view
+            const TimeNs e = t + TimeNs(std::llround(at(rng) * nsPerPx * 0.01 + 5 * nsPerPx));
+            const PixelSpan a = from.span(t, e);
+            const PixelSpan b = to.span(t, e);
+            const auto inside = [&](int64_t x) { return x > -1 && x < width + 1; };
+            if (inside(a.x0) && inside(a.x0 - k) && inside(a.x1) && inside(a.x1 - k)) {
+                QCOMPARE(b, (PixelSpan {a.x0 - k, a.x1 - k}));
+                QCOMPARE(to.column(t), from.column(t) - k);
+                ++compared;
+            }
+            // Time and pixels agree on the grid as on a plain view.
+            QVERIFY(std::abs(to.xToTime(to.timeToX(t)) - t) <= TimeNs(std::ceil(nsPerPx)));
+        }
+        QVERIFY(width < 4 || compared > 100);
+        // Another grid (anchor, scale or width) is not a pan of this one.
+        QVERIFY(!TimelineCoordinates(anchor + 1, nsPerPx, width).pixelShiftFrom(plain));
+        QVERIFY(!TimelineCoordinates(anchor, nsPerPx * 1.5, width).pixelShiftFrom(plain));
+        QVERIFY(!TimelineCoordinates(anchor, nsPerPx, width + 1).pixelShiftFrom(plain));
     }
 
     void tickStep_data()

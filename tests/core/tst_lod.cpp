@@ -213,6 +213,79 @@ private slots:
         }
     }
 
+    // A pan by whole pixels on one grid (TimelineCoordinates::shiftedByPixels) moves every
+    // column by exactly the pan, so a fold can take over the previous view's rectangles: through
+    // chains of random pans (by one pixel to beyond the width, both ways) and zooms (a new grid),
+    // the reused draw list equals a fresh fold of the same view rectangle for rectangle, and the
+    // fresh fold the brute force. Each step reuses the previous step's reused list, so an error
+    // would carry on.
+    void foldReusedAcrossPansEqualsFreshFold_data()
+    {
+        QTest::addColumn<quint64>("seed");
+        QTest::addColumn<int>("events");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("indexed");
+        for (quint64 seed = 1; seed <= 10; ++seed)
+            QTest::addRow("seed %llu", seed)
+                << seed << int(3000 + seed * 2500) << int(97 + seed * 151) << (seed % 3 != 0);
+        QTest::newRow("narrow view") << quint64(41) << 20000 << 7 << true;
+        QTest::newRow("big lane") << quint64(42) << 150000 << 1920 << true;
+    }
+    void foldReusedAcrossPansEqualsFreshFold()
+    {
+        QFETCH(quint64, seed);
+        QFETCH(int, events);
+        QFETCH(int, width);
+        QFETCH(bool, indexed);
+        std::mt19937_64 rng(seed * 7919);
+        const Lane lane = randomLane(rng, size_t(events), (TimeNs(1) << 50) + TimeNs(seed));
+        const LodIndex built = LodIndex::build(sp(lane.start), lane.ends());
+        const LodIndex* index = indexed ? &built : nullptr;
+        const TimeNs begin = lane.start.front();
+        const double total = double(lane.end.back() - begin + 1);
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        const auto newView = [&] {
+            const double span = total * std::pow(10.0, -5.0 * u(rng));
+            return TimelineCoordinates(begin + TimeNs(u(rng) * total), std::max(span / width, 0.02), width);
+        };
+        TimelineCoordinates c = newView();
+        std::vector<LodRect> previous;
+        foldLane(sp(lane.start), lane.ends(), index, c, previous);
+        size_t taken = 0;
+        int reusedSteps = 0;
+        for (int step = 0; step < 150; ++step) {
+            const int kind = int(u(rng) * 20);
+            if (kind == 0) { // a zoom: a new grid, nothing to reuse
+                c = newView().zoomedAround(u(rng) * width, 0.5 + u(rng));
+                previous.clear();
+                foldLane(sp(lane.start), lane.ends(), index, c, previous);
+                continue;
+            }
+            // Mostly small pans as a drag makes them, sometimes by the width or more.
+            const int64_t k = kind == 1
+                ? int64_t((u(rng) - 0.5) * 4 * width)
+                : std::max<int64_t>(1, int64_t(u(rng) * u(rng) * width)) * (u(rng) < 0.5 ? -1 : 1);
+            const TimelineCoordinates next = c.shiftedByPixels(k);
+            QCOMPARE(next.pixelShiftFrom(c), std::optional<int64_t>(k));
+            std::vector<LodRect> fresh, reused;
+            foldLane(sp(lane.start), lane.ends(), index, next, fresh);
+            const size_t n = foldLaneReusing(sp(lane.start), lane.ends(), index, next, previous, k, reused);
+            const QString problem = checkFold(lane, next, fresh);
+            QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("step %1: ").arg(step) + problem));
+            QVERIFY2(reused == fresh,
+                qPrintable(QStringLiteral("step %1 (pan %2 px): the reused fold differs").arg(step).arg(k)));
+            taken += n;
+            reusedSteps += n > 0 ? 1 : 0;
+            previous = std::move(reused);
+            c = next;
+        }
+        // The chains did reuse: most pans of a populated view take rectangles over (a view a few
+        // pixels wide has hardly a rectangle inside both views).
+        if (width >= 64)
+            QVERIFY2(reusedSteps > 20 && taken > 100,
+                qPrintable(QStringLiteral("%1 steps, %2 rects").arg(reusedSteps).arg(taken)));
+    }
+
     void edgeCases_data()
     {
         QTest::addColumn<QList<qint64>>("starts");

@@ -213,6 +213,95 @@ private slots:
         QVERIFY2(folded > 100, qPrintable(QString::number(folded)));
     }
 
+    // A frame built from the previous one (FrameRequest::previous: a whole-pixel pan takes over
+    // the folds that lie inside both views) against the same view built from nothing on a fresh
+    // thread (cold label caches too): the same pixels, draw lists and counts, through chains of
+    // random drags (a pixel to beyond the width, both ways), zooms and pans by fractions of a
+    // pixel (neither on the previous grid: built afresh). Each step's frame is the next one's
+    // previous, so a wrong rectangle would carry on.
+    void reusedFramesEqualFreshOnes_data()
+    {
+        QTest::addColumn<int>("session");
+        QTest::addColumn<quint64>("seed");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<double>("zoomFrom"); // views of 10^-zoomTo .. 10^-zoomFrom of the session
+        QTest::addColumn<double>("zoomTo");
+        QTest::addColumn<int>("minReused"); // the chain exercises the reuse
+        for (quint64 seed = 1; seed <= 6; ++seed) {
+            QTest::addRow("dense lane, seed %llu", seed) << 0 << seed << int(300 + 257 * seed) << 2.5 << 4.5 << 50;
+            // GPU rows: folded runs labelled "N × name", idle notes between the clumps.
+            QTest::addRow("labelled clumps, seed %llu", seed)
+                << 1 << seed << int(400 + 301 * seed) << 0.0 << 1.5 << 1000;
+        }
+    }
+    void reusedFramesEqualFreshOnes()
+    {
+        QFETCH(int, session);
+        QFETCH(quint64, seed);
+        QFETCH(int, width);
+        QFETCH(double, zoomFrom);
+        QFETCH(double, zoomTo);
+        QFETCH(int, minReused);
+        const std::shared_ptr<const SessionSnapshot> s = session == 0
+            ? std::shared_ptr<const SessionSnapshot>(test::denseSession(120'000, seed))
+            : std::shared_ptr<const SessionSnapshot>(clumpSession());
+        std::mt19937_64 rng(seed * 104729 + quint64(session));
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        const double total = double(s->end() - s->begin());
+        const auto newView = [&] {
+            const double span = total * std::pow(10.0, -zoomFrom - (zoomTo - zoomFrom) * u(rng));
+            return TimelineCoordinates(
+                s->begin() + TimeNs(u(rng) * (total - span)), std::max(span / width, 0.05), width);
+        };
+        const auto request = [&](const TimelineCoordinates& c) {
+            FrameRequest req = requestFor(s, c, 22, 120);
+            for (FrameRow& row : req.rows) // GPU rows: idle shade and "idle" notes in long gaps
+                row.gpu = row.lane >= 0 && s->model->lanes[size_t(row.lane)].kind == LaneKind::GpuStream;
+            return req;
+        };
+        TimelineCoordinates c = newView();
+        std::shared_ptr<const TimelineFrame> shown = buildTimelineFrame(request(c));
+        QVERIFY(shown);
+        qint64 reused = 0;
+        for (int step = 0; step < 60; ++step) {
+            const int kind = int(u(rng) * 10);
+            const char* what = "drag";
+            if (kind == 0) {
+                c = newView().zoomedAround(u(rng) * width, 0.6 + 0.8 * u(rng));
+                what = "zoom";
+            } else if (kind == 1) {
+                c = c.pannedBy(u(rng) * 40 - 20);
+                what = "pan by a fraction of a pixel";
+            } else {
+                // Drags lean towards the session's middle, so the chain stays where the events are.
+                const bool leftward = c.viewStart() / 2 + c.viewEnd() / 2 > s->begin() / 2 + s->end() / 2;
+                const int64_t sign = (u(rng) < 0.7) == leftward ? -1 : 1;
+                const int64_t k = kind == 2 ? int64_t((u(rng) - 0.5) * 3 * width)
+                                            : std::max<int64_t>(1, int64_t(u(rng) * u(rng) * width)) * sign;
+                c = c.shiftedByPixels(k);
+            }
+            FrameRequest req = request(c);
+            req.previous = shown;
+            const auto viaPrevious = buildTimelineFrame(req);
+            req.previous.reset();
+            const auto fresh = buildOnFreshThread(req);
+            QVERIFY(viaPrevious && fresh);
+            const QString at = QStringLiteral("step %1 (%2)").arg(step).arg(QLatin1String(what));
+            QVERIFY2(viaPrevious->image(1) == fresh->image(1), qPrintable(at + QStringLiteral(": pixels differ")));
+            QCOMPARE(viaPrevious->rows.size(), fresh->rows.size());
+            for (size_t r = 0; r < fresh->rows.size(); ++r)
+                QVERIFY2(viaPrevious->rows[r].rects == fresh->rows[r].rects,
+                    qPrintable(at + QStringLiteral(": row %1").arg(r)));
+            QCOMPARE(viaPrevious->rectCount, fresh->rectCount);
+            QCOMPARE(viaPrevious->eventsCovered, fresh->eventsCovered);
+            QCOMPARE(viaPrevious->labelCount, fresh->labelCount);
+            QCOMPARE(fresh->rectsReused, qint64(0));
+            reused += viaPrevious->rectsReused;
+            shown = viaPrevious;
+        }
+        QVERIFY2(reused >= minReused, qPrintable(QString::number(reused))); // the drags took rectangles over
+    }
+
     // The rows with no text (a font too large for any label): every pixel of the event area
     // as a plain per-pixel raster of the frame's draw lists draws it.
     void rowsEqualABruteForceRaster()

@@ -242,6 +242,65 @@ private slots:
         QVERIFY(!f.selection.selectedEvent().isValid()); // a drag is not a click
     }
 
+    // Drags pan on the grid of the view they started from (whole pixels), so each frame takes
+    // the previous frame's folds over where they lie inside both views. Through random drags
+    // (several moves each, both ways, up to beyond the width) and zooms, every frame the view
+    // shows was built for the view's coordinates, the drag moved them by exactly its pixels,
+    // and every lane's draw list equals a fresh fold of those coordinates (tst_timelineframe
+    // shows that equal inputs give equal pixels, reused or not).
+    void dragsReuseFoldsExactly_data()
+    {
+        QTest::addColumn<quint64>("seed");
+        for (quint64 seed = 1; seed <= 4; ++seed)
+            QTest::addRow("seed %llu", seed) << seed;
+    }
+    void dragsReuseFoldsExactly()
+    {
+        QFETCH(quint64, seed);
+        Fixture f(test::denseSession(150'000, seed));
+        QVERIFY(f.waitFrame());
+        std::mt19937_64 rng(seed);
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        const TimeNs span = f.snapshot->end() - f.snapshot->begin();
+        f.selection.setViewRange({f.snapshot->begin() + span / 3, f.snapshot->begin() + span / 3 + span / 2000});
+        QVERIFY(f.waitFrame());
+        const QRect area = f.view.eventArea();
+        qint64 reused = 0;
+        for (int step = 0; step < 30; ++step) {
+            const QString at = QStringLiteral("step %1").arg(step);
+            if (step % 7 == 6) {
+                f.view.zoomBy(0.5 + u(rng), u(rng) * area.width()); // a new grid
+            } else {
+                const TimelineCoordinates before = f.view.coordinates();
+                const QPoint press(area.left() + int(u(rng) * area.width()), area.top() + 20);
+                send(&f.view, QEvent::MouseButtonPress, press, Qt::LeftButton, Qt::LeftButton);
+                int dx = 0;
+                for (int move = 0; move < 3; ++move) {
+                    dx = int((u(rng) - 0.5) * (move == 2 ? 2.5 : 0.6) * area.width());
+                    send(&f.view, QEvent::MouseMove, press + QPoint(dx, 0), Qt::NoButton, Qt::LeftButton);
+                    QVERIFY(f.waitFrame());
+                    reused += f.view.frame()->rectsReused;
+                }
+                send(&f.view, QEvent::MouseButtonRelease, press + QPoint(dx, 0), Qt::LeftButton, Qt::NoButton);
+                if (qAbs(dx) > 3) // a move of up to 3 px is a click, not a drag
+                    QCOMPARE(f.view.coordinates().pixelShiftFrom(before), std::optional<int64_t>(-dx));
+            }
+            QVERIFY(f.waitFrame());
+            const std::shared_ptr<const TimelineFrame> frame = f.view.frame();
+            QVERIFY2(frame->coords == f.view.coordinates(), qPrintable(at));
+            for (const FrameRowHits& row : frame->rows) {
+                if (row.row.lane < 0)
+                    continue;
+                const auto lane = size_t(row.row.lane);
+                const TimelineLane& l = f.snapshot->model->lanes[lane];
+                std::vector<LodRect> fresh;
+                foldLane(l.start, l.ends(), f.snapshot->indexFor(lane), frame->coords, fresh);
+                QVERIFY2(row.rects == fresh, qPrintable(at + QStringLiteral(": lane %1").arg(lane)));
+            }
+        }
+        QVERIFY2(reused > 100, qPrintable(QString::number(reused)));
+    }
+
     void groupRowsCollapseOnClick()
     {
         Fixture f(test::smallSession());
@@ -380,6 +439,42 @@ private slots:
         QVERIFY(!stale.isNull());
         QVERIFY(ready.wait(10000));
         QVERIFY(f.waitFrame());
+    }
+
+    // While the frame of a drag is built, the last frame is shown moved by exactly the drag's
+    // pixels (the drag is on its grid), not stretched by a fraction of one.
+    void aStaleFrameMovesByTheDragsPixels()
+    {
+        Fixture f(test::denseSession(150'000, 5));
+        QVERIFY(f.waitFrame());
+        // Deep enough that a pixel is a fraction of a nanosecond: the view's start, a whole
+        // nanosecond, is then up to several pixels from where the drag put the grid.
+        const QRect area = f.view.eventArea();
+        const TimeNs at = f.snapshot->begin() + (f.snapshot->end() - f.snapshot->begin()) / 3;
+        f.selection.setViewRange({at, at + TimeNs(area.width() * 3 / 10)});
+        QVERIFY(f.waitFrame());
+        QVERIFY(f.view.coordinates().nsPerPx() < 0.5);
+        QImage before = f.view.grab().toImage();
+        for (const int dx : {37, -113, 5}) {
+            const QPoint press(area.center().x(), area.top() + 20);
+            send(&f.view, QEvent::MouseButtonPress, press, Qt::LeftButton, Qt::LeftButton);
+            send(&f.view, QEvent::MouseMove, press + QPoint(dx, 0), Qt::NoButton, Qt::LeftButton);
+            // No event loop has run: the drag's frame cannot have arrived.
+            QVERIFY(!f.view.isFrameCurrent());
+            const QImage moved = f.view.grab().toImage();
+            send(&f.view, QEvent::MouseButtonRelease, press + QPoint(dx, 0), Qt::LeftButton, Qt::NoButton);
+            int compared = 0;
+            for (int y = area.top(); y <= area.bottom(); ++y) {
+                for (int x = area.left() + std::max(dx, 0); x <= area.right() + std::min(dx, 0); ++x) {
+                    if (moved.pixel(x, y) != before.pixel(x - dx, y))
+                        QFAIL(qPrintable(QStringLiteral("drag %1: pixel (%2, %3) differs").arg(dx).arg(x).arg(y)));
+                    ++compared;
+                }
+            }
+            QVERIFY(compared > 10000);
+            QVERIFY(f.waitFrame());
+            before = f.view.grab().toImage();
+        }
     }
 
     void pixelsShowEventsAndIdleGaps()

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace ws {
 
@@ -104,7 +105,11 @@ bool RowPainter::paintFrame(
     const QRect source(f.labelWidth, 0, img.width() - f.labelWidth, img.height());
     const TimelineCoordinates& now = c.coords;
     const double sx = f.coords.nsPerPx() / now.nsPerPx();
-    const double dx = static_cast<double>(f.coords.viewStart() - now.viewStart()) / now.nsPerPx();
+    // A drag on the frame's grid moves it by whole pixels exactly; the views' rounded starts would
+    // put it a fraction of a pixel off, or several pixels where a pixel is under a nanosecond.
+    const std::optional<int64_t> shift = now.pixelShiftFrom(f.coords);
+    const double dx = shift ? static_cast<double>(-*shift)
+                            : static_cast<double>(f.coords.viewStart() - now.viewStart()) / now.nsPerPx();
     if (std::abs(sx - 1.0) < 1e-9 && std::abs(dx - std::round(dx)) < 1e-6) {
         p.drawImage(QPoint(c.labelWidth + static_cast<int>(std::lround(dx)), y), img, source);
     } else {

@@ -106,6 +106,30 @@ private:
     int m_yPhase;
 };
 
+// The previous frame's draw lists by lane, where this frame is a whole-pixel pan of it.
+struct PreviousFolds {
+    std::vector<const std::vector<LodRect>*> byLane; // nullptr: fold afresh
+    int64_t shift = 0;                               // this view's columns = the previous ones - shift
+};
+
+PreviousFolds previousFolds(const FrameRequest& req, size_t lanes)
+{
+    PreviousFolds p;
+    const TimelineFrame* prev = req.previous.get();
+    if (!prev || prev->snapshot != req.snapshot)
+        return p;
+    const std::optional<int64_t> shift = req.coords.pixelShiftFrom(prev->coords);
+    if (!shift || *shift == 0 || std::abs(*shift) >= req.coords.width())
+        return p;
+    p.shift = *shift;
+    p.byLane.assign(lanes, nullptr);
+    for (const FrameRowHits& h : prev->rows) {
+        if (h.row.lane >= 0 && static_cast<size_t>(h.row.lane) < lanes && !p.byLane[static_cast<size_t>(h.row.lane)])
+            p.byLane[static_cast<size_t>(h.row.lane)] = &h.rects;
+    }
+    return p;
+}
+
 // Per frame, reused from row to row.
 struct LaneScratch {
     std::vector<uint32_t> scan;
@@ -115,10 +139,16 @@ struct LaneScratch {
 
 // A lane's row: one scanline (folded runs hatched on the layer's diagonals), its labels.
 void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRow& row, int top, LayerPixels& layer,
-    LaneScratch& scratch, std::vector<Label>& labels, std::vector<Idle>& idle, FrameRowHits& hits, TimelineFrame& frame)
+    LaneScratch& scratch, const PreviousFolds& previous, std::vector<Label>& labels, std::vector<Idle>& idle,
+    FrameRowHits& hits, TimelineFrame& frame)
 {
-    const TimelineLane& lane = s.model->lanes[static_cast<size_t>(row.lane)];
-    foldLane(lane.start, lane.ends(), s.indexFor(static_cast<size_t>(row.lane)), req.coords, hits.rects);
+    const auto laneIndex = static_cast<size_t>(row.lane);
+    const TimelineLane& lane = s.model->lanes[laneIndex];
+    if (laneIndex < previous.byLane.size() && previous.byLane[laneIndex])
+        frame.rectsReused += static_cast<qint64>(foldLaneReusing(lane.start, lane.ends(), s.indexFor(laneIndex),
+            req.coords, *previous.byLane[laneIndex], previous.shift, hits.rects));
+    else
+        foldLane(lane.start, lane.ends(), s.indexFor(laneIndex), req.coords, hits.rects);
     const int width = layer.eventWidth();
     const int bandTop = top + 1;
     const int bandH = std::max(row.height - 2, 1);
@@ -515,6 +545,7 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
     const SessionSnapshot& s = *req.snapshot;
     const int width = req.coords.width();
     LaneScratch scratch;
+    const PreviousFolds previous = previousFolds(req, s.model->lanes.size());
     std::vector<Label> labels[2];
     std::vector<Idle> idle[2];
     frame->rows.reserve(req.rows.size());
@@ -548,7 +579,7 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
             if (row.lane >= 0 && static_cast<size_t>(row.lane) < s.model->lanes.size()) {
                 FrameRow r = row;
                 r.background = bg;
-                rasterLane(s, req, r, top, pixels, scratch, labels[layer], idle[layer], hits, *frame);
+                rasterLane(s, req, r, top, pixels, scratch, previous, labels[layer], idle[layer], hits, *frame);
             } else if (row.counter >= 0 && static_cast<size_t>(row.counter) < s.counters.size()) {
                 FrameRow r = row;
                 r.background = bg;

@@ -49,6 +49,8 @@ struct FrameStyle {
     QFont font;
 };
 
+struct TimelineFrame;
+
 struct FrameRequest {
     std::shared_ptr<const SessionSnapshot> snapshot;
     TimelineCoordinates coords;
@@ -62,6 +64,10 @@ struct FrameRequest {
     // Compose each layer's image on the worker as well (TimelineFrame::image): the view's rows
     // cannot be written straight into its buffer (a scaled display), so paint draws the image.
     bool composeImages = false;
+    // The frame shown now (immutable once delivered, so the worker may read it). When `coords`
+    // is a whole-pixel pan of its view on the same snapshot, each lane's fold takes over the
+    // rectangles that lie inside both views (foldLaneReusing): same frame, less work.
+    std::shared_ptr<const TimelineFrame> previous;
 };
 
 // Per row, the draw list as built: hit testing and tooltips read it, so what the mouse finds
@@ -95,8 +101,9 @@ struct TimelineFrame {
     qint64 rectCount = 0;
     qint64 eventsCovered = 0;
     qint64 labelCount = 0;
-    double buildMs = 0;    // fold + raster + text, on the worker (wall clock)
-    double buildCpuMs = 0; // the same, in CPU time of the worker thread
+    qint64 rectsReused = 0; // taken over from the previous frame's folds (FrameRequest::previous)
+    double buildMs = 0;     // fold + raster + text, on the worker (wall clock)
+    double buildCpuMs = 0;  // the same, in CPU time of the worker thread
 
 private:
     mutable QImage m_images[2];

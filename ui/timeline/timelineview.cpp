@@ -435,6 +435,10 @@ std::optional<FrameRequest> TimelineView::makeFrameRequest()
     FrameRequest req;
     req.snapshot = m_snapshot;
     req.coords = coordinates();
+    // A pan's frame folds only what it newly shows (the previous frame is immutable: the worker
+    // reads its draw lists while this thread paints it).
+    if (m_frame && m_frame->snapshot == m_snapshot)
+        req.previous = m_frame;
     req.style.background = m_colors.background.rgba();
     req.style.groupHeader = m_colors.groupHeader.rgba();
     req.style.grid = m_colors.grid.rgba();
@@ -845,8 +849,9 @@ void TimelineView::mousePressEvent(QMouseEvent* e)
         return;
     m_pressPos = e->position().toPoint();
     m_pressView = m_selection->viewRange();
+    m_pressCoords = coordinates();
     m_moved = false;
-    const TimelineCoordinates c = coordinates();
+    const TimelineCoordinates& c = m_pressCoords;
     m_pressTime = c.xToTime(m_pressPos.x() - m_labelWidth);
     if (m_pressPos.y() < kRulerHeight && m_pressPos.x() >= m_labelWidth)
         m_drag = Drag::Ruler;
@@ -895,11 +900,11 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e)
         m_moved = true;
     if (!m_moved)
         return;
-    const TimelineCoordinates c = TimelineCoordinates::fit(m_pressView.begin, m_pressView.end, eventArea().width());
+    const TimelineCoordinates c = m_pressCoords;
     if (m_drag == Drag::Pan) {
         QToolTip::hideText();
-        const auto d = static_cast<TimeNs>(std::llround((pos.x() - m_pressPos.x()) * c.nsPerPx()));
-        m_viewport.setView(m_pressView.begin - d, m_pressView.end - d);
+        // Whole pixels on the grid of the view the drag started from.
+        m_viewport.showPanned(c.shiftedByPixels(m_pressPos.x() - pos.x()), m_pressView.duration());
     } else {
         const TimeNs t = c.xToTime(pos.x() - m_labelWidth);
         m_selection->setTimeRange({std::min(t, m_pressTime), std::max(t, m_pressTime)});

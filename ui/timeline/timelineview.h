@@ -244,6 +244,7 @@ private:
     Drag m_drag = Drag::None;
     QPoint m_pressPos;
     TimeRange m_pressView;
+    TimelineCoordinates m_pressCoords; // the view the press was on: a drag pans its grid
     TimeNs m_pressTime = 0;
     bool m_moved = false;
     QPoint m_mousePos {-1, -1};

@@ -21,7 +21,23 @@ void TimelineViewport::setBounds(TimeNs begin, TimeNs end)
 TimelineCoordinates TimelineViewport::coordinates(int widthPx) const
 {
     const TimeRange v = m_selection->viewRange();
+    if (m_pan && m_pan->range == v && m_pan->coords.width() == std::max(widthPx, 1))
+        return m_pan->coords;
     return TimelineCoordinates::fit(v.begin, v.end, widthPx);
+}
+
+void TimelineViewport::showPanned(const TimelineCoordinates& c, TimeNs duration)
+{
+    if (!m_hasBounds)
+        return;
+    // The range keeps the view's duration: the grid's scale is the one fit() gave that view.
+    // Remembered before the range changes: the view asks for its coordinates on the signal.
+    const TimeRange wanted {c.viewStart(), c.viewStart() + duration};
+    m_pan = Pan {c, wanted};
+    setView(wanted.begin, wanted.end);
+    // Clamped at the session's edge: the range is not the pan's, and the view is fitted to it.
+    if (m_selection->viewRange() != wanted)
+        m_pan.reset();
 }
 
 void TimelineViewport::setView(TimeNs begin, TimeNs end, bool remember)

@@ -4,6 +4,8 @@
 #include "core/timeline/timelinecoordinates.h"
 #include "ui/session/selectionmodel.h"
 
+#include <optional>
+
 namespace ws {
 
 // The visible time range of the timeline: zoom around a point, pan, fit, and the undo/redo
@@ -20,6 +22,9 @@ public:
     bool hasBounds() const { return m_hasBounds; }
 
     TimeRange viewRange() const { return m_selection->viewRange(); }
+    // The view across `widthPx` pixels: the range fitted to the width, or, while the range is
+    // the one a whole-pixel pan set, that pan's coordinates (the grid of the view it started
+    // from, moved by whole pixels), so a frame can reuse the previous frame's columns.
     TimelineCoordinates coordinates(int widthPx) const;
 
     // Shows [begin, end), clamped to the session; `remember` adds the range left to the
@@ -29,6 +34,9 @@ public:
     // anchorX outside [0, widthPx]: the middle.
     void zoomBy(double factor, double anchorX, int widthPx);
     void panBy(double fractionOfWidth);
+    // Shows `c`, a pan of a view of `duration` ns from coordinates() (e.g. a drag from where it
+    // started), and keeps its grid while the range stays the one it set.
+    void showPanned(const TimelineCoordinates& c, TimeNs duration);
     void fitAll();
     // The range selection, or the selected event when there is no range.
     void fitSelection();
@@ -44,6 +52,12 @@ public:
 
 private:
     SelectionModel* m_selection;
+    // The last whole-pixel pan and the range it set (any other range change leaves it stale).
+    struct Pan {
+        TimelineCoordinates coords;
+        TimeRange range;
+    };
+    std::optional<Pan> m_pan;
     TimeNs m_begin = 0;
     TimeNs m_end = 0;
     bool m_hasBounds = false;
