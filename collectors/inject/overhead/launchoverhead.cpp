@@ -125,6 +125,7 @@ RunResult runOnce(const std::vector<std::string>& argv, const std::vector<std::s
             sched_setaffinity(0, sizeof set, &set);
         }
         std::vector<char*> args;
+        args.reserve(argv.size() + 1);
         for (const auto& a : argv)
             args.push_back(const_cast<char*>(a.c_str()));
         args.push_back(nullptr);
@@ -191,6 +192,7 @@ void report(std::map<std::string, std::vector<double>>& us, const Options& o, co
     const auto& plain = us.count("plain") ? us["plain"] : us[o.modes.front().name];
     const auto paired = [&](const std::string& name) {
         std::vector<double> d;
+        d.reserve(static_cast<size_t>(o.reps));
         for (int rep = 0; rep < o.reps; ++rep)
             d.push_back(us[name][static_cast<size_t>(rep)] - plain[static_cast<size_t>(rep)]);
         return d;
@@ -309,7 +311,9 @@ int main(int argc, char** argv)
                 env.push_back("CUDA_INJECTION64_PATH=" + o.bare);
             } else if (m.kind == "inject") {
                 const std::string raw = base + ".raw";
-                std::system(("rm -rf '" + raw + "' && mkdir -p '" + raw + "'").c_str());
+                std::string command = "rm -rf '";
+                command.append(raw).append("' && mkdir -p '").append(raw).append("'");
+                std::system(command.c_str());
                 env.insert(env.end(), {"CUDA_INJECTION64_PATH=" + o.inject, "WS_RAW_DIR=" + raw, "WS_TRACE=cuda"});
             } else if (m.kind == "record") {
                 args.insert(args.begin(), {o.cli, "record", "-o", base + ".wscope", "--"});
