@@ -21,7 +21,7 @@ const IdleNoteTexts::Note& IdleNoteTexts::at(TimeNs gap)
     Note note;
     note.text = QStringLiteral("idle %1").arg(formatDuration(gap));
     note.advance = m_metrics.horizontalAdvance(note.text);
-    return *m_notes.insert(gap, std::move(note));
+    return *m_notes.emplace(gap, std::move(note));
 }
 
 } // namespace ws
