@@ -14,7 +14,7 @@ namespace ws {
 //
 // Why: every frame measures the note of every idle gap it shows (is there room for the text?),
 // and the same gaps come back frame after frame and at every zoom step. Formatting and laying
-// out the text again each time was about a tenth of a zoom frame's build (2026-12-04 profile of
+// out the text again each time was about 5% of the frame thread's time (2026-12-04 profile of
 // bench_ui_timeline). A note is a function of (gap, font) alone, so a kept one is exactly what a
 // fresh one would be. Confined to the thread that builds frames; bounded (emptied when full).
 class IdleNoteTexts {

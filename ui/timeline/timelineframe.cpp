@@ -487,7 +487,7 @@ QImage rowLabelCell(const FrameRequest& req, const FrameRow& row)
     // A cell is a function of the key (and the font) alone: drawn into an image of its own, so
     // what would spill into the neighbouring rows (text lines taller than the row, the triangle
     // past the column's edge) is cut off at the cell's edges whether kept or drawn afresh. Such
-    // rows were drawn again in every frame (2% of a zoom frame's build) from when the cell was
+    // rows were drawn again in every frame (2% of the frame thread's time) from when the cell was
     // drawn in place.
     thread_local QHash<RowLabelKey, QImage> cells;
     thread_local QFont cellsFont;
@@ -601,7 +601,7 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
     CountPrefix& prefixes = *prefixCache;
     thread_local std::unique_ptr<IdleNoteTexts> idleNotes;
     // The narrowest slice with a label, measured once per font: laying "abc…" out in every
-    // frame was ~5% of a zoom frame's build.
+    // frame was ~5% of the frame thread's time (2026-12-04 profile).
     thread_local int minText = 0;
     if (!idleNotes || !(idleNotes->font() == req.style.font)) {
         idleNotes = std::make_unique<IdleNoteTexts>(req.style.font);
