@@ -176,6 +176,47 @@ private slots:
         }
     }
 
+    // Label cells of rows too short for their lines, too deep for the column or with a column
+    // too narrow for the text are kept like the others (2026-12-04; they were drawn again in
+    // every frame): a frame from the warm thread, twice (the second from the kept cells), equals
+    // one from a fresh thread. Heights, depths and the column's width vary within a frame and
+    // from row to row of the data, so a cell kept under a key that missed one of them shows.
+    void labelCellsThatSpillEqualFreshOnes_data()
+    {
+        QTest::addColumn<int>("rowHeight");
+        QTest::addColumn<int>("labelWidth");
+        for (const int h : {4, 9, 13, 22})
+            for (const int w : {12, 30, 90, 160})
+                QTest::addRow("rows of %d px, column of %d px", h, w) << h << w;
+    }
+    void labelCellsThatSpillEqualFreshOnes()
+    {
+        QFETCH(int, rowHeight);
+        QFETCH(int, labelWidth);
+        const auto s = clumpSession();
+        const TimelineCoordinates c(s->begin(), 2000.0, 800);
+        FrameRequest req = requestFor(s, c, rowHeight, labelWidth);
+        int y = 0;
+        for (size_t r = 0; r < req.rows.size(); ++r) {
+            FrameRow& row = req.rows[r];
+            row.y = y;
+            row.height = rowHeight + int(r % 3) * 3;
+            row.depth = int(r % 6);
+            if (r % 2)
+                row.label += QStringLiteral("\nmax 1.25 GB/s");
+            y += row.height;
+        }
+        req.layerHeight[1] = y;
+        for (int pass = 0; pass < 2; ++pass) {
+            const auto warm = buildTimelineFrame(req);
+            const auto fresh = buildOnFreshThread(req);
+            QVERIFY(warm && fresh);
+            for (int layer = 0; layer < 2; ++layer)
+                QVERIFY2(warm->image(layer) == fresh->image(layer),
+                    qPrintable(QStringLiteral("pass %1, layer %2").arg(pass).arg(layer)));
+        }
+    }
+
     // A one-character name is no label alone, but the whole name after a run's count.
     void shortNamesAfterACount()
     {

@@ -4,6 +4,7 @@
 #include "ui/timeline/countprefix.h"
 #include "ui/timeline/elisiontable.h"
 #include "ui/timeline/hatchedscanlines.h"
+#include "ui/timeline/idlenotetexts.h"
 #include "ui/timeline/layerpixels.h"
 #include "ui/timeline/pixelfill.h"
 
@@ -483,18 +484,17 @@ size_t qHash(const RowLabelKey& k, size_t seed = 0)
 // at top 0.
 QImage rowLabelCell(const FrameRequest& req, const FrameRow& row)
 {
-    // Cached while everything it draws stays inside the cell (text lines that fit the row's
-    // height, the triangle left of the column's edge); otherwise drawn for this frame, and what
-    // would spill into the neighbouring rows is cut off at the row's edges.
+    // A cell is a function of the key (and the font) alone: drawn into an image of its own, so
+    // what would spill into the neighbouring rows (text lines taller than the row, the triangle
+    // past the column's edge) is cut off at the cell's edges whether kept or drawn afresh. Such
+    // rows were drawn again in every frame (2% of the frame thread's time) from when the cell was
+    // drawn in place.
     thread_local QHash<RowLabelKey, QImage> cells;
     thread_local QFont cellsFont;
-    thread_local int cellsLineH = QFontMetrics(cellsFont).height();
     if (!(cellsFont == req.style.font) || cells.size() > 2000) {
         cells.clear();
         cellsFont = req.style.font;
-        cellsLineH = QFontMetrics(cellsFont).height(); // once per font, not per row and frame
     }
-    const int lines = static_cast<int>(row.label.count(QLatin1Char('\n'))) + 1;
     const auto draw = [&] {
         QImage cell(req.labelWidth, std::max(row.height, 1), QImage::Format_RGB32);
         cell.fill(0u);
@@ -502,8 +502,6 @@ QImage rowLabelCell(const FrameRequest& req, const FrameRow& row)
         drawRowLabel(req, row, 0, cell, cellColumn);
         return cell;
     };
-    if (cellsLineH * lines > row.height || row.height < 10 || 4 + row.depth * 12 + 10 > req.labelWidth)
-        return draw();
     const RowLabelKey key {row.label, row.depth, row.height, req.labelWidth,
         row.group || (row.lane < 0 && row.counter < 0), row.expanded, row.labelBackground | 0xff000000u, req.style.grid,
         req.style.groupHeader | 0xff000000u, req.style.text};
@@ -601,8 +599,15 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
     if (!prefixCache || !(prefixCache->font() == req.style.font))
         prefixCache = std::make_unique<CountPrefix>(req.style.font);
     CountPrefix& prefixes = *prefixCache;
+    thread_local std::unique_ptr<IdleNoteTexts> idleNotes;
+    // The narrowest slice with a label, measured once per font: laying "abc…" out in every
+    // frame was ~5% of the frame thread's time (2026-12-04 profile).
+    thread_local int minText = 0;
+    if (!idleNotes || !(idleNotes->font() == req.style.font)) {
+        idleNotes = std::make_unique<IdleNoteTexts>(req.style.font);
+        minText = QFontMetrics(req.style.font).horizontalAdvance(QStringLiteral("abc…")) + 4;
+    }
     const QFontMetrics fm(req.style.font);
-    const int minText = fm.horizontalAdvance(QStringLiteral("abc…")) + 4;
     for (int layer = 0; layer < 2; ++layer) {
         LayerPixels& target = frame->layers[layer];
         if (target.isNull())
@@ -646,8 +651,8 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
         // An idle note is drawn with QPainter onto the layer's pixels around the gap (a line of
         // text above and below it: what the text could reach) and laid over them.
         for (const Idle& i : idle[layer]) {
-            const QString text = QStringLiteral("idle %1").arg(formatDuration(i.gap));
-            if (fm.horizontalAdvance(text) + 8 > i.rect.width())
+            const IdleNoteTexts::Note& note = idleNotes->at(i.gap);
+            if (note.advance + 8 > i.rect.width())
                 continue;
             const QRect at = i.rect.translated(req.labelWidth, 0);
             const QRect patch = at.adjusted(0, -fm.height(), 0, fm.height()).intersected(events);
@@ -658,7 +663,7 @@ std::shared_ptr<TimelineFrame> buildTimelineFrame(const FrameRequest& req)
             QPainter p(&under);
             p.setFont(req.style.font);
             p.setPen(QColor::fromRgb(req.style.mutedText));
-            p.drawText(at.translated(-patch.topLeft()), Qt::AlignCenter, text);
+            p.drawText(at.translated(-patch.topLeft()), Qt::AlignCenter, note.text);
             p.end();
             target.blit(under, patch.topLeft(), events);
         }
