@@ -3,7 +3,7 @@
 # (old-HHMMSS.SIZE, new-HHMMSS.SIZE, alternating): frame CPU p50 / p95, the worker's and the
 # GUI thread's p50 per step, how many of the run's frames at or above its p95 each step holds,
 # and new / old per round (the runs paired in time order).
-#   python3 frames_ab.py frames-10M/*
+#   python3 scripts/frames_ab.py frames-10M/*   (the issue 20 A/Bs of 2026-12-04: docs/evidence/2026-12-04-issue20-*)
 import csv, os, sys
 
 
