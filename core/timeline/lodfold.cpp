@@ -1,24 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "core/timeline/lodfold.h"
 
+#include "core/timeline/partitionpoint.h"
+
 #include <algorithm>
 
 namespace ws {
 
 namespace {
-
-// Binary search for the first index in [lo, hi) where `pred` turns false (pred is monotonic).
-template <typename Pred> size_t partitionPoint(size_t lo, size_t hi, Pred pred)
-{
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (pred(mid))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
 
 int32_t toColumn(int64_t x)
 {
@@ -36,6 +25,40 @@ VisibleRange visibleRange(std::span<const TimeNs> start, LaneEnds end, const Tim
     return {first, last};
 }
 
+VisibleRange visibleRange(
+    std::span<const TimeNs> start, LaneEnds end, const TimelineCoordinates& c, const VisibleRange& hint)
+{
+    const size_t n = std::min(start.size(), end.size());
+    const size_t first
+        = partitionPointNear(0, n, hint.first, [&](size_t k) { return c.span(start[k], end[k]).x1 <= 0; });
+    const size_t last
+        = partitionPointNear(first, n, hint.last, [&](size_t k) { return c.column(start[k]) < c.width(); });
+    return {first, last};
+}
+
+std::optional<VisibleRange> visibleRangeHint(
+    std::span<const LodRect> previous, const TimelineCoordinates& was, const TimelineCoordinates& c)
+{
+    if (previous.empty())
+        return std::nullopt;
+    // The event at time t as `was` drew it: in the rectangle that covers t's column, as far into
+    // its members as t is into its columns (a folded run of a zoomed-out view holds thousands
+    // of events; spread evenly is a better guess than its first). Columns are clamped to
+    // [-1, width + 1], so an edge outside `was` lands on its first or last rectangle and the
+    // search gallops from there: cheaper than the cold search after pans and zooms out (the
+    // edge is near), dearer only after a jump (measured: docs/timeline.md, "zoom fold").
+    const auto at = [&](TimeNs t) -> size_t {
+        const int64_t x = was.column(t);
+        const size_t j = partitionPoint(0, previous.size(), [&](size_t k) { return previous[k].x1 <= x; });
+        if (j == previous.size())
+            return static_cast<size_t>(previous.back().first) + previous.back().count;
+        const LodRect& r = previous[j];
+        const double into = (was.timeToX(t) - r.x0) / std::max(r.x1 - r.x0, 1);
+        return r.first + static_cast<size_t>(std::clamp(into, 0.0, 1.0) * (r.count - 1));
+    };
+    return VisibleRange {at(c.viewStart()), at(c.viewEnd())};
+}
+
 namespace {
 
 // One lane's fold for one view: the rectangle that starts at event i, whatever came before it
@@ -43,13 +66,14 @@ namespace {
 // begins a rectangle.
 class LaneFold {
 public:
-    LaneFold(std::span<const TimeNs> start, LaneEnds end, const LodIndex* index, const TimelineCoordinates& c)
+    LaneFold(std::span<const TimeNs> start, LaneEnds end, const LodIndex* index, const TimelineCoordinates& c,
+        const std::optional<VisibleRange>& hint)
         : m_start(start)
         , m_end(end)
         , m_index(index && !index->empty() && index->eventCount() == start.size() ? index : nullptr)
         , m_c(c)
         , m_nsPerPx(c.nsPerPx())
-        , m_vis(visibleRange(start, end, c))
+        , m_vis(hint ? visibleRange(start, end, c, *hint) : visibleRange(start, end, c))
         // Slightly below one pixel so that rounding can only add candidates, never lose one: a
         // candidate is checked exactly below, a non-candidate is merged unseen.
         , m_threshold(c.nsPerPx() * (1.0 - 1e-9))
@@ -125,17 +149,18 @@ bool sameInBoth(std::span<const LodRect> previous, size_t j, int64_t shift, int 
 } // namespace
 
 void foldLane(std::span<const TimeNs> start, LaneEnds end, const LodIndex* index, const TimelineCoordinates& c,
-    std::vector<LodRect>& out)
+    std::vector<LodRect>& out, const std::optional<VisibleRange>& hint)
 {
-    const LaneFold fold(start, end, index, c);
+    const LaneFold fold(start, end, index, c, hint);
     for (size_t i = fold.visible().first; i < fold.visible().last;)
         i = fold.rectAt(i, out);
 }
 
 size_t foldLaneReusing(std::span<const TimeNs> start, LaneEnds end, const LodIndex* index, const TimelineCoordinates& c,
-    std::span<const LodRect> previous, int64_t shift, std::vector<LodRect>& out)
+    std::span<const LodRect> previous, int64_t shift, std::vector<LodRect>& out,
+    const std::optional<VisibleRange>& hint)
 {
-    const LaneFold fold(start, end, index, c);
+    const LaneFold fold(start, end, index, c, hint);
     size_t j = 0;
     size_t taken = 0;
     for (size_t i = fold.visible().first; i < fold.visible().last;) {

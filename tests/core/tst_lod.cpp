@@ -5,9 +5,11 @@
 #include "core/timeline/lodcounter.h"
 #include "core/timeline/lodfold.h"
 #include "core/timeline/lodindex.h"
+#include "core/timeline/partitionpoint.h"
 
 #include <QtTest>
 
+#include <limits>
 #include <random>
 
 using namespace ws;
@@ -284,6 +286,122 @@ private slots:
         if (width >= 64)
             QVERIFY2(reusedSteps > 20 && taken > 100,
                 qPrintable(QStringLiteral("%1 steps, %2 rects").arg(reusedSteps).arg(taken)));
+    }
+
+    // partitionPointNear against a linear scan (and partitionPoint) over sorted values with
+    // runs of duplicates: every key around the values, every lower bound, hints everywhere in
+    // the range, at its ends and past them.
+    void partitionPointNearMatchesScan_data()
+    {
+        QTest::addColumn<QList<qint64>>("values");
+        QTest::newRow("empty") << QList<qint64> {};
+        QTest::newRow("one") << QList<qint64> {5};
+        QTest::newRow("two equal") << QList<qint64> {5, 5};
+        QTest::newRow("all equal") << QList<qint64>(40, 7);
+        QTest::newRow("duplicates") << QList<qint64> {1, 1, 1, 2, 3, 3, 8, 8, 8, 8, 9, 20, 20};
+        std::mt19937_64 rng(17);
+        for (int n : {31, 64, 65, 300}) {
+            QList<qint64> v;
+            qint64 x = 0;
+            for (int i = 0; i < n; ++i) {
+                x += qint64(rng() % 4 == 0 ? rng() % 5 : 0); // long runs of equal values
+                v.push_back(x);
+            }
+            QTest::addRow("random %d", n) << v;
+        }
+    }
+    void partitionPointNearMatchesScan()
+    {
+        QFETCH(QList<qint64>, values);
+        const size_t n = size_t(values.size());
+        const qint64 low = values.isEmpty() ? 0 : values.front() - 1;
+        const qint64 high = values.isEmpty() ? 1 : values.back() + 1;
+        for (qint64 key = low; key <= high; ++key) {
+            const auto below = [&](size_t k) { return values[qsizetype(k)] < key; };
+            for (size_t lo = 0; lo <= n; lo += std::max<size_t>(1, n / 7)) {
+                size_t scan = lo;
+                while (scan < n && below(scan))
+                    ++scan;
+                QCOMPARE(partitionPoint(lo, n, below), scan);
+                for (size_t hint = 0; hint <= n + 2; ++hint)
+                    QVERIFY2(partitionPointNear(lo, n, hint, below) == scan,
+                        qPrintable(QStringLiteral("key %1, lo %2, hint %3").arg(key).arg(lo).arg(hint)));
+                QCOMPARE(partitionPointNear(lo, n, std::numeric_limits<size_t>::max(), below), scan);
+            }
+        }
+    }
+
+    // The visible range searched from a hint equals the cold search for any hint: random ones,
+    // inverted ones, ones past the lane, and the hint a previous view's draw list gives
+    // (visibleRangeHint, for zooms and jumps to anywhere); and the fold from it equals the fold
+    // without one.
+    void hintedVisibleRangeEqualsCold_data()
+    {
+        QTest::addColumn<quint64>("seed");
+        QTest::addColumn<int>("events");
+        QTest::addColumn<int>("width");
+        for (quint64 seed = 1; seed <= 8; ++seed)
+            QTest::addRow("seed %llu", seed) << seed << int(50 + seed * seed * 700) << int(40 + seed * 211);
+        QTest::newRow("empty lane") << quint64(30) << 0 << 500;
+        QTest::newRow("one event") << quint64(31) << 1 << 500;
+        QTest::newRow("big lane") << quint64(32) << 200000 << 1920;
+    }
+    void hintedVisibleRangeEqualsCold()
+    {
+        QFETCH(quint64, seed);
+        QFETCH(int, events);
+        QFETCH(int, width);
+        std::mt19937_64 rng(seed * 6151);
+        Lane lane = randomLane(rng, size_t(events), (TimeNs(1) << 50) + TimeNs(seed));
+        const LodIndex index = LodIndex::build(sp(lane.start), lane.ends());
+        const TimeNs begin = lane.start.empty() ? (TimeNs(1) << 50) : lane.start.front();
+        const double total = lane.start.empty() ? 1e6 : double(lane.end.back() - begin + 1);
+        const size_t n = lane.start.size();
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        const auto anyView = [&] {
+            const double span = total * std::pow(10.0, -6.0 * u(rng)) * 1.3;
+            return TimelineCoordinates(
+                begin - TimeNs(span * 0.2) + TimeNs(u(rng) * total), std::max(span / width, 0.05), width);
+        };
+        TimelineCoordinates was = anyView();
+        std::vector<LodRect> before;
+        foldLane(sp(lane.start), lane.ends(), &index, was, before);
+        int hintedViews = 0;
+        for (int view = 0; view < 60; ++view) {
+            // Zooms around the previous view mostly, sometimes a jump anywhere.
+            const TimelineCoordinates c
+                = view % 5 == 4 ? anyView() : was.zoomedAround(u(rng) * width, 0.3 + 1.5 * u(rng));
+            const VisibleRange cold = visibleRange(sp(lane.start), lane.ends(), c);
+            const std::optional<VisibleRange> fromBefore = visibleRangeHint(before, was, c);
+            QCOMPARE(fromBefore.has_value(), !before.empty());
+            hintedViews += fromBefore ? 1 : 0;
+            std::vector<VisibleRange> hints {{0, 0}, {n, n}, {n + 5, 0}, {0, n + 5}, {cold.last, cold.first}};
+            for (int k = 0; k < 20; ++k)
+                hints.push_back({size_t(rng() % (n + 3)), size_t(rng() % (n + 3))});
+            if (fromBefore)
+                hints.push_back(*fromBefore);
+            for (const VisibleRange& h : hints) {
+                const VisibleRange hinted = visibleRange(sp(lane.start), lane.ends(), c, h);
+                QVERIFY2(hinted.first == cold.first && hinted.last == cold.last,
+                    qPrintable(QStringLiteral("view %1, hint %2..%3: %4..%5, cold %6..%7")
+                                   .arg(view)
+                                   .arg(h.first)
+                                   .arg(h.last)
+                                   .arg(hinted.first)
+                                   .arg(hinted.last)
+                                   .arg(cold.first)
+                                   .arg(cold.last)));
+            }
+            std::vector<LodRect> plain, hinted;
+            foldLane(sp(lane.start), lane.ends(), &index, c, plain);
+            foldLane(sp(lane.start), lane.ends(), &index, c, hinted, fromBefore);
+            QVERIFY2(plain == hinted, qPrintable(QStringLiteral("view %1: the hinted fold differs").arg(view)));
+            QCOMPARE(checkFold(lane, c, hinted), QString());
+            was = c;
+            before = std::move(hinted);
+        }
+        if (events >= 1000) // the views did search from the previous view's draw list
+            QVERIFY2(hintedViews >= 30, qPrintable(QString::number(hintedViews)));
     }
 
     void edgeCases_data()

@@ -343,6 +343,69 @@ private slots:
         QVERIFY2(reused >= minReused, qPrintable(QString::number(reused))); // the drags took rectangles over
     }
 
+    // Zooms search each lane's visible events from where the previous frame drew them
+    // (visibleRangeHint): chains of zooms around the current view, in and out, with a jump now
+    // and then, each frame built from the previous one equal to the same view built from
+    // nothing on a fresh thread: pixels, draw lists and counts.
+    void zoomedFramesEqualFreshOnes_data()
+    {
+        QTest::addColumn<int>("session");
+        QTest::addColumn<quint64>("seed");
+        QTest::addColumn<int>("width");
+        for (quint64 seed = 1; seed <= 4; ++seed) {
+            QTest::addRow("dense lane, seed %llu", seed) << 0 << seed << int(350 + 211 * seed);
+            QTest::addRow("labelled clumps, seed %llu", seed) << 1 << seed << int(420 + 173 * seed);
+        }
+    }
+    void zoomedFramesEqualFreshOnes()
+    {
+        QFETCH(int, session);
+        QFETCH(quint64, seed);
+        QFETCH(int, width);
+        const std::shared_ptr<const SessionSnapshot> s = session == 0
+            ? std::shared_ptr<const SessionSnapshot>(test::denseSession(120'000, seed))
+            : std::shared_ptr<const SessionSnapshot>(clumpSession());
+        std::mt19937_64 rng(seed * 7877 + quint64(session));
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        const double total = double(s->end() - s->begin());
+        const auto request = [&](const TimelineCoordinates& c) {
+            FrameRequest req = requestFor(s, c, 22, 120);
+            for (FrameRow& row : req.rows)
+                row.gpu = row.lane >= 0 && s->model->lanes[size_t(row.lane)].kind == LaneKind::GpuStream;
+            return req;
+        };
+        TimelineCoordinates c = TimelineCoordinates::fit(s->begin(), s->end(), width);
+        std::shared_ptr<const TimelineFrame> shown = buildTimelineFrame(request(c));
+        QVERIFY(shown);
+        for (int step = 0; step < 50; ++step) {
+            if (step % 10 == 9) { // a jump: the previous frame's edges are far from the new ones
+                const double span = total * std::pow(10.0, -3.0 * u(rng));
+                c = TimelineCoordinates(
+                    s->begin() + TimeNs(u(rng) * (total - span)), std::max(span / width, 0.05), width);
+            } else {
+                // Zoom in while the view is wide, out when it is narrow, around anywhere in it.
+                const double factor = c.nsPerPx() * width > total * 1e-4 ? 0.4 + 0.5 * u(rng) : 1.2 + 1.5 * u(rng);
+                c = c.zoomedAround(u(rng) * width, factor);
+            }
+            FrameRequest req = request(c);
+            req.previous = shown;
+            const auto viaPrevious = buildTimelineFrame(req);
+            req.previous.reset();
+            const auto fresh = buildOnFreshThread(req);
+            QVERIFY(viaPrevious && fresh);
+            const QString at = QStringLiteral("step %1").arg(step);
+            QVERIFY2(viaPrevious->image(1) == fresh->image(1), qPrintable(at + QStringLiteral(": pixels differ")));
+            QCOMPARE(viaPrevious->rows.size(), fresh->rows.size());
+            for (size_t r = 0; r < fresh->rows.size(); ++r)
+                QVERIFY2(viaPrevious->rows[r].rects == fresh->rows[r].rects,
+                    qPrintable(at + QStringLiteral(": row %1").arg(r)));
+            QCOMPARE(viaPrevious->rectCount, fresh->rectCount);
+            QCOMPARE(viaPrevious->eventsCovered, fresh->eventsCovered);
+            QCOMPARE(viaPrevious->labelCount, fresh->labelCount);
+            shown = viaPrevious;
+        }
+    }
+
     // The rows with no text (a font too large for any label): every pixel of the event area
     // as a plain per-pixel raster of the frame's draw lists draws it.
     void rowsEqualABruteForceRaster()

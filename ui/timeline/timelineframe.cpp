@@ -107,10 +107,13 @@ private:
     int m_yPhase;
 };
 
-// The previous frame's draw lists by lane, where this frame is a whole-pixel pan of it.
+// The previous frame's draw lists by lane (same snapshot): where each lane's visible events
+// were, to start this frame's search for them from (visibleRangeHint), and, where this frame is
+// a whole-pixel pan of it, the rectangles to take over.
 struct PreviousFolds {
     std::vector<const std::vector<LodRect>*> byLane; // nullptr: fold afresh
-    int64_t shift = 0;                               // this view's columns = the previous ones - shift
+    TimelineCoordinates view;                        // the previous frame's
+    std::optional<int64_t> shift;                    // set for a pan: this view's columns = the previous ones - shift
 };
 
 PreviousFolds previousFolds(const FrameRequest& req, size_t lanes)
@@ -119,10 +122,10 @@ PreviousFolds previousFolds(const FrameRequest& req, size_t lanes)
     const TimelineFrame* prev = req.previous.get();
     if (!prev || prev->snapshot != req.snapshot)
         return p;
+    p.view = prev->coords;
     const std::optional<int64_t> shift = req.coords.pixelShiftFrom(prev->coords);
-    if (!shift || *shift == 0 || std::abs(*shift) >= req.coords.width())
-        return p;
-    p.shift = *shift;
+    if (shift && *shift != 0 && std::abs(*shift) < req.coords.width())
+        p.shift = shift;
     p.byLane.assign(lanes, nullptr);
     for (const FrameRowHits& h : prev->rows) {
         if (h.row.lane >= 0 && static_cast<size_t>(h.row.lane) < lanes && !p.byLane[static_cast<size_t>(h.row.lane)])
@@ -145,11 +148,14 @@ void rasterLane(const SessionSnapshot& s, const FrameRequest& req, const FrameRo
 {
     const auto laneIndex = static_cast<size_t>(row.lane);
     const TimelineLane& lane = s.model->lanes[laneIndex];
-    if (laneIndex < previous.byLane.size() && previous.byLane[laneIndex])
-        frame.rectsReused += static_cast<qint64>(foldLaneReusing(lane.start, lane.ends(), s.indexFor(laneIndex),
-            req.coords, *previous.byLane[laneIndex], previous.shift, hits.rects));
+    const std::vector<LodRect>* before = laneIndex < previous.byLane.size() ? previous.byLane[laneIndex] : nullptr;
+    const std::optional<VisibleRange> hint
+        = before ? visibleRangeHint(*before, previous.view, req.coords) : std::nullopt;
+    if (before && previous.shift)
+        frame.rectsReused += static_cast<qint64>(foldLaneReusing(
+            lane.start, lane.ends(), s.indexFor(laneIndex), req.coords, *before, *previous.shift, hits.rects, hint));
     else
-        foldLane(lane.start, lane.ends(), s.indexFor(laneIndex), req.coords, hits.rects);
+        foldLane(lane.start, lane.ends(), s.indexFor(laneIndex), req.coords, hits.rects, hint);
     const int width = layer.eventWidth();
     const int bandTop = top + 1;
     const int bandH = std::max(row.height - 2, 1);
