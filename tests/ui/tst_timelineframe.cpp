@@ -101,6 +101,48 @@ std::shared_ptr<SessionSnapshot> clumpSession()
     return SessionSnapshot::build(m, {}, {});
 }
 
+// The session of the reuse tests' data rows: 0, a dense lane; 1, labelled clumps.
+std::shared_ptr<const SessionSnapshot> sessionFor(int session, quint64 seed)
+{
+    return session == 0 ? std::shared_ptr<const SessionSnapshot>(test::denseSession(120'000, seed))
+                        : std::shared_ptr<const SessionSnapshot>(clumpSession());
+}
+
+// requestFor with the GPU rows marked, so idle shades and "idle" notes in long gaps are drawn too.
+FrameRequest gpuRowsRequest(const std::shared_ptr<const SessionSnapshot>& s, const TimelineCoordinates& c)
+{
+    FrameRequest req = requestFor(s, c, 22, 120);
+    for (FrameRow& row : req.rows)
+        row.gpu = row.lane >= 0 && s->model->lanes[size_t(row.lane)].kind == LaneKind::GpuStream;
+    return req;
+}
+
+// Builds `req` from the frame `shown` and from nothing on a fresh thread and compares the two:
+// pixels, draw lists and counts (`at` names the step in a failure). Returns the former; on a
+// mismatch the test has failed (QTest::currentTestFailed()).
+std::shared_ptr<const TimelineFrame> buildFromPreviousAsFresh(
+    FrameRequest req, const std::shared_ptr<const TimelineFrame>& shown, const QString& at)
+{
+    req.previous = shown;
+    std::shared_ptr<const TimelineFrame> viaPrevious = buildTimelineFrame(req);
+    req.previous.reset();
+    const auto fresh = buildOnFreshThread(req);
+    const auto check = [&] {
+        QVERIFY(viaPrevious && fresh);
+        QVERIFY2(viaPrevious->image(1) == fresh->image(1), qPrintable(at + QStringLiteral(": pixels differ")));
+        QCOMPARE(viaPrevious->rows.size(), fresh->rows.size());
+        for (size_t r = 0; r < fresh->rows.size(); ++r)
+            QVERIFY2(
+                viaPrevious->rows[r].rects == fresh->rows[r].rects, qPrintable(at + QStringLiteral(": row %1").arg(r)));
+        QCOMPARE(viaPrevious->rectCount, fresh->rectCount);
+        QCOMPARE(viaPrevious->eventsCovered, fresh->eventsCovered);
+        QCOMPARE(viaPrevious->labelCount, fresh->labelCount);
+        QCOMPARE(fresh->rectsReused, qint64(0));
+    };
+    check();
+    return viaPrevious;
+}
+
 // Folded runs wide enough for a label ("abc…" and more).
 int foldedLabels(const TimelineFrame& f)
 {
@@ -283,9 +325,7 @@ private slots:
         QFETCH(double, zoomFrom);
         QFETCH(double, zoomTo);
         QFETCH(int, minReused);
-        const std::shared_ptr<const SessionSnapshot> s = session == 0
-            ? std::shared_ptr<const SessionSnapshot>(test::denseSession(120'000, seed))
-            : std::shared_ptr<const SessionSnapshot>(clumpSession());
+        const std::shared_ptr<const SessionSnapshot> s = sessionFor(session, seed);
         std::mt19937_64 rng(seed * 104729 + quint64(session));
         std::uniform_real_distribution<double> u(0.0, 1.0);
         const double total = double(s->end() - s->begin());
@@ -294,14 +334,8 @@ private slots:
             return TimelineCoordinates(
                 s->begin() + TimeNs(u(rng) * (total - span)), std::max(span / width, 0.05), width);
         };
-        const auto request = [&](const TimelineCoordinates& c) {
-            FrameRequest req = requestFor(s, c, 22, 120);
-            for (FrameRow& row : req.rows) // GPU rows: idle shade and "idle" notes in long gaps
-                row.gpu = row.lane >= 0 && s->model->lanes[size_t(row.lane)].kind == LaneKind::GpuStream;
-            return req;
-        };
         TimelineCoordinates c = newView();
-        std::shared_ptr<const TimelineFrame> shown = buildTimelineFrame(request(c));
+        std::shared_ptr<const TimelineFrame> shown = buildTimelineFrame(gpuRowsRequest(s, c));
         QVERIFY(shown);
         qint64 reused = 0;
         for (int step = 0; step < 60; ++step) {
@@ -321,22 +355,10 @@ private slots:
                                             : std::max<int64_t>(1, int64_t(u(rng) * u(rng) * width)) * sign;
                 c = c.shiftedByPixels(k);
             }
-            FrameRequest req = request(c);
-            req.previous = shown;
-            const auto viaPrevious = buildTimelineFrame(req);
-            req.previous.reset();
-            const auto fresh = buildOnFreshThread(req);
-            QVERIFY(viaPrevious && fresh);
             const QString at = QStringLiteral("step %1 (%2)").arg(step).arg(QLatin1String(what));
-            QVERIFY2(viaPrevious->image(1) == fresh->image(1), qPrintable(at + QStringLiteral(": pixels differ")));
-            QCOMPARE(viaPrevious->rows.size(), fresh->rows.size());
-            for (size_t r = 0; r < fresh->rows.size(); ++r)
-                QVERIFY2(viaPrevious->rows[r].rects == fresh->rows[r].rects,
-                    qPrintable(at + QStringLiteral(": row %1").arg(r)));
-            QCOMPARE(viaPrevious->rectCount, fresh->rectCount);
-            QCOMPARE(viaPrevious->eventsCovered, fresh->eventsCovered);
-            QCOMPARE(viaPrevious->labelCount, fresh->labelCount);
-            QCOMPARE(fresh->rectsReused, qint64(0));
+            const auto viaPrevious = buildFromPreviousAsFresh(gpuRowsRequest(s, c), shown, at);
+            if (QTest::currentTestFailed())
+                return;
             reused += viaPrevious->rectsReused;
             shown = viaPrevious;
         }
@@ -362,20 +384,12 @@ private slots:
         QFETCH(int, session);
         QFETCH(quint64, seed);
         QFETCH(int, width);
-        const std::shared_ptr<const SessionSnapshot> s = session == 0
-            ? std::shared_ptr<const SessionSnapshot>(test::denseSession(120'000, seed))
-            : std::shared_ptr<const SessionSnapshot>(clumpSession());
+        const std::shared_ptr<const SessionSnapshot> s = sessionFor(session, seed);
         std::mt19937_64 rng(seed * 7877 + quint64(session));
         std::uniform_real_distribution<double> u(0.0, 1.0);
         const double total = double(s->end() - s->begin());
-        const auto request = [&](const TimelineCoordinates& c) {
-            FrameRequest req = requestFor(s, c, 22, 120);
-            for (FrameRow& row : req.rows)
-                row.gpu = row.lane >= 0 && s->model->lanes[size_t(row.lane)].kind == LaneKind::GpuStream;
-            return req;
-        };
         TimelineCoordinates c = TimelineCoordinates::fit(s->begin(), s->end(), width);
-        std::shared_ptr<const TimelineFrame> shown = buildTimelineFrame(request(c));
+        std::shared_ptr<const TimelineFrame> shown = buildTimelineFrame(gpuRowsRequest(s, c));
         QVERIFY(shown);
         for (int step = 0; step < 50; ++step) {
             if (step % 10 == 9) { // a jump: the previous frame's edges are far from the new ones
@@ -387,22 +401,9 @@ private slots:
                 const double factor = c.nsPerPx() * width > total * 1e-4 ? 0.4 + 0.5 * u(rng) : 1.2 + 1.5 * u(rng);
                 c = c.zoomedAround(u(rng) * width, factor);
             }
-            FrameRequest req = request(c);
-            req.previous = shown;
-            const auto viaPrevious = buildTimelineFrame(req);
-            req.previous.reset();
-            const auto fresh = buildOnFreshThread(req);
-            QVERIFY(viaPrevious && fresh);
-            const QString at = QStringLiteral("step %1").arg(step);
-            QVERIFY2(viaPrevious->image(1) == fresh->image(1), qPrintable(at + QStringLiteral(": pixels differ")));
-            QCOMPARE(viaPrevious->rows.size(), fresh->rows.size());
-            for (size_t r = 0; r < fresh->rows.size(); ++r)
-                QVERIFY2(viaPrevious->rows[r].rects == fresh->rows[r].rects,
-                    qPrintable(at + QStringLiteral(": row %1").arg(r)));
-            QCOMPARE(viaPrevious->rectCount, fresh->rectCount);
-            QCOMPARE(viaPrevious->eventsCovered, fresh->eventsCovered);
-            QCOMPARE(viaPrevious->labelCount, fresh->labelCount);
-            shown = viaPrevious;
+            shown = buildFromPreviousAsFresh(gpuRowsRequest(s, c), shown, QStringLiteral("step %1").arg(step));
+            if (QTest::currentTestFailed())
+                return;
         }
     }
 
