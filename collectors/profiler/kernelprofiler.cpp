@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <unistd.h>
 
@@ -65,17 +66,17 @@ std::string processName()
     return slash == std::string::npos ? s : s.substr(slash + 1);
 }
 
+// `none`'s defaults for the dirty lines its first pass starts with and the restore granule (see
+// initialize()); measured on the H200 only.
+constexpr size_t kNonePassDirtyBytes = size_t(2219) << 10;
+constexpr size_t kNoneRestoreGranule = size_t(4) << 20;
+
 // How the diff replay's passes follow each other for WS_PROFILE_NONE_COMPARE=`value`. The default
 // (empty, or "after-first"): the first pass after the compare of the unprofiled runs, later passes
 // back to back while the kernel changes nothing. ncu's `none` takes its duration and DRAM counters
 // from a pass without dirty lines in L2 and its SM counters from passes that start with them; on
 // the H200 this agreed with ncu on 96.3 % of the first suite's values and 90.0 % of the operations
 // suite's, against 90.7 % and 79.4 % with a compare after every pass (docs/kernel-metrics.md).
-// `none`'s defaults for the dirty lines every pass starts with and the restore granule (see
-// initialize()); measured on the H200 only.
-constexpr size_t kNonePassDirtyBytes = size_t(2219) << 10;
-constexpr size_t kNoneRestoreGranule = size_t(4) << 20;
-
 CheckpointReplay::Between noneBetween(const std::string& value)
 {
     if (value.empty() || value == "after-first")
@@ -115,6 +116,13 @@ bool KernelProfiler::initialize()
         return false;
     }
     m_replay = Replay::Restore;
+    // An experiment's setting from the environment, noted for the result's replay_overrides.
+    const auto overrideOf = [this](const char* variable, const char* key) -> const char* {
+        const char* value = std::getenv(variable);
+        if (value)
+            m_replayOverrides += (m_replayOverrides.empty() ? "" : ",") + std::string(key) + "=" + value;
+        return value;
+    };
     if (m_config.cacheControl == ProfileConfig::CacheControl::None) {
         // Diff by default (issue 18 measured it closest to ncu); WS_PROFILE_NONE=cupti|warm selects
         // the others for comparison runs.
@@ -134,28 +142,24 @@ bool KernelProfiler::initialize()
             // difference, 2.27 MB, is written by a memset), and the restore of a change covers
             // 2 MiB of a 2 MiB allocation and 4 MiB of a 256 MiB one (4 MiB granules, clipped to
             // the allocation). The memset runs before the first pass only, which holds the
-            // duration and DRAM counters: before every pass, the kernel it is moved the SM counters
-            // of the later passes away from ncu's (the Triton softmax), and a host copy, which
-            // runs no kernel, left no dirty lines at all.
+            // duration and DRAM counters: run before every pass, the memset (a kernel on the SMs)
+            // moved the later passes' SM counters away from ncu's (the Triton softmax), and a host
+            // copy, which runs no kernel, left no dirty lines at all.
             m_passDirtyBytes = kNonePassDirtyBytes;
-            m_passDirtyHow = "first";
+            m_passDirtyFirstOnly = true;
             m_noneRestoreGranule = kNoneRestoreGranule;
         }
-        if (const char* kb = std::getenv("WS_PROFILE_NONE_RESTORE_KB")) {
+        if (const char* kb = overrideOf("WS_PROFILE_NONE_RESTORE_KB", "none_restore_kb"))
             m_noneRestoreGranule = static_cast<size_t>(std::strtoull(kb, nullptr, 10)) * 1024;
-            m_replayOverrides += std::string(m_replayOverrides.empty() ? "" : ",") + "none_restore_kb=" + kb;
-        }
         const char* dirty = std::getenv("WS_PROFILE_NONE_DIRTY_PASSES");
         m_noneDirtyPasses = parseReplayPasses(dirty ? dirty : "");
     }
     // Experiments (issue 18), either cache control: how many dirty lines every pass starts with.
-    if (const char* kb = std::getenv("WS_PROFILE_PASS_DIRTY_KB")) {
+    if (const char* kb = overrideOf("WS_PROFILE_PASS_DIRTY_KB", "pass_dirty_kb"))
         m_passDirtyBytes = static_cast<size_t>(std::strtoull(kb, nullptr, 10)) * 1024;
-        m_replayOverrides += std::string(m_replayOverrides.empty() ? "" : ",") + "pass_dirty_kb=" + kb;
-    }
-    if (const char* how = std::getenv("WS_PROFILE_PASS_DIRTY_HOW")) {
-        m_passDirtyHow = how;
-        m_replayOverrides += std::string(m_replayOverrides.empty() ? "" : ",") + "pass_dirty_how=" + how;
+    if (const char* how = overrideOf("WS_PROFILE_PASS_DIRTY_HOW", "pass_dirty_how")) {
+        m_passDirtyFirstOnly = std::strstr(how, "first") != nullptr;
+        m_passDirtyCopy = std::strstr(how, "ce") != nullptr;
     }
     if (!m_config.kernelRegex.empty()) {
         try {
@@ -550,8 +554,8 @@ bool KernelProfiler::setUp(ContextState& state)
         if (m_passDirtyBytes)
             m_writer.info("pass_start_dirty",
                 std::to_string(m_passDirtyBytes / 1024) + " KiB of dirty lines written by "
-                    + (m_passDirtyHow.find("ce") != std::string::npos ? "a host copy" : "a memset") + " before "
-                    + (m_passDirtyHow.find("first") != std::string::npos ? "the first pass" : "every pass"));
+                    + (m_passDirtyCopy ? "a host copy" : "a memset") + " before "
+                    + (m_passDirtyFirstOnly ? "the first pass" : "every pass"));
         if (m_replay == Replay::Diff && m_noneRestoreGranule)
             m_writer.info("restore_granule_kb", std::to_string(m_noneRestoreGranule / 1024));
         if (!m_replayOverrides.empty())
@@ -783,8 +787,7 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
             state.replay.restoreOnlyChanged(std::move(regions));
         }
     }
-    state.replay.setPassStartDirtyBytes(m_passDirtyBytes, m_passDirtyHow.find("first") != std::string::npos,
-        m_passDirtyHow.find("ce") != std::string::npos);
+    state.replay.setPassStartDirtyBytes(m_passDirtyBytes, m_passDirtyFirstOnly, m_passDirtyCopy);
     crash::noteActivity(("replaying " + launch + " (checkpoint, passes, restores)").c_str());
     const bool ok = state.replay.replay(
         state.ctx, state.session, state.eviction.get(), [&] { return relaunch(cbid, cb); },

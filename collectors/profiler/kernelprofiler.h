@@ -108,9 +108,10 @@ private:
     CheckpointReplay::Between m_noneBetween = CheckpointReplay::Between::SkipAfterFirstPass;
     std::vector<size_t> m_noneDirtyPasses; // WS_PROFILE_NONE_DIRTY_PASSES (an experiment): parseReplayPasses
     size_t m_passDirtyBytes = 0;           // `none`'s default; WS_PROFILE_PASS_DIRTY_KB, either cache control
-    std::string m_passDirtyHow;      // "first" for `none`; WS_PROFILE_PASS_DIRTY_HOW: "", "ce", "first", "ce,first"
-    size_t m_noneRestoreGranule = 0; // WS_PROFILE_NONE_RESTORE_KB overrides `none`'s default
-    std::string m_replayOverrides;   // the experiments' settings, "key=value,..." (info replay_overrides)
+    bool m_passDirtyFirstOnly = false;     // true for `none`; WS_PROFILE_PASS_DIRTY_HOW "first" ("", "ce", "ce,first")
+    bool m_passDirtyCopy = false;          // WS_PROFILE_PASS_DIRTY_HOW "ce": a host copy instead of a memset
+    size_t m_noneRestoreGranule = 0;       // WS_PROFILE_NONE_RESTORE_KB overrides `none`'s default
+    std::string m_replayOverrides;         // the experiments' settings, "key=value,..." (info replay_overrides)
     bool m_active = false;
     bool m_finished = false;
     ProfileResultWriter m_writer;
