@@ -77,15 +77,16 @@ public:
         // Slightly below one pixel so that rounding can only add candidates, never lose one: a
         // candidate is checked exactly below, a non-candidate is merged unseen.
         , m_threshold(c.nsPerPx() * (1.0 - 1e-9))
+        , m_minWide(leastDurationReaching(c.nsPerPx()))
     {
     }
 
     const VisibleRange& visible() const { return m_vis; }
 
     // Appends the rectangle that starts at i (< visible().last); returns the index after it.
-    size_t rectAt(size_t i, std::vector<LodRect>& out) const
+    size_t rectAt(size_t i, std::vector<LodRect>& out)
     {
-        const PixelSpan s = m_c.span(m_start[i], m_end[i]);
+        const PixelSpan s = m_c.spanFrom(i == m_stop ? m_stopColumn : m_c.column(m_start[i]), m_end[i]);
         if (isWide(i)) {
             out.push_back({toColumn(s.x0), toColumn(s.x1), static_cast<uint32_t>(i), 1, static_cast<uint32_t>(i)});
             return i + 1;
@@ -102,22 +103,34 @@ public:
             next = cand;
             if (cand >= m_vis.last)
                 break;
-            const PixelSpan cs = m_c.span(m_start[cand], m_end[cand]);
-            if (cs.x0 > runEnd || isWide(cand))
-                break; // a visible gap, or an event that deserves its own rectangle
-            runEnd = std::max(runEnd, cs.x1);
+            // An event that deserves its own rectangle, or a visible gap (cheapest test first:
+            // each of an event's columns costs a division).
+            if (isWide(cand))
+                break;
+            const int64_t x0 = m_c.column(m_start[cand]);
+            if (x0 > runEnd) {
+                m_stop = cand; // the next rectangle starts here: its first column is known
+                m_stopColumn = x0;
+                break;
+            }
+            runEnd = std::max(runEnd, m_c.spanFrom(x0, m_end[cand]).x1);
             ++next;
         }
         const size_t count = next - i;
-        const size_t widest = (m_index && count > 64) ? m_index->widest(m_start, m_end, i, next)
-                                                      : widestLinear(m_start, m_end, i, next);
+        const size_t widest
+            = m_index ? m_index->widest(m_start, m_end, i, next) : widestLinear(m_start, m_end, i, next);
         out.push_back({toColumn(s.x0), toColumn(runEnd), static_cast<uint32_t>(i), static_cast<uint32_t>(count),
             static_cast<uint32_t>(widest)});
         return next;
     }
 
 private:
-    bool isWide(size_t k) const { return static_cast<double>(m_end[k] - m_start[k]) / kFoldPx >= m_nsPerPx; }
+    bool isWide(size_t k) const
+    {
+        if (m_minWide) [[likely]]
+            return m_end.duration(k) >= *m_minWide;
+        return static_cast<double>(m_end[k] - m_start[k]) / kFoldPx >= m_nsPerPx;
+    }
 
     std::span<const TimeNs> m_start;
     LaneEnds m_end;
@@ -127,7 +140,11 @@ private:
     TimelineCoordinates m_c;
     double m_nsPerPx;
     VisibleRange m_vis;
-    double m_threshold;
+    CandidateThreshold m_threshold;
+    std::optional<TimeNs> m_minWide; // the least duration of a wide event (leastDurationReaching)
+    // Where the last fold stopped at a visible gap, and that event's column.
+    size_t m_stop = SIZE_MAX;
+    int64_t m_stopColumn = 0;
 };
 
 // Whether previous[j], folded for a view `shift` pixels left of this one's, is exactly the
@@ -151,7 +168,7 @@ bool sameInBoth(std::span<const LodRect> previous, size_t j, int64_t shift, int 
 void foldLane(std::span<const TimeNs> start, LaneEnds end, const LodIndex* index, const TimelineCoordinates& c,
     std::vector<LodRect>& out, const std::optional<VisibleRange>& hint)
 {
-    const LaneFold fold(start, end, index, c, hint);
+    LaneFold fold(start, end, index, c, hint);
     for (size_t i = fold.visible().first; i < fold.visible().last;)
         i = fold.rectAt(i, out);
 }
@@ -160,7 +177,7 @@ size_t foldLaneReusing(std::span<const TimeNs> start, LaneEnds end, const LodInd
     std::span<const LodRect> previous, int64_t shift, std::vector<LodRect>& out,
     const std::optional<VisibleRange>& hint)
 {
-    const LaneFold fold(start, end, index, c, hint);
+    LaneFold fold(start, end, index, c, hint);
     size_t j = 0;
     size_t taken = 0;
     for (size_t i = fold.visible().first; i < fold.visible().last;) {

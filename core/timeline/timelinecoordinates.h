@@ -96,9 +96,10 @@ public:
     // same for every view of one grid.
     int64_t column(TimeNs t) const { return clampColumn(std::floor(gridX(t)) - static_cast<double>(m_offset)); }
 
-    PixelSpan span(TimeNs start, TimeNs end) const
+    PixelSpan span(TimeNs start, TimeNs end) const { return spanFrom(column(start), end); }
+    // The same span when column(start) is known: x0.
+    PixelSpan spanFrom(int64_t x0, TimeNs end) const
     {
-        const int64_t x0 = column(start);
         const int64_t x1 = std::max(x0 + 1, clampColumn(std::ceil(gridX(end)) - static_cast<double>(m_offset)));
         return {x0, x1};
     }

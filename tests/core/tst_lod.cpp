@@ -486,6 +486,120 @@ private slots:
         }
     }
 
+    // The fold's integer tests (CandidateThreshold, leastDurationReaching) against foldKey's and
+    // the wide test's doubles, and the index's queries through them against the linear oracles:
+    // random lanes with long durations (side table), negative ones (damaged files), equal ones and
+    // overlaps; thresholds at random, on and one ulp beside integers and thirds (where the double
+    // division rounds), near 2^53 (gaps no longer exact as doubles), the 2^60 limit and beyond it,
+    // and non-positive or non-finite ones (the foldKey fallback).
+    void integerThresholdsMatchDoubles_data()
+    {
+        QTest::addColumn<quint64>("seed");
+        QTest::addColumn<int>("events");
+        QTest::addColumn<double>("scale"); // durations and gaps multiplied by it
+        for (quint64 seed = 1; seed <= 6; ++seed)
+            QTest::addRow("seed %llu", seed) << seed << 3000 << 1.0;
+        QTest::newRow("huge gaps and durations") << quint64(11) << 3000 << 1e12;
+        QTest::newRow("one event") << quint64(12) << 1 << 1.0;
+        QTest::newRow("index-sized lane") << quint64(13) << 100000 << 1.0;
+    }
+    void integerThresholdsMatchDoubles()
+    {
+        QFETCH(quint64, seed);
+        QFETCH(int, events);
+        QFETCH(double, scale);
+        std::mt19937_64 rng(seed);
+        const Lane shapes = randomLane(rng, size_t(events), 0);
+        Lane lane;
+        std::uniform_int_distribution<int> shape(0, 99);
+        TimeNs t0 = TimeNs(1) << 40;
+        for (size_t k = 0; k < shapes.start.size(); ++k) {
+            // Gaps and durations of randomLane, scaled (at most 3000 * 1e15 + 4e18 in all: no overflow).
+            const TimeNs gap = k == 0 ? 0 : shapes.start[k] - shapes.end[k - 1];
+            t0 += TimeNs(std::min(double(gap) * scale, 1e15));
+            TimeNs d = TimeNs(std::min(double(shapes.end[k] - shapes.start[k]) * scale, 4e18));
+            const int s = shape(rng);
+            if (s < 3)
+                d = -TimeNs(1 + k); // negative: kept in the side table
+            else if (s < 8)
+                d = 3 * TimeNs(k % 50); // multiples of 3: d / kFoldPx exact at the boundary
+            if (s == 9 && k > 0)
+                t0 = lane.start.back(); // an equal start, the previous event overlapping this one
+            lane.start.push_back(t0);
+            lane.end.push_back(t0 + d);
+            t0 = std::max(t0, t0 + d);
+        }
+        const LaneEnds ends = lane.ends();
+        const auto start = sp(lane.start);
+        const LodIndex index = LodIndex::build(start, ends);
+
+        std::vector<double> thresholds {1.0 / 64, 0.5, 1.0, 2.0, 3.0, 1e-300, 0x1p53, 0x1p53 + 2, 0x1p60, 0x1p60 * 1.5,
+            0.0, -0.0, -3.0, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+            std::numeric_limits<double>::quiet_NaN()};
+        std::uniform_real_distribution<double> logT(-2.0, 18.5);
+        std::uniform_int_distribution<int> which(0, 99);
+        for (int i = 0; i < 150; ++i) {
+            const double t = std::pow(10.0, logT(rng));
+            thresholds.push_back(t);
+            // On an integer or a third of one (a gap or a duration / kFoldPx equal to it), and one ulp beside.
+            const double onInt = std::ceil(t);
+            const double onThird = std::ceil(t * kFoldPx) / kFoldPx;
+            for (const double v : {onInt, onThird}) {
+                thresholds.push_back(v);
+                thresholds.push_back(std::nextafter(v, 0.0));
+                thresholds.push_back(std::nextafter(v, 1e300));
+            }
+        }
+        // The keys the lane has, exactly and one ulp above: the candidates change right there.
+        for (int i = 0; i < 100 && !lane.start.empty(); ++i) {
+            const double key = foldKey(start, ends, size_t(which(rng)) % lane.start.size());
+            thresholds.push_back(key);
+            thresholds.push_back(std::nextafter(key, 1e300));
+        }
+
+        std::uniform_int_distribution<size_t> pos(0, lane.start.size() - 1);
+        const size_t checked = std::min<size_t>(lane.start.size(), 5000); // events tested one by one
+        for (const double t : thresholds) {
+            const CandidateThreshold test(t);
+            const auto where
+                = [&](size_t k) { return QStringLiteral("threshold %1, event %2").arg(t, 0, 'g', 17).arg(k); };
+            for (size_t k = 0; k < checked; ++k) {
+                if (test(start, ends, k) != (foldKey(start, ends, k) >= t))
+                    QFAIL(qPrintable(where(k)));
+            }
+            const std::optional<TimeNs> wide = leastDurationReaching(t);
+            QCOMPARE(wide.has_value(), t > 0.0 && t <= 0x1p60);
+            if (wide) {
+                // The least one: it reaches, the one below does not, and so for the lane's durations.
+                QVERIFY(double(*wide) / kFoldPx >= t);
+                QVERIFY(!(double(*wide - 1) / kFoldPx >= t));
+                for (size_t k = 0; k < checked; ++k) {
+                    const TimeNs d = ends.duration(k);
+                    if ((d >= *wide) != (double(d) / kFoldPx >= t))
+                        QFAIL(qPrintable(where(k)));
+                }
+            }
+            for (int q = 0; q < (events > 10000 ? 3 : 20); ++q) {
+                size_t a = pos(rng), b = pos(rng);
+                if (a > b)
+                    std::swap(a, b);
+                ++b;
+                const size_t expected = nextCandidateLinear(start, ends, a, b, t);
+                QCOMPARE(nextCandidateLinear(start, ends, a, b, test), expected);
+                QCOMPARE(index.nextCandidate(start, ends, a, b, test), expected);
+            }
+        }
+        // The longest event from the durations the index keeps (read from the lane when too long
+        // or negative): ties, long and negative ones against the linear scan.
+        for (int q = 0; q < 600; ++q) {
+            size_t a = pos(rng), b = pos(rng);
+            if (a > b)
+                std::swap(a, b);
+            b = std::min(b + 1, a + size_t(1) + (q % 3 == 0 ? lane.start.size() : size_t(200)));
+            QCOMPARE(index.widest(start, ends, a, b), widestLinear(start, ends, a, b));
+        }
+    }
+
     void cancelledBuildIsEmpty()
     {
         std::mt19937_64 rng(5);
