@@ -129,11 +129,12 @@ bool ChangedMemory::findChanged(std::string& error)
             const bool tail = r.bytes % 16 != 0 && at + len == r.bytes;
             if (!host[f] && !tail)
                 continue;
-            // Adjacent changed blocks become one copy.
-            if (!m_changed.empty() && m_changed.back().to + m_changed.back().bytes == r.base + at)
+            // Adjacent changed blocks of one region become one copy.
+            if (!m_changed.empty() && m_changed.back().region == ri
+                && m_changed.back().offset + m_changed.back().bytes == at)
                 m_changed.back().bytes += len;
             else
-                m_changed.push_back({r.base + at, r.copy + at, len, ri});
+                m_changed.push_back({ri, at, len});
         }
     }
     return true;
@@ -141,25 +142,13 @@ bool ChangedMemory::findChanged(std::string& error)
 
 bool ChangedMemory::restoreChanged(std::string& error) const
 {
-    std::vector<Range> copies;
-    for (Range c : m_changed) {
-        if (m_granule > kBlock) {
-            // Widen to whole granules of the allocation, clipped to it; overlapping ones merge.
-            const Region& r = m_regions[c.region];
-            const size_t offset = static_cast<size_t>(c.to - r.base);
-            const size_t begin = offset / m_granule * m_granule;
-            const size_t end = std::min(r.bytes, (offset + c.bytes + m_granule - 1) / m_granule * m_granule);
-            c = {r.base + begin, r.copy + begin, end - begin, c.region};
-            if (!copies.empty() && copies.back().region == c.region && copies.back().to + copies.back().bytes >= c.to) {
-                const CUdeviceptr last = std::max(copies.back().to + copies.back().bytes, c.to + c.bytes);
-                copies.back().bytes = last - copies.back().to;
-                continue;
-            }
-        }
-        copies.push_back(c);
-    }
-    for (const Range& c : copies) {
-        const CUresult st = cuMemcpyDtoD(c.to, c.from, c.bytes);
+    std::vector<size_t> regionBytes;
+    regionBytes.reserve(m_regions.size());
+    for (const Region& r : m_regions)
+        regionBytes.push_back(r.bytes);
+    for (const RestoreSpan& c : widenToGranules(m_changed, regionBytes, m_granule, kBlock)) {
+        const Region& r = m_regions[c.region];
+        const CUresult st = cuMemcpyDtoD(r.base + c.offset, r.copy + c.offset, c.bytes);
         if (st != CUDA_SUCCESS) {
             error = driverStatus("restoring the memory a run changed", st);
             return false;
@@ -171,7 +160,7 @@ bool ChangedMemory::restoreChanged(std::string& error) const
 size_t ChangedMemory::changedBytes() const
 {
     size_t n = 0;
-    for (const Range& c : m_changed)
+    for (const RestoreSpan& c : m_changed)
         n += c.bytes;
     return n;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "restorespans.h"
+
 #include <cuda.h>
 
 #include <cstddef>
@@ -46,12 +48,14 @@ public:
     // Compares the regions with the copy (after the kernel ran) and notes the blocks that differ.
     bool findChanged(std::string& error);
     // Copies the saved bytes back over the blocks findChanged() found, each widened to the
-    // restore granule around it (aligned from its allocation's start, clipped to the allocation).
+    // restore granule around it (widenToGranules: aligned from its allocation's start, clipped to
+    // the allocation).
     bool restoreChanged(std::string& error) const;
-    // The granule restoreChanged puts back around a changed block: 64 KiB (the compare's block) by
-    // default. ncu's `none` restores about 2 MiB around a 32 KiB change in a 2 MiB allocation and
-    // 4 MiB in a 256 MiB one (warpscope-dirtyprobe, docs/kernel-metrics.md), and those bytes start
-    // the next pass as dirty lines. An issue 18 experiment (WS_PROFILE_NONE_RESTORE_KB).
+    // The granule restoreChanged puts back around a changed block: the compare's 64 KiB block
+    // unless set. ncu's `none` restores about 2 MiB around a 32 KiB change in a 2 MiB allocation
+    // and 4 MiB in a 256 MiB one (warpscope-dirtyprobe, docs/kernel-metrics.md), and those bytes
+    // start the next pass as dirty lines: KernelProfiler sets 4 MiB for `none`
+    // (WS_PROFILE_NONE_RESTORE_KB overrides it).
     void setRestoreGranule(size_t bytes) { m_granule = bytes; }
 
     // Takes effect at the next save().
@@ -71,12 +75,6 @@ private:
         CUdeviceptr copy = 0;
         size_t bytes = 0;
     };
-    struct Range {
-        CUdeviceptr to = 0;
-        CUdeviceptr from = 0;
-        size_t bytes = 0;
-        size_t region = 0; // index into m_regions
-    };
     bool loadKernel(std::string& error);
     // The copies only (allocated after the checkpoint was saved, so free to go at any time).
     void freeCopies();
@@ -91,7 +89,7 @@ private:
     size_t m_flagCount = 0;
     std::vector<CUdeviceptr> m_outgrownFlags; // freed by clear()
     std::vector<Region> m_regions;
-    std::vector<Range> m_changed;
+    std::vector<RestoreSpan> m_changed; // regions' blocks that differ from their copies
     size_t m_savedBytes = 0;
 };
 
