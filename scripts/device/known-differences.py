@@ -41,9 +41,12 @@ CAUSES = [
      "vectorized_gather_kernel it says 24, for the resolved function and the library kernel alike, where "
      "CUPTI's kernel record and ncu say 32 (evidence 2026-12-03-ops-tools-3): open") for c in ("all", "none")
 ] + [
-    ("all", r"stalled_misc_", "the range profiler's user-replay mode (our `all` replay) adds a small "
-     "'misc' stall: present in every user-replay run, in no kernel-replay run (fidelity suite: ours "
-     "8e-5 to 3e-3 warps per issue where ncu has 1e-6 to 7e-4)"),
+    ("all", r"stalled_misc_", "our all evicts L2 from a CUDA context of its own before every pass, and the "
+     "switch back adds a small 'misc' stall (fidelity suite: ours 8e-5 to 3e-3 warps per issue where ncu has "
+     "1e-6 to 7e-4): with the eviction in the program's context, or none, the ratio was of ncu's size on 7 of 7 "
+     "kernels (4 within ncu's spread, 3 lower by 15-31 %) where the own context put all 7 at 1.3-160 times "
+     "ncu's, but those replays agreed on fewer values overall (91.9 % and 77.4 % against 94.4 %; evidence "
+     "2026-12-02-fidelity-eviction)"),
     ("none", r"^(dram__|fbpa__|gpu__dram_throughput|lts__d_sectors_fill|lts__t_sector_hit_rate)",
      "L2 at the first pass's start (it holds the duration and DRAM counters): ncu's none passes start with "
      "about 2.5 MB of dirty lines that are not the kernel's, and its restore of changed memory covers 2 MiB of "
