@@ -514,10 +514,13 @@ private slots:
         std::uniform_int_distribution<int> shape(0, 99);
         TimeNs t0 = TimeNs(1) << 40;
         for (size_t k = 0; k < shapes.start.size(); ++k) {
-            // Gaps and durations of randomLane, scaled (at most 3000 * 1e15 + 4e18 in all: no overflow).
+            // Gaps and durations of randomLane, scaled; each takes at most a quarter of the room left
+            // below INT64_MAX / 2, so that no start or end overflows, the small durations set below
+            // included (UBSan checks it in CI).
+            const auto room = [&] { return double(std::numeric_limits<TimeNs>::max() / 2 - t0) / 4; };
             const TimeNs gap = k == 0 ? 0 : shapes.start[k] - shapes.end[k - 1];
-            t0 += TimeNs(std::min(double(gap) * scale, 1e15));
-            TimeNs d = TimeNs(std::min(double(shapes.end[k] - shapes.start[k]) * scale, 4e18));
+            t0 += TimeNs(std::min({double(gap) * scale, 1e15, room()}));
+            TimeNs d = TimeNs(std::min({double(shapes.end[k] - shapes.start[k]) * scale, 4e18, room()}));
             const int s = shape(rng);
             if (s < 3)
                 d = -TimeNs(1 + k); // negative: kept in the side table
