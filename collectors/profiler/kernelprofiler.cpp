@@ -157,6 +157,10 @@ bool KernelProfiler::initialize()
     // Experiments (issue 18), either cache control: how many dirty lines every pass starts with.
     if (const char* kb = overrideOf("WS_PROFILE_PASS_DIRTY_KB", "pass_dirty_kb"))
         m_passDirtyBytes = static_cast<size_t>(std::strtoull(kb, nullptr, 10)) * 1024;
+    // Experiment (issue 18), either cache control: the blocks of the empty kernel that switches back
+    // to the program's context after an eviction.
+    if (const char* blocks = overrideOf("WS_PROFILE_RETURN_BLOCKS", "return_blocks"))
+        m_returnBlocks = static_cast<unsigned>(std::strtoul(blocks, nullptr, 10));
     if (const char* how = overrideOf("WS_PROFILE_PASS_DIRTY_HOW", "pass_dirty_how")) {
         m_passDirtyFirstOnly = std::strstr(how, "first") != nullptr;
         m_passDirtyCopy = std::strstr(how, "ce") != nullptr;
@@ -523,6 +527,7 @@ bool KernelProfiler::setUp(ContextState& state)
         if (evictionMode != "off") {
             state.eviction = std::make_unique<L2Eviction>();
             state.eviction->setReturnContext(state.ctx);
+            state.eviction->setReturnBlocks(m_returnBlocks);
             t_replaying = true; // the eviction's set-up launches nothing of the program's
             ok = state.eviction->prepare(dev, evictionMode == "program" ? state.ctx : nullptr, error);
             t_replaying = false;

@@ -111,6 +111,7 @@ private:
     bool m_passDirtyFirstOnly = false;     // true for `none`; WS_PROFILE_PASS_DIRTY_HOW "first" ("", "ce", "ce,first")
     bool m_passDirtyCopy = false;          // WS_PROFILE_PASS_DIRTY_HOW "ce": a host copy instead of a memset
     size_t m_noneRestoreGranule = 0;       // WS_PROFILE_NONE_RESTORE_KB overrides `none`'s default
+    unsigned m_returnBlocks = 1;           // WS_PROFILE_RETURN_BLOCKS: see L2Eviction::setReturnBlocks
     std::string m_replayOverrides;         // the experiments' settings, "key=value,..." (info replay_overrides)
     bool m_active = false;
     bool m_finished = false;

@@ -191,7 +191,7 @@ bool L2Eviction::returnToProgram(bool warm, std::string& error)
         CUdeviceptr none = 0;
         unsigned long long zero = 0;
         void* emptyArgs[] = {&none, &zero, &none};
-        r = cuLaunchKernel(m_returnKernel, 1, 1, 1, 32, 1, 1, 0, nullptr, emptyArgs, nullptr);
+        r = cuLaunchKernel(m_returnKernel, m_returnBlocks, 1, 1, 32, 1, 1, 0, nullptr, emptyArgs, nullptr);
         // The same kernel reads the warm regions (16-byte loads; a tail that is not a multiple of
         // 16 stays out).
         // The loads' sink is allocated in the program's context only when there is something to

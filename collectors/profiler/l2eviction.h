@@ -38,6 +38,11 @@ public:
     // After the eviction in its own context, run an empty kernel in `program` so the switch back
     // happens before the profiler starts. Call before prepare().
     void setReturnContext(CUcontext program) { m_returnCtx = program; }
+    // How many blocks of 32 threads that empty kernel runs (1 unless set): one block switches one
+    // SM back. An issue 18 experiment (WS_PROFILE_RETURN_BLOCKS): our `all` shows a small "misc"
+    // stall that ncu's does not, and it went away with the eviction in the program's context, where
+    // every SM ran the program's context last (docs/kernel-metrics.md, "What still differs").
+    void setReturnBlocks(unsigned blocks) { m_returnBlocks = blocks > 0 ? blocks : 1; }
     // Regions of the program's memory to read into L2 after every eviction (from the program's
     // context, with the switch back), so a pass starts with them cached and clean: what a previous
     // launch of the kernel leaves there once its dirty lines are written back (`--cache-control
@@ -73,6 +78,7 @@ private:
     CUmodule m_returnModule = nullptr;
     CUfunction m_returnKernel = nullptr;
     CUdeviceptr m_returnSink = 0;
+    unsigned m_returnBlocks = 1;
     CUdeviceptr m_programScratch = 0; // dirtyInProgram's
     size_t m_programScratchBytes = 0;
     std::vector<unsigned char> m_hostZeros; // dirtyInProgram's source with copyEngine
