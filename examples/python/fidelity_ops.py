@@ -232,6 +232,60 @@ def triton_softmax():
     return run, check
 
 
+def triton_matmul():
+    # A hand-written Triton GEMM on tensor cores (tl.dot, fp16 in, fp32 accumulate): the kind of
+    # kernel a user writes, where the suites' other GEMMs are cuBLAS's and cuDNN's. 4096^3 splits
+    # evenly into its tiles, so it needs no masks.
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def matmul_kernel(a, b, c, K, sam, sak, sbk, sbn, scm, scn,
+                      BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+        rm = tl.program_id(0) * BM + tl.arange(0, BM)
+        rn = tl.program_id(1) * BN + tl.arange(0, BN)
+        rk = tl.arange(0, BK)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, K, BK):
+            x = tl.load(a + rm[:, None] * sam + (k + rk)[None, :] * sak)
+            y = tl.load(b + (k + rk)[:, None] * sbk + rn[None, :] * sbn)
+            acc += tl.dot(x, y)
+        tl.store(c + rm[:, None] * scm + rn[None, :] * scn, acc.to(tl.float16))
+
+    n = 4096
+    a = host_randn(n, n, dtype=torch.float16)
+    b = host_randn(n, n, dtype=torch.float16, seed=1)
+    ad, bd = a.to(DEV), b.to(DEV)
+    cd = torch.empty(n, n, dtype=torch.float16, device=DEV)
+
+    def run():
+        matmul_kernel[(n // 128, n // 128)](ad, bd, cd, n, ad.stride(0), ad.stride(1), bd.stride(0),
+                                            bd.stride(1), cd.stride(0), cd.stride(1),
+                                            BM=128, BN=128, BK=64, num_warps=8, num_stages=3)
+        return cd
+
+    def check(c):
+        rows = torch.arange(0, n, 61)
+        return close("triton_matmul", c.cpu()[rows], a[rows].double() @ b.double(), 2e-3)
+
+    return run, check
+
+
+def sort_radix():
+    # torch.sort of 16M floats: CUB's radix sort, several kernels a launch (histogram, then one
+    # pass per digit with decoupled look-back between blocks), scratch from the caching allocator.
+    x = host_randn(16 * 1024 * 1024)
+    xd = x.to(DEV)
+
+    def run():
+        return torch.sort(xd).values
+
+    def check(y):
+        return close("sort_radix", y.cpu(), torch.sort(x).values, 1e-12)
+
+    return run, check
+
+
 OPS = {
     "layernorm": (layernorm, "ATen layer norm, fp32 8192 x 4096"),
     "gelu_bf16": (gelu_bf16, "elementwise GELU over 64M bf16 values"),
@@ -243,6 +297,8 @@ OPS = {
     "dgemm": (dgemm, "cuBLAS FP64 GEMM 4096^3"),
     "cumsum": (cumsum, "row prefix sum, fp32 8192 x 8192 (ATen scan)"),
     "triton_softmax": (triton_softmax, "hand-written Triton row softmax, 16384 x 3000 fp32"),
+    "triton_matmul": (triton_matmul, "hand-written Triton GEMM on tensor cores, fp16 4096^3, fp32 accumulate"),
+    "sort_radix": (sort_radix, "torch.sort of 16M fp32 values (CUB radix sort, several kernels)"),
 }
 
 
