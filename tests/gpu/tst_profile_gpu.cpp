@@ -153,6 +153,40 @@ private slots:
         QVERIFY(s.kernelMetrics.size() >= 6 * 10); // every launch has values
     }
 
+    // A user's program hands its kernels memory of every kind, not only cudaMalloc's: stream-ordered
+    // pools (cudaMallocAsync), managed memory, virtual-memory mappings (PyTorch's expandable
+    // segments), pinned host memory, and data reached through a device array of pointers, which no
+    // argument points at. Whatever the replay does to each kind, every launch must be applied to
+    // the program's memory exactly once (the workload checks x = 3x + 1 per launch on the host) and
+    // every launch must have its values.
+    void replayKeepsEveryKindOfMemoryOnGpu_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("cacheControl");
+        for (const char* kind : {"device", "async", "pool", "managed", "vmm", "mapped", "indirect"})
+            for (const char* cache : {"all", "none"})
+                QTest::addRow("%s, %s", kind, cache) << QString::fromLatin1(kind) << QString::fromLatin1(cache);
+    }
+    void replayKeepsEveryKindOfMemoryOnGpu()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, cacheControl);
+        if (const QString why = whyNoGpuRun(); !why.isEmpty())
+            QSKIP(qPrintable(why));
+        QTemporaryDir dir;
+        const QString out = dir.filePath("memkind.wscope");
+        const auto r = runCli({"profile", "-o", out, "--section", "SpeedOfLight", "--cache-control", cacheControl, "--",
+                                  kWorkload, "memkind", kind, "--warmup", "1", "--iters", "2"},
+            gpuRunEnvironment());
+        if (r.err.contains("not supported") || r.err.contains("NVreg_RestrictProfilingToAdminUsers"))
+            QSKIP(qPrintable("profiling unavailable here: " + r.err));
+        QVERIFY2(uncleanEnd(r).isEmpty(), qPrintable(uncleanEnd(r)));
+        QVERIFY2(!r.err.contains("memkind " + kind + ": element"), qPrintable(r.err)); // the program's own check
+        const SessionData s = SessionReader(out.toStdString()).readAll();
+        QCOMPARE(s.kernels.size(), size_t(3));
+        QVERIFY2(s.kernelMetrics.size() >= 3 * 10, qPrintable(r.err)); // every launch has values
+    }
+
     // The program that found it: PyTorch's cuDNN convolution after two copy kernels, profiled
     // whole (examples/python/fidelity_ops.py checks the result on the host). Skips without
     // PyTorch.

@@ -10,9 +10,16 @@
 //              then 256 MiB more, then one freed and 96 MiB allocated), as PyTorch's caching
 //              allocator and cuDNN's workspace do between a program's kernels: each replay must
 //              checkpoint the memory as it is at that launch
-// Usage: warpscope-metrics-workload <mode> [--warmup N] [--iters N]
+//   memkind K  accumulate launches on one kind of memory a user's program may hand a kernel:
+//              device (cudaMalloc), async (cudaMallocAsync, the default pool), pool (a pool of
+//              its own), managed (cudaMallocManaged), vmm (cuMemCreate + cuMemMap, as PyTorch's
+//              expandable segments), mapped (pinned host memory the kernel writes through its
+//              device pointer), indirect (the kernel gets a device array of pointers, not the
+//              data: no argument points at what it writes)
+// Usage: warpscope-metrics-workload <mode> [K] [--warmup N] [--iters N]
 // Every launch is checked; results are verified on the host so a broken replay is caught.
 #include <cublas_v2.h>
+#include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
@@ -290,16 +297,166 @@ static int growing(int warmup, int iters)
     return 0;
 }
 
+// ---- memkind ------------------------------------------------------------------------------------
+
+__global__ void accumulate_indirect_kernel(uint32_t* const* parts, size_t partElements, int partCount)
+{
+    const size_t n = partElements * size_t(partCount);
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+        uint32_t* p = parts[i / partElements] + i % partElements;
+        *p = 3u * *p + 1u;
+    }
+}
+
+#define CHECK_DRV(x)                                                                                                   \
+    do {                                                                                                               \
+        CUresult r_ = (x);                                                                                             \
+        if (r_ != CUDA_SUCCESS) {                                                                                      \
+            const char* s_ = nullptr;                                                                                  \
+            cuGetErrorString(r_, &s_);                                                                                 \
+            std::fprintf(stderr, "%s:%d %s -> %s\n", __FILE__, __LINE__, #x, s_ ? s_ : "?");                           \
+            std::exit(1);                                                                                              \
+        }                                                                                                              \
+    } while (0)
+
+// Memory of one kind, `bytes` long, and how to give it back.
+struct KindBuffer {
+    uint32_t* device = nullptr; // what the kernel gets
+    void* host = nullptr;       // mapped: the host side
+    CUmemGenericAllocationHandle vmmHandle = 0;
+    size_t vmmBytes = 0;
+    cudaMemPool_t pool = nullptr;
+};
+
+static bool allocateKind(const std::string& kind, size_t bytes, KindBuffer& b)
+{
+    if (kind == "device" || kind == "indirect") {
+        CHECK(cudaMalloc(&b.device, bytes));
+    } else if (kind == "async") {
+        CHECK(cudaMallocAsync(reinterpret_cast<void**>(&b.device), bytes, nullptr));
+        CHECK(cudaStreamSynchronize(nullptr));
+    } else if (kind == "pool") {
+        cudaMemPoolProps props {};
+        props.allocType = cudaMemAllocationTypePinned;
+        props.location.type = cudaMemLocationTypeDevice;
+        props.location.id = 0;
+        CHECK(cudaMemPoolCreate(&b.pool, &props));
+        CHECK(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&b.device), bytes, b.pool, nullptr));
+        CHECK(cudaStreamSynchronize(nullptr));
+    } else if (kind == "managed") {
+        CHECK(cudaMallocManaged(&b.device, bytes));
+    } else if (kind == "mapped") {
+        CHECK(cudaHostAlloc(&b.host, bytes, cudaHostAllocMapped));
+        CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&b.device), b.host, 0));
+    } else if (kind == "vmm") {
+        CHECK(cudaFree(nullptr)); // the runtime's primary context, current for the driver calls
+        CUmemAllocationProp prop {};
+        prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+        prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        prop.location.id = 0;
+        size_t granularity = 0;
+        CHECK_DRV(cuMemGetAllocationGranularity(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+        b.vmmBytes = (bytes + granularity - 1) / granularity * granularity;
+        CUdeviceptr va = 0;
+        CHECK_DRV(cuMemAddressReserve(&va, b.vmmBytes, 0, 0, 0));
+        CHECK_DRV(cuMemCreate(&b.vmmHandle, b.vmmBytes, &prop, 0));
+        CHECK_DRV(cuMemMap(va, b.vmmBytes, 0, b.vmmHandle, 0));
+        CUmemAccessDesc access {};
+        access.location = prop.location;
+        access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+        CHECK_DRV(cuMemSetAccess(va, b.vmmBytes, &access, 1));
+        b.device = reinterpret_cast<uint32_t*>(va);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static void freeKind(const std::string& kind, KindBuffer& b)
+{
+    if (kind == "mapped") {
+        CHECK(cudaFreeHost(b.host));
+    } else if (kind == "vmm") {
+        const auto va = reinterpret_cast<CUdeviceptr>(b.device);
+        CHECK_DRV(cuMemUnmap(va, b.vmmBytes));
+        CHECK_DRV(cuMemRelease(b.vmmHandle));
+        CHECK_DRV(cuMemAddressFree(va, b.vmmBytes));
+    } else if (kind == "async" || kind == "pool") {
+        CHECK(cudaFreeAsync(b.device, nullptr));
+        CHECK(cudaStreamSynchronize(nullptr));
+        if (b.pool)
+            CHECK(cudaMemPoolDestroy(b.pool));
+    } else {
+        CHECK(cudaFree(b.device));
+    }
+}
+
+static int memkind(const std::string& kind, int warmup, int iters)
+{
+    // 16 MiB: a few passes of it stay quick even over the host link (mapped).
+    const size_t n = size_t(4) << 20;
+    const size_t bytes = n * sizeof(uint32_t);
+    std::vector<uint32_t> host(n);
+    for (size_t i = 0; i < n; ++i)
+        host[i] = static_cast<uint32_t>(i * 2654435761u) ^ 0x9e3779b9u;
+    KindBuffer b;
+    if (!allocateKind(kind, bytes, b)) {
+        std::fprintf(stderr, "memkind: unknown kind '%s' (device|async|pool|managed|vmm|mapped|indirect)\n", kind.c_str());
+        return 2;
+    }
+    CHECK(cudaMemcpy(b.device, host.data(), bytes, cudaMemcpyDefault));
+    // indirect: four parts, reached through a device array of their addresses.
+    constexpr int kParts = 4;
+    uint32_t** table = nullptr;
+    if (kind == "indirect") {
+        uint32_t* parts[kParts];
+        for (int p = 0; p < kParts; ++p)
+            parts[p] = b.device + size_t(p) * (n / kParts);
+        CHECK(cudaMalloc(&table, sizeof parts));
+        CHECK(cudaMemcpy(table, parts, sizeof parts, cudaMemcpyHostToDevice));
+    }
+    const int launches = warmup + iters;
+    for (int i = 0; i < launches; ++i) {
+        if (table)
+            accumulate_indirect_kernel<<<132 * 8, 256>>>(table, n / kParts, kParts);
+        else
+            accumulate_kernel<<<132 * 8, 256>>>(b.device, n);
+        CHECK(cudaGetLastError());
+    }
+    CHECK(cudaDeviceSynchronize());
+    std::vector<uint32_t> back(n);
+    CHECK(cudaMemcpy(back.data(), b.device, bytes, cudaMemcpyDefault));
+    int status = 0;
+    for (size_t i = 0; i < n && status == 0; ++i) {
+        uint32_t v = host[i];
+        for (int k = 0; k < launches; ++k)
+            v = 3u * v + 1u;
+        if (back[i] != v) {
+            std::fprintf(stderr, "memkind %s: element %zu is %u, expected %u after %d launches\n", kind.c_str(), i,
+                back[i], v, launches);
+            status = 1;
+        }
+    }
+    if (table)
+        CHECK(cudaFree(table));
+    freeKind(kind, b);
+    if (status == 0)
+        std::printf("memkind %s: ok (%d launches, each applied once)\n", kind.c_str(), launches);
+    return status;
+}
+
 int main(int argc, char** argv)
 {
     if (argc < 2) {
         std::fprintf(
-            stderr, "usage: %s gemm_relu|copy|chase|graph|accumulate|growing [--warmup N] [--iters N]\n", argv[0]);
+            stderr, "usage: %s gemm_relu|copy|chase|graph|accumulate|growing|memkind KIND [--warmup N] [--iters N]\n", argv[0]);
         return 2;
     }
     const std::string mode = argv[1];
     int warmup = 2, iters = 5;
-    for (int i = 2; i + 1 < argc; i += 2) {
+    // memkind takes the kind of memory before the options.
+    const std::string kind = mode == "memkind" && argc > 2 ? argv[2] : "";
+    for (int i = kind.empty() ? 2 : 3; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--warmup"))
             warmup = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--iters"))
@@ -317,6 +474,8 @@ int main(int argc, char** argv)
         return accumulate(warmup, iters);
     if (mode == "growing")
         return growing(warmup, iters);
+    if (mode == "memkind")
+        return memkind(kind, warmup, iters);
     std::fprintf(stderr, "unknown mode '%s'\n", mode.c_str());
     return 2;
 }
