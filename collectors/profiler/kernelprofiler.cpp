@@ -211,10 +211,20 @@ bool KernelProfiler::initialize()
         CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
     for (auto id : launches)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
-    // Memory calls only for WS_PROFILE_TRACE: it names those made while a replay runs.
-    if (replayTracing())
-        for (auto id : memoryCalls())
-            cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+    // The memory calls (ReplayGate::isMemoryWrite): our replays keep other threads' calls out
+    // while they run, and WS_PROFILE_TRACE names those made during a replay. CUPTI's kernel
+    // replay and PC sampling replay nothing of ours, so they leave the calls alone.
+    if (!m_config.pcSampling && (userReplay() || replayTracing())) {
+        m_memoryWrites.assign(CUPTI_DRIVER_TRACE_CBID_SIZE, false);
+        for (uint32_t id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++id) {
+            const char* name = nullptr;
+            if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, id, &name) == CUPTI_SUCCESS && name
+                && isMemoryWrite(name)) {
+                m_memoryWrites[id] = true;
+                cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+            }
+        }
+    }
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     if (m_config.pcSampling) {
         std::string error;
@@ -631,12 +641,15 @@ void KernelProfiler::flush(ContextState& state)
 
 void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_CallbackData* cb)
 {
-    // Memory calls arrive only under WS_PROFILE_TRACE (initialize()), so the launch path never
-    // looks them up. An allocation freed between a checkpoint's save and its restore faults
-    // inside the restore: the trace names every memory call made while a replay runs, ours and
-    // other threads'.
-    if (cb && replayTracing() && isMemoryCall(cbid)) {
-        if (cb->callbackSite == CUPTI_API_EXIT && g_replays.load(std::memory_order_relaxed) > 0)
+    // A memory call (initialize() enables those of isMemoryWrite): another thread's waits for a
+    // replay in progress and holds the next one back until it returns (ReplayGate); the replay's
+    // own pass. An allocation freed between a checkpoint's save and its restore faults inside the
+    // restore: the trace names every memory call made while a replay runs, ours and other threads'.
+    if (cb && cbid < m_memoryWrites.size() && m_memoryWrites[cbid]) {
+        const bool enter = cb->callbackSite == CUPTI_API_ENTER;
+        if (!t_replaying && userReplay())
+            enter ? m_gate.memoryCallEnter() : m_gate.memoryCallExit();
+        if (replayTracing() && !enter && g_replays.load(std::memory_order_relaxed) > 0)
             std::fprintf(stderr, "warpscope-profile: trace: %s during a replay, %s\n", cb->functionName,
                 t_replaying ? "by the replay" : "by another thread");
         return;
@@ -766,6 +779,12 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
 {
     std::string error;
     size_t passes = 0;
+    // Before anything of the replay: the other threads' memory calls in flight end first.
+    const ReplayGate::Replay gate = m_gate.replay();
+    if (!gate.gated())
+        warnOnce("gate",
+            "another thread's memory call did not end within 10 s of a launch to replay; that replay ran "
+            "while other threads could copy or free memory, which its final restore may undo");
     t_replaying = true;
     g_replays.fetch_add(1, std::memory_order_relaxed);
     const std::string launch

@@ -9,6 +9,7 @@
 #include "metricconfiguration.h"
 #include "pcsampling.h"
 #include "rangeprofilersession.h"
+#include "replaygate.h"
 
 #include <atomic>
 #include <cuda.h>
@@ -91,6 +92,10 @@ private:
     // Recursive: a driver call made under it (cuFuncGetAttribute, lazy module loading) can fire a
     // resource callback on the same thread, which takes it again.
     std::recursive_mutex m_mutex;
+    // Other threads' memory calls wait while a launch is replayed (the launch callbacks already
+    // wait for m_mutex). m_memoryWrites: by driver callback id, the calls the gate covers.
+    ReplayGate m_gate;
+    std::vector<bool> m_memoryWrites;
     ProfileConfig m_config;
     // How a launch is replayed. --cache-control all: Restore, the whole checkpoint restored and L2
     // evicted before every pass. --cache-control none: by default Diff, our replay restoring only

@@ -190,30 +190,6 @@ std::string describeLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb)
     return d;
 }
 
-const std::vector<CUpti_CallbackId>& memoryCalls()
-{
-    static const std::vector<CUpti_CallbackId> ids = {CUPTI_DRIVER_TRACE_CBID_cuMemAlloc,
-        CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch,
-        CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2, CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged,
-        CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync, CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync, CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuMemFree, CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2, CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync,
-        CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz, CUPTI_DRIVER_TRACE_CBID_cuMemCreate,
-        CUPTI_DRIVER_TRACE_CBID_cuMemRelease, CUPTI_DRIVER_TRACE_CBID_cuMemMap, CUPTI_DRIVER_TRACE_CBID_cuMemUnmap,
-        CUPTI_DRIVER_TRACE_CBID_cuMemAddressFree, CUPTI_DRIVER_TRACE_CBID_cuMemPoolTrimTo,
-        CUPTI_DRIVER_TRACE_CBID_cuMemPoolDestroy, CUPTI_DRIVER_TRACE_CBID_cuArrayCreate,
-        CUPTI_DRIVER_TRACE_CBID_cuArrayCreate_v2, CUPTI_DRIVER_TRACE_CBID_cuArray3DCreate,
-        CUPTI_DRIVER_TRACE_CBID_cuArray3DCreate_v2, CUPTI_DRIVER_TRACE_CBID_cuArrayDestroy,
-        CUPTI_DRIVER_TRACE_CBID_cuMipmappedArrayCreate, CUPTI_DRIVER_TRACE_CBID_cuMipmappedArrayDestroy};
-    return ids;
-}
-
-bool isMemoryCall(CUpti_CallbackId cbid)
-{
-    const auto& ids = memoryCalls();
-    return std::find(ids.begin(), ids.end(), cbid) != ids.end();
-}
-
 bool isGraphLaunch(CUpti_CallbackId cbid)
 {
     return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;

@@ -49,10 +49,6 @@ struct DeviceBuffer {
 // are laid out (cuFuncGetParamInfo, CUDA 12.4+). Only for launches relaunch() understands.
 std::vector<DeviceBuffer> launchBuffers(CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
 
-// The driver calls that allocate or free device memory (WS_PROFILE_TRACE names those made while
-// a replay runs: an allocation freed between a checkpoint's save and restore faults the restore).
-const std::vector<CUpti_CallbackId>& memoryCalls();
-bool isMemoryCall(CUpti_CallbackId cbid);
 // For WS_PROFILE_TRACE: the launch call, its configuration and attributes, what the function handle is.
 std::string describeLaunch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb);
 // True for cuGraphLaunch and its per-thread-stream variant.

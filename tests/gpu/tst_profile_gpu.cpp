@@ -187,6 +187,31 @@ private slots:
         QVERIFY2(s.kernelMetrics.size() >= 3 * 10, qPrintable(r.err)); // every launch has values
     }
 
+    // A program whose other threads copy, allocate and free while one thread's launch is replayed:
+    // the replay's final restore must not undo another thread's copy, nor fault on its free
+    // (ReplayGate holds those calls back until the replay ends; tst_replaygate checks the gate).
+    void otherThreadsMemoryCallsDuringReplayOnGpu_data() { replayKeepsTheProgramsMemoryOnGpu_data(); }
+    void otherThreadsMemoryCallsDuringReplayOnGpu()
+    {
+        QFETCH(QString, cacheControl);
+        if (const QString why = whyNoGpuRun(); !why.isEmpty())
+            QSKIP(qPrintable(why));
+        QTemporaryDir dir;
+        const QString out = dir.filePath("threads.wscope");
+        const auto r = runCli({"profile", "-o", out, "--section", "SpeedOfLight", "--cache-control", cacheControl,
+                                  "--kernel-name", "regex:accumulate_add", "--", kWorkload, "threads", "--warmup", "1",
+                                  "--iters", "2"},
+            gpuRunEnvironment());
+        if (r.err.contains("not supported") || r.err.contains("NVreg_RestrictProfilingToAdminUsers"))
+            QSKIP(qPrintable("profiling unavailable here: " + r.err));
+        QVERIFY2(uncleanEnd(r).isEmpty(), qPrintable(uncleanEnd(r)));
+        QVERIFY2(!r.err.contains("threads: thread"), qPrintable(r.err)); // the program's own check
+        QVERIFY2(!r.err.contains("did not end within"), qPrintable(r.err)); // every replay held the gate
+        const SessionData s = SessionReader(out.toStdString()).readAll();
+        QCOMPARE(s.kernels.size(), size_t(4 * 3)); // 4 threads x 3 launches, each profiled
+        QVERIFY2(s.kernelMetrics.size() >= 12 * 10, qPrintable(r.err));
+    }
+
     // The program that found it: PyTorch's cuDNN convolution after two copy kernels, profiled
     // whole (examples/python/fidelity_ops.py checks the result on the host). Skips without
     // PyTorch.

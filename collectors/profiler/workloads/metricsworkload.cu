@@ -16,6 +16,9 @@
 //              expandable segments), mapped (pinned host memory the kernel writes through its
 //              device pointer), indirect (the kernel gets a device array of pointers, not the
 //              data: no argument points at what it writes)
+//   threads    four host threads, each with its own stream, copying a new increment to the device,
+//              allocating and freeing a scratch buffer and launching x = 3x + inc, again and again:
+//              a replay of one thread's launch must not undo or fault on another's memory calls
 // Usage: warpscope-metrics-workload <mode> [K] [--warmup N] [--iters N]
 // Every launch is checked; results are verified on the host so a broken replay is caught.
 #include <cublas_v2.h>
@@ -30,6 +33,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../cudacheck.h"
@@ -445,11 +449,77 @@ static int memkind(const std::string& kind, int warmup, int iters)
     return status;
 }
 
+// ---- threads ------------------------------------------------------------------------------------
+
+__global__ void accumulate_add_kernel(uint32_t* x, const uint32_t* inc, size_t n)
+{
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+        x[i] = 3u * x[i] + inc[i];
+}
+
+static int threads(int warmup, int iters)
+{
+    constexpr int kThreads = 4;
+    const size_t n = size_t(1) << 20; // 4 MiB a buffer
+    const int launches = warmup + iters;
+    CHECK(cudaFree(nullptr));
+    std::vector<int> status(kThreads, 0);
+    std::vector<std::thread> workers;
+    for (int t = 0; t < kThreads; ++t) {
+        workers.emplace_back([&, t] {
+            cudaStream_t stream = nullptr;
+            CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+            uint32_t *x = nullptr, *inc = nullptr, *hostInc = nullptr;
+            CHECK(cudaMalloc(&x, n * sizeof(uint32_t)));
+            CHECK(cudaMalloc(&inc, n * sizeof(uint32_t)));
+            CHECK(cudaMallocHost(&hostInc, n * sizeof(uint32_t)));
+            CHECK(cudaMemsetAsync(x, 0, n * sizeof(uint32_t), stream));
+            std::vector<uint32_t> expected(n, 0);
+            for (int k = 0; k < launches; ++k) {
+                for (size_t i = 0; i < n; ++i)
+                    hostInc[i] = static_cast<uint32_t>(i * 2654435761u) ^ static_cast<uint32_t>((t + 1) * 7919 + k);
+                CHECK(cudaMemcpyAsync(inc, hostInc, n * sizeof(uint32_t), cudaMemcpyHostToDevice, stream));
+                // Memory that comes and goes between launches, as a caching allocator's does.
+                void* scratch = nullptr;
+                CHECK(cudaMalloc(&scratch, size_t(8) << 20));
+                CHECK(cudaMemsetAsync(scratch, 0xab, size_t(8) << 20, stream));
+                accumulate_add_kernel<<<132 * 2, 256, 0, stream>>>(x, inc, n);
+                CHECK(cudaGetLastError());
+                CHECK(cudaStreamSynchronize(stream));
+                CHECK(cudaFree(scratch));
+                for (size_t i = 0; i < n; ++i)
+                    expected[i] = 3u * expected[i] + hostInc[i];
+            }
+            std::vector<uint32_t> back(n);
+            CHECK(cudaMemcpy(back.data(), x, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+            for (size_t i = 0; i < n; ++i) {
+                if (back[i] != expected[i]) {
+                    std::fprintf(stderr, "threads: thread %d: element %zu is %u, expected %u after %d launches\n", t, i,
+                        back[i], expected[i], launches);
+                    status[t] = 1;
+                    break;
+                }
+            }
+            CHECK(cudaFreeHost(hostInc));
+            CHECK(cudaFree(inc));
+            CHECK(cudaFree(x));
+            CHECK(cudaStreamDestroy(stream));
+        });
+    }
+    for (auto& w : workers)
+        w.join();
+    for (int t = 0; t < kThreads; ++t)
+        if (status[t])
+            return 1;
+    std::printf("threads: ok (%d threads x %d launches, each applied once)\n", kThreads, launches);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     if (argc < 2) {
         std::fprintf(
-            stderr, "usage: %s gemm_relu|copy|chase|graph|accumulate|growing|memkind KIND [--warmup N] [--iters N]\n", argv[0]);
+            stderr, "usage: %s gemm_relu|copy|chase|graph|accumulate|growing|threads|memkind KIND [--warmup N] [--iters N]\n", argv[0]);
         return 2;
     }
     const std::string mode = argv[1];
@@ -476,6 +546,8 @@ int main(int argc, char** argv)
         return growing(warmup, iters);
     if (mode == "memkind")
         return memkind(kind, warmup, iters);
+    if (mode == "threads")
+        return threads(warmup, iters);
     std::fprintf(stderr, "unknown mode '%s'\n", mode.c_str());
     return 2;
 }
