@@ -891,6 +891,14 @@ void KernelProfiler::finish()
     m_writer.info("graph_launches_skipped", std::to_string(m_skippedGraphs));
     m_writer.info("captured_launches_skipped", std::to_string(m_skippedCaptured));
     m_writer.info("profiled_launch_wall_ms", std::to_string(m_replayMs));
+    const int lateCalls = m_gate.lateCalls();
+    if (lateCalls > 0) {
+        const std::string text = std::to_string(lateCalls)
+            + " memory call(s) of other threads waited 60 s for a replay and then ran during it; the replay's "
+              "final restore may have undone them";
+        m_writer.info("memory_calls_during_replay", std::to_string(lateCalls));
+        std::fprintf(stderr, "warpscope-profile: %s\n", text.c_str());
+    }
     m_writer.end();
     if (m_profilerInitialized) {
         auto dp = params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);

@@ -37,11 +37,16 @@ inline bool isMemoryWrite(std::string_view call)
 // A replay waits for the memory calls in flight to end, and memory calls that arrive while it
 // waits or runs wait for it (no replay waits behind an endless stream of copies). The replaying
 // thread's own calls pass. A replay that cannot get in within `patience` runs without the gate
-// (as before it existed) and says so: the driver might hold something a waiting copy needs.
+// (as before it existed) and says so: the driver might hold something a waiting copy needs. For
+// the same reason a memory call waits for a replay at most `callPatience` (a long replay of a
+// slow kernel takes seconds, not a minute) and then goes on, counted in lateCalls(): it must not
+// take any lock of the profiler's to say so, since the replaying thread holds them.
 class ReplayGate {
 public:
-    explicit ReplayGate(std::chrono::milliseconds patience = std::chrono::seconds(10))
+    explicit ReplayGate(std::chrono::milliseconds patience = std::chrono::seconds(10),
+        std::chrono::milliseconds callPatience = std::chrono::seconds(60))
         : m_patience(patience)
+        , m_callPatience(callPatience)
     {
     }
 
@@ -49,13 +54,22 @@ public:
     // exit on the same thread (CUPTI calls both); an exit without an enter is ignored.
     void memoryCallEnter()
     {
-        const bool take = !ownsReplay() && !holdsCall();
+        bool take = !ownsReplay() && !holdsCall();
         if (take) {
             std::unique_lock lock(m_mutex);
-            m_changed.wait(lock, [this] { return !m_replaying && m_waitingReplays == 0; });
-            ++m_calls;
+            take = m_changed.wait_for(lock, m_callPatience, [this] { return !m_replaying && m_waitingReplays == 0; });
+            if (take)
+                ++m_calls;
+            else
+                ++m_lateCalls;
         }
         callsOfThisThread().push_back(take);
+    }
+    // Memory calls that went on during a replay after waiting their patience.
+    int lateCalls()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_lateCalls;
     }
     void memoryCallExit()
     {
@@ -138,10 +152,12 @@ private:
     }
 
     std::chrono::milliseconds m_patience;
+    std::chrono::milliseconds m_callPatience;
     std::mutex m_mutex;
     std::condition_variable m_changed;
     int m_calls = 0;          // memory calls in flight that took the gate
     int m_waitingReplays = 0; // replays waiting for those to end
+    int m_lateCalls = 0;
     bool m_replaying = false;
     std::thread::id m_owner;
 };

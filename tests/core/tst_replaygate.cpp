@@ -203,6 +203,36 @@ private slots:
         QVERIFY(again.gated());
     }
 
+    // A memory call held back by a replay that does not end goes on after its own patience, and
+    // is counted, so the profiler can say so at the end.
+    void callGivesUpAfterItsPatience()
+    {
+        ReplayGate gate(std::chrono::seconds(10), 150ms);
+        std::atomic<bool> inCall {false};
+        std::thread other;
+        {
+            auto replay = gate.replay();
+            QVERIFY(replay.gated());
+            const auto start = std::chrono::steady_clock::now();
+            std::atomic<int64_t> waitedMs {0};
+            other = std::thread([&] {
+                gate.memoryCallEnter();
+                waitedMs
+                    = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start)
+                          .count();
+                inCall = true;
+                gate.memoryCallExit();
+            });
+            QVERIFY(becomes(inCall)); // while the replay still holds the gate
+            QVERIFY(waitedMs.load() >= 150);
+            QCOMPARE(gate.lateCalls(), 1);
+            other.join();
+        }
+        // Its exit took nothing back: a replay gets in at once.
+        auto again = gate.replay();
+        QVERIFY(again.gated());
+    }
+
     void exitWithoutEnterIsIgnored()
     {
         ReplayGate gate(100ms);

@@ -198,15 +198,16 @@ private slots:
             QSKIP(qPrintable(why));
         QTemporaryDir dir;
         const QString out = dir.filePath("threads.wscope");
-        const auto r = runCli({"profile", "-o", out, "--section", "SpeedOfLight", "--cache-control", cacheControl,
-                                  "--kernel-name", "regex:accumulate_add", "--", kWorkload, "threads", "--warmup", "1",
-                                  "--iters", "2"},
+        const auto r = runCli(
+            {"profile", "-o", out, "--section", "SpeedOfLight", "--cache-control", cacheControl, "--kernel-name",
+                "regex:accumulate_add", "--", kWorkload, "threads", "--warmup", "1", "--iters", "2"},
             gpuRunEnvironment());
         if (r.err.contains("not supported") || r.err.contains("NVreg_RestrictProfilingToAdminUsers"))
             QSKIP(qPrintable("profiling unavailable here: " + r.err));
         QVERIFY2(uncleanEnd(r).isEmpty(), qPrintable(uncleanEnd(r)));
-        QVERIFY2(!r.err.contains("threads: thread"), qPrintable(r.err)); // the program's own check
+        QVERIFY2(!r.err.contains("threads: thread"), qPrintable(r.err));    // the program's own check
         QVERIFY2(!r.err.contains("did not end within"), qPrintable(r.err)); // every replay held the gate
+        QVERIFY2(!r.err.contains("then ran during it"), qPrintable(r.err)); // no call went on during one
         const SessionData s = SessionReader(out.toStdString()).readAll();
         QCOMPARE(s.kernels.size(), size_t(4 * 3)); // 4 threads x 3 launches, each profiled
         QVERIFY2(s.kernelMetrics.size() >= 12 * 10, qPrintable(r.err));

@@ -405,7 +405,8 @@ static int memkind(const std::string& kind, int warmup, int iters)
         host[i] = static_cast<uint32_t>(i * 2654435761u) ^ 0x9e3779b9u;
     KindBuffer b;
     if (!allocateKind(kind, bytes, b)) {
-        std::fprintf(stderr, "memkind: unknown kind '%s' (device|async|pool|managed|vmm|mapped|indirect)\n", kind.c_str());
+        std::fprintf(
+            stderr, "memkind: unknown kind '%s' (device|async|pool|managed|vmm|mapped|indirect)\n", kind.c_str());
         return 2;
     }
     CHECK(cudaMemcpy(b.device, host.data(), bytes, cudaMemcpyDefault));
@@ -518,8 +519,9 @@ static int threads(int warmup, int iters)
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        std::fprintf(
-            stderr, "usage: %s gemm_relu|copy|chase|graph|accumulate|growing|threads|memkind KIND [--warmup N] [--iters N]\n", argv[0]);
+        std::fprintf(stderr,
+            "usage: %s gemm_relu|copy|chase|graph|accumulate|growing|threads|memkind KIND [--warmup N] [--iters N]\n",
+            argv[0]);
         return 2;
     }
     const std::string mode = argv[1];
