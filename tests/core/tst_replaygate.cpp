@@ -30,6 +30,33 @@ bool becomes(const std::atomic<bool>& flag)
     return flag.load();
 }
 
+// Another thread inside a memory call (a copy in flight) from construction until end().
+class CallInFlight {
+public:
+    explicit CallInFlight(ReplayGate& gate)
+        : m_thread([this, &gate] {
+            gate.memoryCallEnter();
+            m_in = true;
+            while (!m_end.load())
+                std::this_thread::sleep_for(1ms);
+            gate.memoryCallExit();
+        })
+    {
+    }
+    ~CallInFlight() { end(); }
+    bool started() const { return becomes(m_in); }
+    void end()
+    {
+        m_end = true;
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+
+private:
+    std::atomic<bool> m_in {false}, m_end {false};
+    std::thread m_thread;
+};
+
 } // namespace
 
 class TestReplayGate : public QObject {
@@ -92,24 +119,17 @@ private slots:
     void replayWaitsForTheCallInFlight()
     {
         ReplayGate gate;
-        std::atomic<bool> callStarted {false}, replaying {false}, endCall {false};
-        std::thread caller([&] {
-            gate.memoryCallEnter();
-            callStarted = true;
-            while (!endCall.load())
-                std::this_thread::sleep_for(1ms);
-            gate.memoryCallExit();
-        });
-        QVERIFY(becomes(callStarted));
+        std::atomic<bool> replaying {false};
+        CallInFlight call(gate);
+        QVERIFY(call.started());
         std::thread replayer([&] {
             auto r = gate.replay();
             replaying = r.gated();
         });
         std::this_thread::sleep_for(kWhile);
         QVERIFY2(!replaying.load(), "the replay started while a memory call was in flight");
-        endCall = true;
+        call.end();
         QVERIFY(becomes(replaying));
-        caller.join();
         replayer.join();
     }
 
@@ -118,16 +138,9 @@ private slots:
     void callsWaitBehindAWaitingReplay()
     {
         ReplayGate gate;
-        std::atomic<bool> firstIn {false}, endFirst {false}, replayRan {false}, secondIn {false},
-            secondBeforeReplay {false};
-        std::thread first([&] {
-            gate.memoryCallEnter();
-            firstIn = true;
-            while (!endFirst.load())
-                std::this_thread::sleep_for(1ms);
-            gate.memoryCallExit();
-        });
-        QVERIFY(becomes(firstIn));
+        std::atomic<bool> replayRan {false}, secondIn {false}, secondBeforeReplay {false};
+        CallInFlight first(gate);
+        QVERIFY(first.started());
         std::thread replayer([&] {
             auto r = gate.replay();
             replayRan = r.gated();
@@ -141,8 +154,7 @@ private slots:
         });
         std::this_thread::sleep_for(kWhile);
         QVERIFY2(!secondIn.load(), "a new memory call went ahead of the waiting replay");
-        endFirst = true;
-        first.join();
+        first.end();
         replayer.join();
         second.join();
         QVERIFY(replayRan.load());
@@ -171,15 +183,9 @@ private slots:
     void replayGivesUpAfterItsPatience()
     {
         ReplayGate gate(150ms);
-        std::atomic<bool> firstIn {false}, endFirst {false}, secondIn {false};
-        std::thread first([&] {
-            gate.memoryCallEnter();
-            firstIn = true;
-            while (!endFirst.load())
-                std::this_thread::sleep_for(1ms);
-            gate.memoryCallExit();
-        });
-        QVERIFY(becomes(firstIn));
+        std::atomic<bool> secondIn {false};
+        CallInFlight first(gate);
+        QVERIFY(first.started());
         std::thread second;
         {
             const auto start = std::chrono::steady_clock::now();
@@ -195,8 +201,7 @@ private slots:
             QVERIFY(becomes(secondIn));
             second = std::move(late);
         }
-        endFirst = true;
-        first.join();
+        first.end();
         second.join();
         // The gate works again afterwards.
         auto again = gate.replay();
