@@ -643,7 +643,7 @@ void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_Callbac
 {
     // A memory call (initialize() enables those of isMemoryWrite): another thread's waits for a
     // replay in progress and holds the next one back until it returns (ReplayGate); the replay's
-    // own pass. An allocation freed between a checkpoint's save and its restore faults inside the
+    // own calls pass. An allocation freed between a checkpoint's save and its restore faults inside the
     // restore: the trace names every memory call made while a replay runs, ours and other threads'.
     if (cb && cbid < m_memoryWrites.size() && m_memoryWrites[cbid]) {
         const bool enter = cb->callbackSite == CUPTI_API_ENTER;
@@ -781,7 +781,7 @@ void KernelProfiler::replayLaunch(ContextState& state, CUpti_CallbackId cbid, co
     size_t passes = 0;
     // Before anything of the replay: the other threads' memory calls in flight end first.
     const ReplayGate::Replay gate = m_gate.replay();
-    if (!gate.gated())
+    if (gate.gaveUp())
         warnOnce("gate",
             "another thread's memory call did not end within 10 s of a launch to replay; that replay ran "
             "while other threads could copy or free memory, which its final restore may undo");

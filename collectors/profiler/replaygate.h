@@ -97,14 +97,19 @@ public:
                 m_gate->endReplay();
         }
         bool gated() const { return m_gate != nullptr; }
+        // Not gated because the calls in flight outlasted the patience (not because the thread
+        // already replays or is inside a memory call of its own).
+        bool gaveUp() const { return m_gaveUp; }
 
     private:
         friend class ReplayGate;
-        explicit Replay(ReplayGate* gate)
+        explicit Replay(ReplayGate* gate, bool gaveUp = false)
             : m_gate(gate)
+            , m_gaveUp(gaveUp)
         {
         }
         ReplayGate* m_gate;
+        bool m_gaveUp;
     };
     [[nodiscard]] Replay replay()
     {
@@ -117,7 +122,7 @@ public:
         --m_waitingReplays;
         if (!in) {
             m_changed.notify_all(); // the calls held back for this replay go on
-            return Replay(nullptr);
+            return Replay(nullptr, true);
         }
         m_replaying = true;
         m_owner = std::this_thread::get_id();
