@@ -20,6 +20,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -198,6 +200,26 @@ SessionData writeSession(const SessionOutput& output, AppendResult& written, con
     return data;
 }
 
+// What a profiled launch cost the program, from every process's result: the wall time its launch
+// callbacks took (checkpoint, passes, restores; issue 18 asks for it per launch beside the passes).
+// Nothing when no process reports it (PC sampling, or results older than the entry).
+std::string costPerLaunch(const SessionData& data)
+{
+    double wallMs = 0;
+    long long launches = 0;
+    for (const auto& [key, value] : data.environment) {
+        if (key.ends_with(".profiled_launch_wall_ms"))
+            wallMs += std::strtod(value.c_str(), nullptr);
+        else if (key.ends_with(".launches_profiled"))
+            launches += std::strtoll(value.c_str(), nullptr, 10);
+    }
+    if (launches <= 0 || wallMs <= 0)
+        return {};
+    char text[96];
+    std::snprintf(text, sizeof text, ", %.2f s per profiled launch", wallMs / 1000.0 / static_cast<double>(launches));
+    return text;
+}
+
 void summarise(ProfileRunResult& r, const SessionData& data)
 {
     r.kernels = data.kernels.size();
@@ -212,7 +234,8 @@ void summarise(ProfileRunResult& r, const SessionData& data)
             // The replay that ran, as the profiler reported it: a summary that said only the cache
             // control hid that `all` ran none's replay for a day (2026-12-02).
             + (data.meta.count(metakey::kProfileReplayMode) ? ", " + data.meta.at(metakey::kProfileReplayMode)
-                                                            : std::string());
+                                                            : std::string())
+            + costPerLaunch(data);
 }
 
 } // namespace

@@ -21,7 +21,7 @@ inline bool isMemoryWrite(std::string_view call)
              "cuMemMap", "cuMemUnmap", "cuMemAddressFree", "cuMemPoolTrimTo", "cuMemPoolDestroy", "cuMemPrefetch",
              "cuMemDiscard", "cuStreamWriteValue", "cuStreamBatchMemOp", "cuArrayCreate", "cuArray3DCreate",
              "cuArrayDestroy", "cuMipmappedArrayCreate", "cuMipmappedArrayDestroy"}) {
-        if (call.substr(0, prefix.size()) == prefix)
+        if (call.starts_with(prefix))
             return true;
     }
     return false;

@@ -86,6 +86,23 @@ private slots:
         QVERIFY2(err.contains("cache control all, user replay (memory checkpoint restored and L2 evicted before every "
                               "pass)"),
             err.constData());
+        // And what a profiled launch cost, from the result files' own figures.
+        double wallMs = 0;
+        long long launches = 0;
+        for (const QFileInfo& f : QDir(dir).entryInfoList({QStringLiteral("profile-*.txt")})) {
+            QFile file(f.filePath());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            for (const QByteArray& line : file.readAll().split('\n')) {
+                const QList<QByteArray> w = line.split(' ');
+                if (w.size() == 3 && w[0] == "info" && w[1] == "profiled_launch_wall_ms")
+                    wallMs += w[2].toDouble();
+                else if (w.size() == 3 && w[0] == "info" && w[1] == "launches_profiled")
+                    launches += w[2].toLongLong();
+            }
+        }
+        QVERIFY(launches > 0);
+        const QString cost = QString::asprintf(", %.2f s per profiled launch", wallMs / 1000.0 / double(launches));
+        QVERIFY2(err.contains(cost.toUtf8()), qPrintable(cost + " not in: " + QString::fromUtf8(err)));
         const Values got = sessionValues(out);
         QCOMPARE(got.size(), expected.size());
         int shown = 0;
