@@ -12,10 +12,10 @@
 //              checkpoint the memory as it is at that launch
 //   memkind K  accumulate launches on one kind of memory a user's program may hand a kernel:
 //              device (cudaMalloc), async (cudaMallocAsync, the default pool), pool (a pool of
-//              its own), managed (cudaMallocManaged), vmm (cuMemCreate + cuMemMap, as PyTorch's
-//              expandable segments), mapped (pinned host memory the kernel writes through its
-//              device pointer), indirect (the kernel gets a device array of pointers, not the
-//              data: no argument points at what it writes)
+//              its own), managed (cudaMallocManaged), vmm (cuMemCreate + cuMemMap into a reserved
+//              range twice as large, its second half unmapped, as PyTorch's expandable segments), mapped (pinned host
+//              memory the kernel writes through its device pointer), indirect (the kernel gets a device array of
+//              pointers, not the data: no argument points at what it writes)
 //   threads    four host threads, each with its own stream, copying a new increment to the device,
 //              allocating and freeing a scratch buffer and launching x = 3x + inc, again and again:
 //              a replay of one thread's launch must not undo or fault on another's memory calls
@@ -362,7 +362,9 @@ static bool allocateKind(const std::string& kind, size_t bytes, KindBuffer& b)
         CHECK_DRV(cuMemGetAllocationGranularity(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
         b.vmmBytes = (bytes + granularity - 1) / granularity * granularity;
         CUdeviceptr va = 0;
-        CHECK_DRV(cuMemAddressReserve(&va, b.vmmBytes, 0, 0, 0));
+        // Twice the address range, half of it mapped: a replay that takes the reservation for the
+        // allocation would touch unmapped addresses.
+        CHECK_DRV(cuMemAddressReserve(&va, 2 * b.vmmBytes, 0, 0, 0));
         CHECK_DRV(cuMemCreate(&b.vmmHandle, b.vmmBytes, &prop, 0));
         CHECK_DRV(cuMemMap(va, b.vmmBytes, 0, b.vmmHandle, 0));
         CUmemAccessDesc access {};
@@ -384,7 +386,7 @@ static void freeKind(const std::string& kind, KindBuffer& b)
         const auto va = reinterpret_cast<CUdeviceptr>(b.device);
         CHECK_DRV(cuMemUnmap(va, b.vmmBytes));
         CHECK_DRV(cuMemRelease(b.vmmHandle));
-        CHECK_DRV(cuMemAddressFree(va, b.vmmBytes));
+        CHECK_DRV(cuMemAddressFree(va, 2 * b.vmmBytes));
     } else if (kind == "async" || kind == "pool") {
         CHECK(cudaFreeAsync(b.device, nullptr));
         CHECK(cudaStreamSynchronize(nullptr));
