@@ -23,6 +23,7 @@ struct ProfileArgs {
     ws::ProfileOptions options;
     bool listMetrics = false;
     bool listSections = false;
+    std::string clockControl = "none"; // ncu's option; only none is accepted
 };
 
 void note(const std::string& line)
@@ -95,13 +96,14 @@ const ws::cli::CommandRegistrar registrar(
          cmd->add_option("--append", args->options.append,
              "Append the run to this existing session instead of writing a new one (replaced only once the run "
              "is complete; a failed run is recorded as failed and the earlier runs kept)");
-         cmd->add_option("--kernel-name", args->options.kernelName,
+         // -k, -s and -c as in ncu, so an ncu command line works here as it stands.
+         cmd->add_option("-k,--kernel-name", args->options.kernelName,
              "Profile only kernels whose function name is NAME, or matches regex:R (searched in the base, demangled "
              "and mangled names)");
          cmd->add_option(
-                "--launch-skip", args->options.launchSkip, "Matching launches to skip before profiling (default 0)")
+                "-s,--launch-skip", args->options.launchSkip, "Matching launches to skip before profiling (default 0)")
              ->check(CLI::NonNegativeNumber);
-         cmd->add_option("--launch-count", args->options.launchCount, "Matching launches to profile (default: all)")
+         cmd->add_option("-c,--launch-count", args->options.launchCount, "Matching launches to profile (default: all)")
              ->check(CLI::PositiveNumber);
          cmd->add_option("--section", args->options.sections, "Section to collect (repeatable; see --list-sections)");
          cmd->add_option("--set", args->options.set, "Section set: basic (default), detailed, full or roofline");
@@ -122,6 +124,19 @@ const ws::cli::CommandRegistrar registrar(
                 "it changed in the launch's buffers is restored; each pass starts with L2 as the previous run "
                 "left it, as ncu --cache-control none)")
              ->check(CLI::IsMember({"all", "none"}));
+         // ncu locks the clocks to base by default; we never lock them, so only ncu's `none` is
+         // ours, and a command line asking for another says so instead of being ignored.
+         cmd->add_option("--clock-control", args->clockControl,
+                "GPU clocks during profiling, as in ncu: none, the only one (clocks are never locked; compare "
+                "with ncu --clock-control none)")
+             ->check(CLI::Validator(
+                 [](const std::string& value) {
+                     return value == "none" ? std::string()
+                                            : "--clock-control " + value
+                             + ": warpscope never locks the GPU clocks; only none (ncu --clock-control none) is "
+                               "available";
+                 },
+                 "none"));
          cmd->add_flag("--pc-sampling", args->options.pcSampling,
              "Sample warp stall reasons per SASS instruction with CUPTI PC sampling (the SourceCounters section); "
              "the cubins are disassembled here so the session shows SASS and CUDA source lines");

@@ -89,15 +89,24 @@ private slots:
         QCOMPARE(QDir(dir.path()).entryList({"p.wscope.profile-*"}, QDir::Dirs).size(), 0);
     }
 
-    void cacheControlReachesTheTarget_data()
+    // What the options hand the injection library, ncu's short forms (-k, -s, -c) included, so an
+    // ncu command line works as it stands.
+    void optionsReachTheTarget_data()
     {
         QTest::addColumn<QStringList>("option");
         QTest::addColumn<QString>("line");
-        QTest::newRow("default") << QStringList {} << "cache-control all";
+        QTest::newRow("default cache control") << QStringList {} << "cache-control all";
         QTest::newRow("all") << QStringList {"--cache-control", "all"} << "cache-control all";
         QTest::newRow("none") << QStringList {"--cache-control", "none"} << "cache-control none";
+        QTest::newRow("clock control none, as ncu's") << QStringList {"--clock-control", "none"} << "cache-control all";
+        QTest::newRow("--kernel-name") << QStringList {"--kernel-name", "regex:copy"} << "kernel-regex copy";
+        QTest::newRow("-k, as ncu") << QStringList {"-k", "regex:copy|relu"} << "kernel-regex copy|relu";
+        QTest::newRow("--launch-skip") << QStringList {"--launch-skip", "3"} << "launch-skip 3";
+        QTest::newRow("-s, as ncu") << QStringList {"-s", "5"} << "launch-skip 5";
+        QTest::newRow("--launch-count") << QStringList {"--launch-count", "2"} << "launch-count 2";
+        QTest::newRow("-c, as ncu") << QStringList {"-c", "1"} << "launch-count 1";
     }
-    void cacheControlReachesTheTarget()
+    void optionsReachTheTarget()
     {
         QFETCH(QStringList, option);
         QFETCH(QString, line);
@@ -203,6 +212,8 @@ private slots:
                                          << "/no/such/program";
         QTest::newRow("bad cache control")
             << QStringList {"profile", "-o", "x.wscope", "--cache-control", "some", "--", "true"} << "--cache-control";
+        QTest::newRow("ncu's default clock control (locked to base)") << QStringList {"profile", "-o", "x.wscope",
+            "--clock-control", "base", "--", "true"} << "warpscope never locks the GPU clocks";
     }
     void badOptions()
     {
