@@ -23,7 +23,8 @@ struct ProfileArgs {
     ws::ProfileOptions options;
     bool listMetrics = false;
     bool listSections = false;
-    std::string clockControl = "none"; // ncu's option; only none is accepted
+    std::string clockControl = "none";   // ncu's option; only none is accepted
+    std::string profileFromStart = "on"; // ncu's option; off = --capture-range cudaProfilerApi
 };
 
 void note(const std::string& line)
@@ -48,7 +49,10 @@ int runProfile(const ProfileArgs& a)
         return 0;
     }
 
-    ws::ProfilePipeline pipeline(a.options, std::move(catalog));
+    ws::ProfileOptions options = a.options;
+    if (a.profileFromStart == "off")
+        options.captureRange = "cudaProfilerApi";
+    ws::ProfilePipeline pipeline(options, std::move(catalog));
     const ws::MetricRequest& request = pipeline.request();
     if (a.listMetrics) {
         if (pipeline.sourceCounters())
@@ -124,6 +128,14 @@ const ws::cli::CommandRegistrar registrar(
                 "it changed in the launch's buffers is restored; each pass starts with L2 as the previous run "
                 "left it, as ncu --cache-control none)")
              ->check(CLI::IsMember({"all", "none"}));
+         cmd->add_option("--capture-range", args->options.captureRange,
+                "Profile only launches between the program's cudaProfilerStart and cudaProfilerStop "
+                "(cudaProfilerApi, as record's option); --launch-skip and --launch-count count those only")
+             ->check(CLI::IsMember({"cudaProfilerApi"}));
+         cmd->add_option("--profile-from-start", args->profileFromStart,
+                "ncu's form of the same: off profiles only between cudaProfilerStart and cudaProfilerStop, on "
+                "(default) from the start")
+             ->check(CLI::IsMember({"on", "off"}));
          // ncu locks the clocks to base by default; we never lock them, so only ncu's `none` is
          // ours, and a command line asking for another says so instead of being ignored.
          cmd->add_option("--clock-control", args->clockControl,

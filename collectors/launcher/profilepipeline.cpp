@@ -264,6 +264,8 @@ std::vector<std::string> profileArguments(const ProfileOptions& o)
         args.emplace_back("--verbose");
     if (o.cacheControl != defaults.cacheControl)
         args.insert(args.end(), {"--cache-control", o.cacheControl});
+    if (!o.captureRange.empty())
+        args.insert(args.end(), {"--capture-range", o.captureRange});
     if (o.pcSampling)
         args.emplace_back("--pc-sampling");
     if (o.pcSamplingInterval != defaults.pcSamplingInterval)
@@ -410,6 +412,7 @@ ProfileRunResult ProfilePipeline::collect(const Note& note)
     cfg.counters = m_request.counters;
     cfg.verbose = a.verbose;
     cfg.cacheControl = a.cacheControl == "none" ? ProfileConfig::CacheControl::None : ProfileConfig::CacheControl::All;
+    cfg.captureProfilerApi = a.captureRange == "cudaProfilerApi";
     cfg.pcSampling = m_sourceCounters;
     cfg.pcSamplingPeriod = a.pcSamplingInterval;
     cfg.pcSamplingStartStop = !a.pcSamplingNoStartStop;
@@ -472,10 +475,11 @@ ProfileRunResult ProfilePipeline::collect(const Note& note)
         if (results.empty())
             throw std::runtime_error("the program made no CUDA call that loaded the profiler (it " + status.describe()
                 + "); is it a CUDA program, and is a GPU usable here?");
+        const std::string inRange = a.captureRange.empty() ? std::string() : " between cudaProfilerStart and Stop";
         throw std::runtime_error("no kernel was profiled (the program " + status.describe() + "; "
-            + (a.kernelName.empty() ? std::string("it launched no kernel")
-                                    : "no launch matched --kernel-name " + a.kernelName)
-            + ")");
+            + (a.kernelName.empty() ? "it launched no kernel" + inRange
+                                    : "no launch" + inRange + " matched --kernel-name " + a.kernelName)
+            + (inRange.empty() ? std::string() : "; --capture-range cudaProfilerApi profiles only there") + ")");
     }
 
     ProfileIngest::ProcessExit root;

@@ -18,6 +18,7 @@ struct ProfileOptions {
     std::string kernelName;  // ncu's --kernel-name: NAME or regex:R
     int64_t launchSkip = 0;
     int64_t launchCount = -1;
+    std::string captureRange; // "cudaProfilerApi": only launches between cudaProfilerStart and Stop
     std::vector<std::string> sections;
     std::string set;
     std::string metrics; // extra metric names, comma-separated

@@ -211,6 +211,11 @@ bool KernelProfiler::initialize()
         CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
     for (auto id : launches)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+    if (m_config.captureProfilerApi) {
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+        m_writer.info("capture_range", "cudaProfilerApi");
+    }
     // The memory calls (ReplayGate::isMemoryWrite): our replays keep other threads' calls out
     // while they run, and WS_PROFILE_TRACE names those made during a replay. CUPTI's kernel
     // replay and PC sampling replay nothing of ours, so they leave the calls alone.
@@ -683,6 +688,14 @@ void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_Callbac
     if (m_finished)
         return;
 
+    // The capture range opens at the program's cudaProfilerStart and closes at its
+    // cudaProfilerStop (the driver calls under the runtime's; API enter, as launches are decided).
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart || cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop) {
+        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart)
+            ++m_profilerStarts;
+        m_capturing = cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart;
+        return;
+    }
     if (isGraphLaunch(cbid)) {
         // Kernel replay crashed a target on graph launches (H200, CUDA 13): never let a graph's
         // kernels run while the profiler is started.
@@ -708,7 +721,8 @@ void KernelProfiler::onDriverCallback(CUpti_CallbackId cbid, const CUpti_Callbac
     }
     captured.launch.mangledName = functionName(captured, cb);
     crash::noteActivity(("in the launch callback of kernel " + captured.launch.mangledName).c_str());
-    bool profile = wants(captured.launch.mangledName);
+    // Outside the capture range a launch neither matches nor counts for --launch-skip/-count.
+    bool profile = (!m_config.captureProfilerApi || m_capturing) && wants(captured.launch.mangledName);
     if (profile) {
         ++m_matched;
         // Skipped by --launch-skip, or past --launch-count.
@@ -890,6 +904,8 @@ void KernelProfiler::finish()
     m_writer.info("launches_profiled", std::to_string(m_profiled));
     m_writer.info("graph_launches_skipped", std::to_string(m_skippedGraphs));
     m_writer.info("captured_launches_skipped", std::to_string(m_skippedCaptured));
+    if (m_config.captureProfilerApi)
+        m_writer.info("profiler_starts", std::to_string(m_profilerStarts));
     m_writer.info("profiled_launch_wall_ms", std::to_string(m_replayMs));
     const int lateCalls = m_gate.lateCalls();
     if (lateCalls > 0) {

@@ -133,6 +133,10 @@ private:
     int64_t m_profiled = 0;     // launches handed to the range profiler
     int64_t m_skippedGraphs = 0;
     int64_t m_skippedCaptured = 0;
+    // --capture-range cudaProfilerApi: inside the program's cudaProfilerStart..Stop, and how many
+    // starts it made (a run that profiled nothing says whether the program ever started).
+    bool m_capturing = false;
+    int64_t m_profilerStarts = 0;
     double m_replayMs = 0; // wall time spent inside profiled launch calls (replay included)
     bool m_profilerInitialized = false;
     bool m_pcSampling = false;

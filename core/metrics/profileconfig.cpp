@@ -14,6 +14,7 @@ namespace ws {
 //   kernel-regex <regex to end of line>
 //   launch-skip <n>
 //   launch-count <n>
+//   capture-range cudaProfilerApi        (only launches between cudaProfilerStart and Stop)
 //   verbose <0|1>
 //   cache-control <all|none>
 //   pc-sampling <period> <start-stop 0|1>
@@ -30,6 +31,8 @@ std::string ProfileConfig::serialize() const
         out << "kernel-regex " << kernelRegex << '\n';
     out << "launch-skip " << launchSkip << '\n';
     out << "launch-count " << launchCount << '\n';
+    if (captureProfilerApi)
+        out << "capture-range cudaProfilerApi\n";
     out << "verbose " << (verbose ? 1 : 0) << '\n';
     out << "cache-control " << (cacheControl == CacheControl::All ? "all" : "none") << '\n';
     if (pcSampling)
@@ -77,6 +80,10 @@ ProfileConfig ProfileConfig::parse(const std::string& text, const std::string& s
             cfg.launchSkip = toInt(rest);
         } else if (key == "launch-count") {
             cfg.launchCount = toInt(rest);
+        } else if (key == "capture-range") {
+            if (rest != "cudaProfilerApi")
+                fail("expected 'capture-range cudaProfilerApi'");
+            cfg.captureProfilerApi = true;
         } else if (key == "verbose") {
             cfg.verbose = rest == "1";
         } else if (key == "cache-control") {

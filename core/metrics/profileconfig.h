@@ -18,10 +18,14 @@ struct ProfileConfig {
     int64_t launchCount = -1; // matching launches to profile; -1 = no limit
     std::vector<MetricRequest::Counter> counters;
     bool verbose = false;
+    // Launches count only between the program's cudaProfilerStart and cudaProfilerStop (ncu
+    // --profile-from-start off, nsys --capture-range cudaProfilerApi): the others neither match
+    // nor count for launchSkip/launchCount.
+    bool captureProfilerApi = false;
     // Cache state at the start of every replay pass, named as ncu names it. All: our own replay
     // (checkpoint restore + L2 eviction before each pass), the state of ncu's default
-    // `--cache-control all`. None: CUPTI's kernel replay, which leaves L2 as its memory restore
-    // left it (compare with ncu `--cache-control none`).
+    // `--cache-control all`. None: our replay that restores only what the kernel changed, each
+    // pass starting from the L2 the last run left (compare with ncu `--cache-control none`).
     enum class CacheControl { All, None };
     CacheControl cacheControl = CacheControl::None;
     // SourceCounters: CUPTI PC sampling (kernel-serialized, start/stop around each selected

@@ -105,6 +105,10 @@ private slots:
         QTest::newRow("-s, as ncu") << QStringList {"-s", "5"} << "launch-skip 5";
         QTest::newRow("--launch-count") << QStringList {"--launch-count", "2"} << "launch-count 2";
         QTest::newRow("-c, as ncu") << QStringList {"-c", "1"} << "launch-count 1";
+        QTest::newRow("--capture-range cudaProfilerApi")
+            << QStringList {"--capture-range", "cudaProfilerApi"} << "capture-range cudaProfilerApi";
+        QTest::newRow("--profile-from-start off, as ncu")
+            << QStringList {"--profile-from-start", "off"} << "capture-range cudaProfilerApi";
     }
     void optionsReachTheTarget()
     {
@@ -198,6 +202,18 @@ private slots:
         QVERIFY2(r.err.contains("no launch matched --kernel-name regex:gemm"), qPrintable(r.err));
     }
 
+    // A program that launched nothing inside its cudaProfilerStart..Stop: the message says where
+    // the launches were looked for.
+    void noKernelInsideTheCaptureRange()
+    {
+        QTemporaryDir dir;
+        const QString target = writeFakeTarget(dir, "warpscope-profile 1\nprocess $$ fake\nend\n");
+        const auto r = runCli(
+            {"profile", "-o", dir.filePath("p.wscope"), "--profile-from-start", "off", "--", target}, envWithLibrary());
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("it launched no kernel between cudaProfilerStart and Stop"), qPrintable(r.err));
+    }
+
     void badOptions_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -212,6 +228,10 @@ private slots:
                                          << "/no/such/program";
         QTest::newRow("bad cache control")
             << QStringList {"profile", "-o", "x.wscope", "--cache-control", "some", "--", "true"} << "--cache-control";
+        QTest::newRow("capture range of record's that profile has not") << QStringList {"profile", "-o", "x.wscope",
+            "--capture-range", "nvtx:step", "--", "true"} << "--capture-range";
+        QTest::newRow("bad --profile-from-start") << QStringList {"profile", "-o", "x.wscope", "--profile-from-start",
+            "later", "--", "true"} << "--profile-from-start";
         QTest::newRow("ncu's default clock control (locked to base)") << QStringList {"profile", "-o", "x.wscope",
             "--clock-control", "base", "--", "true"} << "warpscope never locks the GPU clocks";
     }

@@ -177,6 +177,7 @@ private slots:
         c.launchSkip = 3;
         c.launchCount = 7;
         c.verbose = true;
+        c.captureProfilerApi = true;
         c.cacheControl = ProfileConfig::CacheControl::All;
         c.counters = {{"sm__throughput.avg.pct_of_peak_sustained_elapsed", ArchFilter(), false},
             {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", ArchFilter::parse("75-86,90-"), true}};
@@ -189,10 +190,21 @@ private slots:
         QCOMPARE(back.launchSkip, c.launchSkip);
         QCOMPARE(back.launchCount, c.launchCount);
         QCOMPARE(back.verbose, true);
+        QCOMPARE(back.captureProfilerApi, true);
+        QCOMPARE(ProfileConfig::readFile(path).captureProfilerApi, true);
         QVERIFY(back.cacheControl == ProfileConfig::CacheControl::All);
         QCOMPARE(back.counters.size(), size_t(2));
         QVERIFY(back.counters[0] == c.counters[0]);
         QVERIFY(back.counters[1] == c.counters[1]);
+    }
+
+    // Without the option the library profiles from the start, as before the option existed.
+    void configWithoutCaptureRangeProfilesFromTheStart()
+    {
+        ProfileConfig c;
+        c.outputDir = "/x";
+        QVERIFY(c.serialize().find("capture-range") == std::string::npos);
+        QCOMPARE(ProfileConfig::parse(c.serialize(), "cfg").captureProfilerApi, false);
     }
 
     void configErrors_data()
@@ -209,6 +221,8 @@ private slots:
                                              << "cfg:3:";
         QTest::newRow("bad cache control") << "warpscope-profile-config 1\noutput /x\ncache-control some\n"
                                            << "cfg:3:";
+        QTest::newRow("unknown capture range") << "warpscope-profile-config 1\noutput /x\ncapture-range nvtx:step\n"
+                                               << "cfg:3:";
         QTest::newRow("no output") << "warpscope-profile-config 1\n"
                                    << "cfg: no 'output'";
         QTest::newRow("empty") << ""

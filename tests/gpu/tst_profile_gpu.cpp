@@ -213,6 +213,36 @@ private slots:
         QVERIFY2(s.kernelMetrics.size() >= 12 * 10, qPrintable(r.err));
     }
 
+    // ncu's --profile-from-start off: only the launches between cudaProfilerStart and Stop match,
+    // and --launch-skip counts those (the workload makes 2 launches before, 3 inside, 2 after).
+    void profilesOnlyInsideTheCaptureRangeOnGpu_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<int>("profiled");
+        QTest::newRow("from the start") << QStringList {} << 7;
+        QTest::newRow("--profile-from-start off") << QStringList {"--profile-from-start", "off"} << 3;
+        QTest::newRow("--capture-range, skipping the first inside")
+            << QStringList {"--capture-range", "cudaProfilerApi", "--launch-skip", "1"} << 2;
+    }
+    void profilesOnlyInsideTheCaptureRangeOnGpu()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(int, profiled);
+        if (const QString why = whyNoGpuRun(); !why.isEmpty())
+            QSKIP(qPrintable(why));
+        QTemporaryDir dir;
+        const QString out = dir.filePath("capture.wscope");
+        const auto r = runCli(QStringList {"profile", "-o", out, "--section", "SpeedOfLight"} + options
+                + QStringList {"--", kWorkload, "capture"},
+            gpuRunEnvironment());
+        if (r.err.contains("not supported") || r.err.contains("NVreg_RestrictProfilingToAdminUsers"))
+            QSKIP(qPrintable("profiling unavailable here: " + r.err));
+        QVERIFY2(uncleanEnd(r).isEmpty(), qPrintable(uncleanEnd(r)));
+        QVERIFY2(!r.err.contains("capture: element"), qPrintable(r.err)); // the program's own check
+        const SessionData s = SessionReader(out.toStdString()).readAll();
+        QCOMPARE(s.kernels.size(), size_t(profiled));
+    }
+
     // The program that found it: PyTorch's cuDNN convolution after two copy kernels, profiled
     // whole (examples/python/fidelity_ops.py checks the result on the host). Skips without
     // PyTorch.

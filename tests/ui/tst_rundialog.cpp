@@ -6,6 +6,7 @@
 #include "ui/run/rundialog.h"
 #include "ui/session/sessiondocument.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QProcess>
 
@@ -238,6 +239,17 @@ private slots:
         QCOMPARE(steps[2].arguments,
             (QStringList {"profile", "--append", "/tmp/all.wscope", "--pc-sampling", "--", "/opt/train", "-n", "3"}));
         QCOMPARE(steps[3].arguments, (QStringList {"bench", "--append", "/tmp/all.wscope", "-w", "gemm"}));
+        // ncu's --profile-from-start off, ticked in the dialog, reaches the profile run only.
+        auto* range = d.findChild<QCheckBox*>(QStringLiteral("profileCaptureRange"));
+        QVERIFY(range);
+        range->click();
+        const QList<RunStep> ranged = d.steps(false);
+        QCOMPARE(ranged[1].arguments,
+            (QStringList {"profile", "--append", "/tmp/all.wscope", "--set", "full", "--kernel-name", "regex:^gemm",
+                "--capture-range", "cudaProfilerApi", "--", "/opt/train", "-n", "3"}));
+        QVERIFY(!ranged[2].arguments.contains(QStringLiteral("--capture-range")));
+        QVERIFY(!ranged[0].arguments.contains(QStringLiteral("cudaProfilerApi")));
+        range->click();
         // Added to an existing session, the first run appends too.
         QCOMPARE(d.steps(true).front().arguments.mid(0, 3), (QStringList {"record", "--append", "/tmp/all.wscope"}));
         // GPU metrics are sampled during the trace: without it the dialog says so.

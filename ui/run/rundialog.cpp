@@ -106,6 +106,7 @@ RunDialog::RunDialog(QWidget* parent)
     , m_kernelFilter(new QLineEdit(this))
     , m_launchSkip(new QSpinBox(this))
     , m_launchCount(new QSpinBox(this))
+    , m_profileRange(new QCheckBox(tr("only between cudaProfilerStart and Stop"), this))
     , m_cacheControl(new QComboBox(this))
     , m_pc(collectorBox(tr("PC sampling (stall reasons)"), QStringLiteral("pcCollector"), this))
     , m_pcInterval(new QSpinBox(this))
@@ -152,6 +153,10 @@ RunDialog::RunDialog(QWidget* parent)
     m_launchSkip->setRange(0, 1 << 30);
     m_launchCount->setRange(0, 1 << 30);
     m_launchCount->setSpecialValueText(tr("all"));
+    m_profileRange->setObjectName(QStringLiteral("profileCaptureRange"));
+    m_profileRange->setToolTip(tr("As ncu --profile-from-start off: launches outside the program's "
+                                  "cudaProfilerStart..cudaProfilerStop are neither profiled nor counted for skip "
+                                  "and count."));
     m_cacheControl->addItem(tr("all (flush before each pass, as ncu)"), QStringLiteral("all"));
     m_cacheControl->addItem(tr("none (L2 as the previous run left it, as ncu)"), QStringLiteral("none"));
     m_pcInterval->setRange(5, 31);
@@ -306,6 +311,7 @@ QWidget* RunDialog::buildCollectors()
     ll->addWidget(m_launchSkip);
     ll->addWidget(new QLabel(tr("count"), launches));
     ll->addWidget(m_launchCount);
+    ll->addWidget(m_profileRange, 1);
     metrics->addRow(tr("Launches"), launches);
     metrics->addRow(tr("Cache control"), m_cacheControl);
 
@@ -395,6 +401,7 @@ QVariantMap RunDialog::recipe() const
     r[QStringLiteral("kernelFilter")] = m_kernelFilter->text();
     r[QStringLiteral("launchSkip")] = m_launchSkip->value();
     r[QStringLiteral("launchCount")] = m_launchCount->value();
+    r[QStringLiteral("profileCaptureRange")] = m_profileRange->isChecked();
     r[QStringLiteral("cacheControl")] = m_cacheControl->currentData();
     r[QStringLiteral("pcInterval")] = m_pcInterval->value();
     r[QStringLiteral("sourceFolders")] = m_sourceFolders->text();
@@ -430,6 +437,7 @@ void RunDialog::applyRecipe(const QVariantMap& r)
     m_kernelFilter->setText(s("kernelFilter"));
     m_launchSkip->setValue(r.value(QStringLiteral("launchSkip"), 0).toInt());
     m_launchCount->setValue(r.value(QStringLiteral("launchCount"), 0).toInt());
+    m_profileRange->setChecked(r.value(QStringLiteral("profileCaptureRange"), false).toBool());
     m_cacheControl->setCurrentIndex(std::max(0, m_cacheControl->findData(s("cacheControl"))));
     m_pcInterval->setValue(r.value(QStringLiteral("pcInterval"), 7).toInt());
     m_sourceFolders->setText(s("sourceFolders"));
@@ -667,6 +675,8 @@ QList<RunStep> RunDialog::steps(bool appendFirst) const
             s.arguments.insert(s.arguments.end(), {"--launch-skip", std::to_string(m_launchSkip->value())});
         if (m_launchCount->value() > 0)
             s.arguments.insert(s.arguments.end(), {"--launch-count", std::to_string(m_launchCount->value())});
+        if (m_profileRange->isChecked())
+            s.arguments.insert(s.arguments.end(), {"--capture-range", "cudaProfilerApi"});
         if (m_cacheControl->currentData().toString() != QLatin1String("all"))
             s.arguments.insert(
                 s.arguments.end(), {"--cache-control", m_cacheControl->currentData().toString().toStdString()});

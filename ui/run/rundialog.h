@@ -135,6 +135,7 @@ private:
     QLineEdit* m_kernelFilter;
     QSpinBox* m_launchSkip;
     QSpinBox* m_launchCount;
+    QCheckBox* m_profileRange; // --capture-range cudaProfilerApi (ncu --profile-from-start off)
     QComboBox* m_cacheControl;
     QGroupBox* m_pc;
     QSpinBox* m_pcInterval;

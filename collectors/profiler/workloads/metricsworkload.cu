@@ -16,6 +16,8 @@
 //              range twice as large, its second half unmapped, as PyTorch's expandable segments), mapped (pinned host
 //              memory the kernel writes through its device pointer), indirect (the kernel gets a device array of
 //              pointers, not the data: no argument points at what it writes)
+//   capture    accumulate launches: 2 before cudaProfilerStart, 3 between it and cudaProfilerStop,
+//              2 after (--profile-from-start off profiles the 3 only)
 //   threads    four host threads, each with its own stream, copying a new increment to the device,
 //              allocating and freeing a scratch buffer and launching x = 3x + inc, again and again:
 //              a replay of one thread's launch must not undo or fault on another's memory calls
@@ -24,6 +26,7 @@
 #include <cublas_v2.h>
 #include <cuda.h>
 #include <cuda_bf16.h>
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -518,11 +521,51 @@ static int threads(int warmup, int iters)
     return 0;
 }
 
+// ---- capture --------------------------------------------------------------------------------------
+
+static int capture()
+{
+    const size_t n = size_t(1) << 20;
+    std::vector<uint32_t> host(n);
+    for (size_t i = 0; i < n; ++i)
+        host[i] = static_cast<uint32_t>(i * 2654435761u);
+    uint32_t* x = nullptr;
+    CHECK(cudaMalloc(&x, n * sizeof(uint32_t)));
+    CHECK(cudaMemcpy(x, host.data(), n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    const int counts[] = {2, 3, 2}; // before, inside, after the profiler range
+    for (int part = 0; part < 3; ++part) {
+        if (part == 1)
+            CHECK(cudaProfilerStart());
+        if (part == 2)
+            CHECK(cudaProfilerStop());
+        for (int i = 0; i < counts[part]; ++i) {
+            accumulate_kernel<<<132 * 2, 256>>>(x, n);
+            CHECK(cudaGetLastError());
+        }
+    }
+    CHECK(cudaDeviceSynchronize());
+    std::vector<uint32_t> back(n);
+    CHECK(cudaMemcpy(back.data(), x, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(x));
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t v = host[i];
+        for (int k = 0; k < 7; ++k)
+            v = 3u * v + 1u;
+        if (back[i] != v) {
+            std::fprintf(stderr, "capture: element %zu is %u, expected %u after 7 launches\n", i, back[i], v);
+            return 1;
+        }
+    }
+    std::printf("capture: ok (2 + 3 inside cudaProfilerStart..Stop + 2 launches)\n");
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     if (argc < 2) {
         std::fprintf(stderr,
-            "usage: %s gemm_relu|copy|chase|graph|accumulate|growing|threads|memkind KIND [--warmup N] [--iters N]\n",
+            "usage: %s gemm_relu|copy|chase|graph|accumulate|growing|threads|capture|memkind KIND [--warmup N] "
+            "[--iters N]\n",
             argv[0]);
         return 2;
     }
@@ -552,6 +595,8 @@ int main(int argc, char** argv)
         return memkind(kind, warmup, iters);
     if (mode == "threads")
         return threads(warmup, iters);
+    if (mode == "capture")
+        return capture();
     std::fprintf(stderr, "unknown mode '%s'\n", mode.c_str());
     return 2;
 }
