@@ -192,26 +192,27 @@ private slots:
         QCOMPARE(s.kernels.size(), size_t(2));
     }
 
+    // A program whose launches the options excluded: the message says what was looked for.
+    void noKernelMatched_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("kernel name") << QStringList {"--kernel-name", "regex:gemm"}
+                                     << "no launch matched --kernel-name regex:gemm";
+        QTest::newRow("inside cudaProfilerStart..Stop") << QStringList {"--profile-from-start", "off"}
+                                                        << "it launched no kernel between cudaProfilerStart and Stop";
+    }
     void noKernelMatched()
     {
+        QFETCH(QStringList, options);
+        QFETCH(QString, message);
         QTemporaryDir dir;
         const QString target = writeFakeTarget(dir, "warpscope-profile 1\nprocess $$ fake\nend\n");
-        const auto r = runCli(
-            {"profile", "-o", dir.filePath("p.wscope"), "--kernel-name", "regex:gemm", "--", target}, envWithLibrary());
+        const auto r
+            = runCli(QStringList {"profile", "-o", dir.filePath("p.wscope")} + options + QStringList {"--", target},
+                envWithLibrary());
         QVERIFY(r.exitCode != 0);
-        QVERIFY2(r.err.contains("no launch matched --kernel-name regex:gemm"), qPrintable(r.err));
-    }
-
-    // A program that launched nothing inside its cudaProfilerStart..Stop: the message says where
-    // the launches were looked for.
-    void noKernelInsideTheCaptureRange()
-    {
-        QTemporaryDir dir;
-        const QString target = writeFakeTarget(dir, "warpscope-profile 1\nprocess $$ fake\nend\n");
-        const auto r = runCli(
-            {"profile", "-o", dir.filePath("p.wscope"), "--profile-from-start", "off", "--", target}, envWithLibrary());
-        QVERIFY(r.exitCode != 0);
-        QVERIFY2(r.err.contains("it launched no kernel between cudaProfilerStart and Stop"), qPrintable(r.err));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
     }
 
     void badOptions_data()

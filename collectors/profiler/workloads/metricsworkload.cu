@@ -212,34 +212,50 @@ __global__ void accumulate_kernel(uint32_t* x, size_t n)
         x[i] = 3u * x[i] + 1u;
 }
 
+// Whether `x` holds `host` with x = 3x + 1 applied `times` times (read back through unified
+// addressing, so any kind of memory); says which element differs, prefixed by `what`, if not.
+static bool accumulatedOnce(const char* what, const uint32_t* x, const std::vector<uint32_t>& host, int times)
+{
+    std::vector<uint32_t> back(host.size());
+    CHECK(cudaMemcpy(back.data(), x, back.size() * sizeof(uint32_t), cudaMemcpyDefault));
+    for (size_t i = 0; i < host.size(); ++i) {
+        uint32_t v = host[i];
+        for (int k = 0; k < times; ++k)
+            v = 3u * v + 1u;
+        if (back[i] != v) {
+            std::fprintf(stderr, "%s: element %zu is %u, expected %u after %d launches\n", what, i, back[i], v, times);
+            return false;
+        }
+    }
+    return true;
+}
+
+// A device allocation holding `host`.
+static uint32_t* deviceCopyOf(const std::vector<uint32_t>& host)
+{
+    uint32_t* x = nullptr;
+    CHECK(cudaMalloc(&x, host.size() * sizeof(uint32_t)));
+    CHECK(cudaMemcpy(x, host.data(), host.size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    return x;
+}
+
 static int accumulate(int warmup, int iters)
 {
     const size_t n = size_t(16) << 20; // 64 MiB
     std::vector<uint32_t> host(n);
     for (size_t i = 0; i < n; ++i)
         host[i] = static_cast<uint32_t>(i * 2654435761u);
-    uint32_t* x = nullptr;
-    CHECK(cudaMalloc(&x, n * sizeof(uint32_t)));
-    CHECK(cudaMemcpy(x, host.data(), n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    uint32_t* x = deviceCopyOf(host);
     const int launches = warmup + iters;
     for (int i = 0; i < launches; ++i) {
         accumulate_kernel<<<132 * 8, 256>>>(x, n);
         CHECK(cudaGetLastError());
     }
     CHECK(cudaDeviceSynchronize());
-    std::vector<uint32_t> back(n);
-    CHECK(cudaMemcpy(back.data(), x, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < n; ++i) {
-        uint32_t v = host[i];
-        for (int k = 0; k < launches; ++k)
-            v = 3u * v + 1u;
-        if (back[i] != v) {
-            std::fprintf(
-                stderr, "accumulate: element %zu is %u, expected %u after %d launches\n", i, back[i], v, launches);
-            return 1;
-        }
-    }
+    const bool ok = accumulatedOnce("accumulate", x, host, launches);
     cudaFree(x);
+    if (!ok)
+        return 1;
     std::printf("accumulate: ok (%d launches, each applied once)\n", launches);
     return 0;
 }
@@ -248,31 +264,12 @@ static int accumulate(int warmup, int iters)
 // the allocation (the caller frees it) after checking nothing.
 static uint32_t* accumulateFresh(const std::vector<uint32_t>& host, int times)
 {
-    uint32_t* x = nullptr;
-    CHECK(cudaMalloc(&x, host.size() * sizeof(uint32_t)));
-    CHECK(cudaMemcpy(x, host.data(), host.size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    uint32_t* x = deviceCopyOf(host);
     for (int i = 0; i < times; ++i) {
         accumulate_kernel<<<132 * 8, 256>>>(x, host.size());
         CHECK(cudaGetLastError());
     }
     return x;
-}
-
-static bool accumulatedOnce(const char* what, const uint32_t* x, const std::vector<uint32_t>& host, int times)
-{
-    std::vector<uint32_t> back(host.size());
-    CHECK(cudaMemcpy(back.data(), x, back.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < host.size(); ++i) {
-        uint32_t v = host[i];
-        for (int k = 0; k < times; ++k)
-            v = 3u * v + 1u;
-        if (back[i] != v) {
-            std::fprintf(
-                stderr, "growing: %s: element %zu is %u, expected %u after %d launches\n", what, i, back[i], v, times);
-            return false;
-        }
-    }
-    return true;
 }
 
 static int growing(int warmup, int iters)
@@ -290,12 +287,13 @@ static int growing(int warmup, int iters)
     uint32_t* da = accumulateFresh(a, times);
     uint32_t* db = accumulateFresh(b, times);
     CHECK(cudaDeviceSynchronize());
-    bool ok = accumulatedOnce("first allocation", da, a, times) && accumulatedOnce("second allocation", db, b, times);
+    bool ok = accumulatedOnce("growing: first allocation", da, a, times)
+        && accumulatedOnce("growing: second allocation", db, b, times);
     CHECK(cudaFree(da));
     uint32_t* dc = accumulateFresh(c, times);
     CHECK(cudaDeviceSynchronize());
-    ok = ok && accumulatedOnce("allocation after a free", dc, c, times)
-        && accumulatedOnce("second allocation", db, b, times);
+    ok = ok && accumulatedOnce("growing: allocation after a free", dc, c, times)
+        && accumulatedOnce("growing: second allocation", db, b, times);
     cudaFree(db);
     cudaFree(dc);
     if (!ok)
@@ -434,25 +432,14 @@ static int memkind(const std::string& kind, int warmup, int iters)
         CHECK(cudaGetLastError());
     }
     CHECK(cudaDeviceSynchronize());
-    std::vector<uint32_t> back(n);
-    CHECK(cudaMemcpy(back.data(), b.device, bytes, cudaMemcpyDefault));
-    int status = 0;
-    for (size_t i = 0; i < n && status == 0; ++i) {
-        uint32_t v = host[i];
-        for (int k = 0; k < launches; ++k)
-            v = 3u * v + 1u;
-        if (back[i] != v) {
-            std::fprintf(stderr, "memkind %s: element %zu is %u, expected %u after %d launches\n", kind.c_str(), i,
-                back[i], v, launches);
-            status = 1;
-        }
-    }
+    const bool ok = accumulatedOnce(("memkind " + kind).c_str(), b.device, host, launches);
     if (table)
         CHECK(cudaFree(table));
     freeKind(kind, b);
-    if (status == 0)
-        std::printf("memkind %s: ok (%d launches, each applied once)\n", kind.c_str(), launches);
-    return status;
+    if (!ok)
+        return 1;
+    std::printf("memkind %s: ok (%d launches, each applied once)\n", kind.c_str(), launches);
+    return 0;
 }
 
 // ---- threads ------------------------------------------------------------------------------------
@@ -529,9 +516,7 @@ static int capture()
     std::vector<uint32_t> host(n);
     for (size_t i = 0; i < n; ++i)
         host[i] = static_cast<uint32_t>(i * 2654435761u);
-    uint32_t* x = nullptr;
-    CHECK(cudaMalloc(&x, n * sizeof(uint32_t)));
-    CHECK(cudaMemcpy(x, host.data(), n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    uint32_t* x = deviceCopyOf(host);
     const int counts[] = {2, 3, 2}; // before, inside, after the profiler range
     for (int part = 0; part < 3; ++part) {
         if (part == 1)
@@ -544,18 +529,10 @@ static int capture()
         }
     }
     CHECK(cudaDeviceSynchronize());
-    std::vector<uint32_t> back(n);
-    CHECK(cudaMemcpy(back.data(), x, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    const bool ok = accumulatedOnce("capture", x, host, 7);
     CHECK(cudaFree(x));
-    for (size_t i = 0; i < n; ++i) {
-        uint32_t v = host[i];
-        for (int k = 0; k < 7; ++k)
-            v = 3u * v + 1u;
-        if (back[i] != v) {
-            std::fprintf(stderr, "capture: element %zu is %u, expected %u after 7 launches\n", i, back[i], v);
-            return 1;
-        }
-    }
+    if (!ok)
+        return 1;
     std::printf("capture: ok (2 + 3 inside cudaProfilerStart..Stop + 2 launches)\n");
     return 0;
 }
