@@ -938,7 +938,14 @@ void MainWindow::collectKernel(const KernelCollectionRequest& request)
                 showError(tr("Cannot collect"), launch.error.toHtmlEscaped());
                 return;
             }
-            const CollectorStep step = kernelStep(request.what, launch.mangledName, launch.ordinal, request.count);
+            std::string whyNot;
+            const std::optional<CollectorStep> planned
+                = kernelStep(request.what, launch.mangledName, launch.ordinal, request.count, launch.run, &whyNot);
+            if (!planned) {
+                showError(tr("Cannot collect"), QString::fromStdString(whyNot).toHtmlEscaped());
+                return;
+            }
+            const CollectorStep& step = *planned;
             QStringList profile {m_runQueue->cliPath()};
             for (const std::string& a : cliArguments(step, path.toStdString(), true, m_recipe.recipe.command))
                 profile << QString::fromStdString(a);

@@ -93,8 +93,13 @@ int runCollect(const CollectArgs& a)
     if (!ordinal || name.empty())
         throw Refusal(3, session + ": kernel " + std::to_string(a.kernelId) + " has no name to select it by");
 
-    const ws::CollectorStep step = ws::kernelStep(
-        a.stalls ? ws::KernelCollection::StallSampling : ws::KernelCollection::Metrics, name, *ordinal, a.count);
+    std::string whyNot;
+    const std::optional<ws::CollectorStep> planned
+        = ws::kernelStep(a.stalls ? ws::KernelCollection::StallSampling : ws::KernelCollection::Metrics, name, *ordinal,
+            a.count, *run, &whyNot);
+    if (!planned)
+        throw Refusal(3, session + ": cannot select kernel " + std::to_string(a.kernelId) + " again: " + whyNot);
+    const ws::CollectorStep& step = *planned;
     const ws::RecipeRunner runner(recipe, "collect");
     if (!ws::cli::presentPlan(runner, {step}, {session}, {true}, a.dryRun, a.yes))
         return 0;

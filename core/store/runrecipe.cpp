@@ -154,8 +154,24 @@ std::string exactKernelFilter(const std::string& mangledName)
     return out + "$";
 }
 
-CollectorStep kernelStep(KernelCollection what, const std::string& mangledName, int64_t ordinal, int64_t count)
+std::optional<CollectorStep> kernelStep(KernelCollection what, const std::string& mangledName, int64_t ordinal,
+    int64_t count, const RunInfo& trace, std::string* whyNot)
 {
+    // The recorder's option (metakey::kRecordCaptureRange, core/metrics: a layer above the store).
+    std::string range;
+    if (const auto options = store::fromJsonObject(trace.optionsJson.empty() ? "{}" : trace.optionsJson)) {
+        if (const auto it = options->find("record.capture_range"); it != options->end())
+            range = it->second;
+    }
+    if (range.starts_with("nvtx:")) {
+        if (whyNot)
+            *whyNot = "run " + std::to_string(trace.id) + " traced only inside the NVTX range '" + range.substr(5)
+                + "' (--capture-range " + range
+                + "), and a profile run cannot select launches by NVTX range, so "
+                  "it would count this kernel's launches differently and could profile another one; record the "
+                  "trace without a capture range, or with --capture-range cudaProfilerApi";
+        return std::nullopt;
+    }
     CollectorStep step;
     step.kind = what == KernelCollection::Metrics ? "profile" : "pc-sampling";
     step.arguments = {"profile"};
@@ -166,6 +182,8 @@ CollectorStep kernelStep(KernelCollection what, const std::string& mangledName, 
     step.arguments.insert(step.arguments.end(),
         {"--kernel-name", exactKernelFilter(mangledName), "--launch-skip", std::to_string(ordinal), "--launch-count",
             std::to_string(count)});
+    if (range == "cudaProfilerApi")
+        step.arguments.insert(step.arguments.end(), {"--capture-range", "cudaProfilerApi"});
     return step;
 }
 

@@ -71,8 +71,12 @@ std::string exactKernelFilter(const std::string& mangledName);
 // The profile step for `count` launches of one kernel from the launch with index `ordinal` among
 // its process's launches of it (SessionReader::launchOrdinal): --kernel-name exactKernelFilter(),
 // --launch-skip ordinal, --launch-count count; metrics with --set full, stall reasons with
-// --pc-sampling.
-CollectorStep kernelStep(KernelCollection what, const std::string& mangledName, int64_t ordinal, int64_t count);
+// --pc-sampling. `trace` is the run the launch was traced in, since the ordinal counts its
+// launches only: a trace recorded inside cudaProfilerStart..Stop counts from there, so the step
+// does too (--capture-range cudaProfilerApi); one recorded inside an NVTX range has no profile
+// equivalent, and then there is no step and `whyNot` says why.
+std::optional<CollectorStep> kernelStep(KernelCollection what, const std::string& mangledName, int64_t ordinal,
+    int64_t count, const RunInfo& trace, std::string* whyNot = nullptr);
 
 // The recipe's variables whose value differs from `current` (the environment the steps would
 // inherit; nullopt = unset): what re-running changes, so that is what the user is shown. The

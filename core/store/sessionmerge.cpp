@@ -219,6 +219,30 @@ SessionData mergeSessions(SessionData base, const SessionData& more, std::vector
     return base;
 }
 
+std::string launchOrigin(const RunInfo& run)
+{
+    const auto options = store::fromJsonObject(run.optionsJson.empty() ? "{}" : run.optionsJson);
+    if (!options)
+        return {};
+    if (run.kind == "trace") {
+        // metakey::kRecordCaptureRange (core/metrics, a layer above the store).
+        const auto it = options->find("record.capture_range");
+        return it == options->end() || it->second == "none" ? std::string() : it->second;
+    }
+    if (const auto it = options->find(kCollectorArgumentsOption); it != options->end()) {
+        if (const auto args = splitCommand(it->second)) {
+            for (size_t i = 0; i < args->size(); ++i) {
+                const std::string& a = (*args)[i];
+                if (a == "--capture-range" && i + 1 < args->size())
+                    return (*args)[i + 1];
+                if (a.starts_with("--capture-range="))
+                    return a.substr(16);
+            }
+        }
+    }
+    return {};
+}
+
 int64_t launchSkipOf(const RunInfo& run)
 {
     const auto number = [](std::string_view text) -> std::optional<int64_t> {
@@ -312,6 +336,22 @@ void linkKernels(SessionData& data, std::vector<std::string>* warnings)
                 const auto it = launches.find({traced.id, std::get<1>(key), std::get<2>(key)});
                 if (it == launches.end())
                     continue;
+                // Ordinals count from where each run started counting: unless both started at the
+                // same place, the n-th launch of one is not the n-th of the other.
+                if (const std::string from = launchOrigin(profiled), to = launchOrigin(traced); from != to) {
+                    const auto origin = [](const std::string& o) {
+                        return o.empty()             ? std::string("the program's start")
+                            : o == "cudaProfilerApi" ? std::string("cudaProfilerStart")
+                                                     : "the NVTX range '" + o.substr(o.find(':') + 1) + "'";
+                    };
+                    const std::string why = "run " + std::to_string(profiled.id) + " (" + profiled.kind
+                        + ") counted launches from " + origin(from) + ", run " + std::to_string(traced.id) + " ("
+                        + traced.kind + ") from " + origin(to)
+                        + ": their launches cannot be matched, so none is linked";
+                    if (warnings && std::find(warnings->begin(), warnings->end(), why) == warnings->end())
+                        warnings->push_back(why); // once, not per kernel
+                    break;
+                }
                 const size_t first = static_cast<size_t>(skip);
                 for (size_t i = 0; i < ids.size() && first + i < it->second.size(); ++i)
                     data.kernelLinks.push_back({ids[i], it->second[first + i]});

@@ -34,5 +34,9 @@ void linkKernels(SessionData& data, std::vector<std::string>* warnings = nullptr
 // The --launch-skip a profile run was made with: from its collector_arguments, else its
 // profile.launch_skip option; 0 when neither says.
 int64_t launchSkipOf(const RunInfo& run);
+// Where a run started counting launches, so ordinals of two runs compare only when it is the same:
+// "" the program's start, "cudaProfilerApi", or "nvtx:NAME" (a trace's record.capture_range, a
+// profile run's --capture-range).
+std::string launchOrigin(const RunInfo& run);
 
 } // namespace ws

@@ -359,15 +359,25 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("kernelId");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("error");
+        QTest::addColumn<QString>("captureRange"); // the trace's record.capture_range
         QTest::newRow("unknown kernel") << "trace"
-                                        << "/bin/true" << qint64(99) << 3 << "no kernel launch with id 99";
+                                        << "/bin/true" << qint64(99) << 3 << "no kernel launch with id 99"
+                                        << "";
         QTest::newRow("kernel of a profile run") << "profile"
-                                                 << "/bin/true" << qint64(1) << 3 << "not to a trace run";
+                                                 << "/bin/true" << qint64(1) << 3 << "not to a trace run"
+                                                 << "";
         QTest::newRow("imported session") << "import"
-                                          << "/bin/true" << qint64(1) << 3 << "imported";
+                                          << "/bin/true" << qint64(1) << 3 << "imported"
+                                          << "";
         QTest::newRow("program not here")
             << "trace"
-            << "/nonexistent/bin/prog" << qint64(1) << 4 << "program not found: /nonexistent/bin/prog";
+            << "/nonexistent/bin/prog" << qint64(1) << 4 << "program not found: /nonexistent/bin/prog"
+            << "";
+        // Its launches were counted inside an NVTX range, which a profile run cannot select by.
+        QTest::newRow("trace inside an NVTX range")
+            << "trace"
+            << "/bin/true" << qint64(1) << 3 << "traced only inside the NVTX range 'step'"
+            << "nvtx:step";
     }
 
     void collectRefusals()
@@ -377,8 +387,11 @@ private Q_SLOTS:
         QFETCH(qint64, kernelId);
         QFETCH(int, exitCode);
         QFETCH(QString, error);
+        QFETCH(QString, captureRange);
         test::CraftedRun t;
         t.kind = kind.toStdString();
+        if (!captureRange.isEmpty())
+            t.options["record.capture_range"] = captureRange.toStdString();
         t.commandLine = program.toStdString();
         t.host = thisHost();
         t.user = thisUser();

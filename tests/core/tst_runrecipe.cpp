@@ -202,28 +202,51 @@ private Q_SLOTS:
         QTest::addColumn<QString>("oldSkipOption");
         QTest::addColumn<std::vector<std::string>>("profiled");
         QTest::addColumn<QList<qint64>>("tracedLinks"); // traced id per profiled launch, in order
-        QTest::addColumn<bool>("warned");
+        QTest::addColumn<QString>("warning");           // in the first warning; "" = none
+        QTest::addColumn<QString>("traceCaptureRange");
         const auto exact = [](const char* extra) {
             return QStringLiteral("profile --set full --kernel-name 'regex:^A$' ") + QLatin1String(extra);
         };
         QTest::newRow("skip 2 count 1: the third A") << exact("--launch-skip 2 --launch-count 1") << QString()
-                                                     << std::vector<std::string> {"A"} << QList<qint64> {4} << false;
+                                                     << std::vector<std::string> {"A"} << QList<qint64> {4} << ""
+                                                     << "";
         QTest::newRow("skip 0: the first A")
-            << exact("--launch-count 1") << QString() << std::vector<std::string> {"A"} << QList<qint64> {1} << false;
+            << exact("--launch-count 1") << QString() << std::vector<std::string> {"A"} << QList<qint64> {1} << ""
+            << "";
         QTest::newRow("skip 1 count 3") << exact("--launch-skip 1 --launch-count 3") << QString()
-                                        << std::vector<std::string> {"A", "A", "A"} << QList<qint64> {3, 4, 6} << false;
+                                        << std::vector<std::string> {"A", "A", "A"} << QList<qint64> {3, 4, 6} << ""
+                                        << "";
         QTest::newRow("skip=4 spelled with =")
-            << exact("--launch-skip=4") << QString() << std::vector<std::string> {"A"} << QList<qint64> {7} << false;
+            << exact("--launch-skip=4") << QString() << std::vector<std::string> {"A"} << QList<qint64> {7} << ""
+            << "";
         QTest::newRow("skip past the trace")
-            << exact("--launch-skip 5") << QString() << std::vector<std::string> {"A"} << QList<qint64> {} << false;
+            << exact("--launch-skip 5") << QString() << std::vector<std::string> {"A"} << QList<qint64> {} << ""
+            << "";
         QTest::newRow("older run: profile.launch_skip option")
-            << QString() << QStringLiteral("3") << std::vector<std::string> {"A"} << QList<qint64> {6} << false;
+            << QString() << QStringLiteral("3") << std::vector<std::string> {"A"} << QList<qint64> {6} << ""
+            << "";
         QTest::newRow("skip 0, two kernels: per-name ordinals")
             << QStringLiteral("profile --set full") << QString() << std::vector<std::string> {"A", "B", "A"}
-            << QList<qint64> {1, 2, 3} << false;
+            << QList<qint64> {1, 2, 3} << ""
+            << "";
         QTest::newRow("skip 2, two kernels: ambiguous, none linked")
             << QStringLiteral("profile --kernel-name 'regex:A|B' --launch-skip 2") << QString()
-            << std::vector<std::string> {"A", "B", "A"} << QList<qint64> {} << true;
+            << std::vector<std::string> {"A", "B", "A"} << QList<qint64> {}
+            << "--launch-skip 2 and profiled several kernels"
+            << "";
+        // Ordinals compare only when both runs started counting at the same place.
+        QTest::newRow("both from cudaProfilerStart")
+            << exact("--launch-skip 2 --launch-count 1 --capture-range cudaProfilerApi") << QString()
+            << std::vector<std::string> {"A"} << QList<qint64> {4} << ""
+            << "cudaProfilerApi";
+        QTest::newRow("trace from cudaProfilerStart, profile from the start")
+            << exact("--launch-count 1") << QString() << std::vector<std::string> {"A"} << QList<qint64> {}
+            << "run 2 (profile) counted launches from the program's start, run 1 (trace) from cudaProfilerStart"
+            << "cudaProfilerApi";
+        QTest::newRow("trace inside an NVTX range")
+            << exact("--launch-count 1 --capture-range cudaProfilerApi") << QString() << std::vector<std::string> {"A"}
+            << QList<qint64> {} << "counted launches from cudaProfilerStart, run 1 (trace) from the NVTX range 'step'"
+            << "nvtx:step";
     }
 
     void launchSkipLinksTheMeasuredLaunch()
@@ -232,17 +255,19 @@ private Q_SLOTS:
         QFETCH(QString, oldSkipOption);
         QFETCH(std::vector<std::string>, profiled);
         QFETCH(QList<qint64>, tracedLinks);
-        QFETCH(bool, warned);
+        QFETCH(QString, warning);
+        QFETCH(QString, traceCaptureRange);
         test::CraftedRun p = profileRun(collectorArguments.toStdString(), profiled);
         if (!oldSkipOption.isEmpty())
             p.options["profile.launch_skip"] = oldSkipOption.toStdString();
         std::vector<std::string> warnings;
-        const SessionData merged = mergeSessions(test::craftedSession(traceRun()), test::craftedSession(p), &warnings);
-        QCOMPARE(!warnings.empty(), warned);
-        if (warned) {
-            QVERIFY2(QString::fromStdString(warnings[0]).contains("--launch-skip 2"), warnings[0].c_str());
-            QVERIFY2(QString::fromStdString(warnings[0]).contains("ambiguous"), warnings[0].c_str());
-        }
+        test::CraftedRun t = traceRun();
+        if (!traceCaptureRange.isEmpty())
+            t.options["record.capture_range"] = traceCaptureRange.toStdString();
+        const SessionData merged = mergeSessions(test::craftedSession(t), test::craftedSession(p), &warnings);
+        QCOMPARE(warnings.size(), size_t(warning.isEmpty() ? 0 : 1));
+        if (!warning.isEmpty())
+            QVERIFY2(QString::fromStdString(warnings[0]).contains(warning), warnings[0].c_str());
 
         // Written and read back, as the panels read them.
         const std::string path
@@ -262,6 +287,48 @@ private Q_SLOTS:
         }
         QCOMPARE(traced, tracedLinks);
         QCOMPARE(links.size(), static_cast<size_t>(tracedLinks.size()));
+    }
+
+    // The launch's ordinal counts the trace's launches only, so the profile step selects it the
+    // same way: from cudaProfilerStart when the trace started there, and not at all when the trace
+    // started at an NVTX range (profile has no such filter).
+    void kernelStepCountsLaunchesAsTheTraceDid_data()
+    {
+        QTest::addColumn<QString>("captureRange"); // record.capture_range; "-": not stored
+        QTest::addColumn<QStringList>("extra");    // after --launch-count; empty with no step
+        QTest::addColumn<QString>("whyNot");
+        QTest::newRow("older trace without the option") << "-" << QStringList {} << "";
+        QTest::newRow("whole run") << "none" << QStringList {} << "";
+        QTest::newRow("cudaProfilerApi") << "cudaProfilerApi" << QStringList {"--capture-range", "cudaProfilerApi"}
+                                         << "";
+        QTest::newRow("NVTX range") << "nvtx:train step" << QStringList {}
+                                    << "run 3 traced only inside the NVTX range 'train step'";
+    }
+    void kernelStepCountsLaunchesAsTheTraceDid()
+    {
+        QFETCH(QString, captureRange);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, whyNot);
+        RunInfo trace;
+        trace.id = 3;
+        std::map<std::string, std::string> options {{"record.trace", "cuda,nvtx"}};
+        if (captureRange != QLatin1String("-"))
+            options["record.capture_range"] = captureRange.toStdString();
+        trace.optionsJson = store::toJsonObject(options);
+        std::string why;
+        const auto step = kernelStep(KernelCollection::Metrics, "_Z4gemmv", 4, 2, trace, &why);
+        QCOMPARE(step.has_value(), whyNot.isEmpty());
+        if (!step) {
+            QVERIFY2(QString::fromStdString(why).startsWith(whyNot), why.c_str());
+            return;
+        }
+        QStringList args;
+        for (const std::string& a : step->arguments)
+            args << QString::fromStdString(a);
+        QCOMPARE(args,
+            QStringList({"profile", "--set", "full", "--kernel-name", "regex:^_Z4gemmv$", "--launch-skip", "4",
+                "--launch-count", "2"})
+                + extra);
     }
 
     void launchSkipOfReadsTheRun_data()

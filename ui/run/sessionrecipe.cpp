@@ -119,6 +119,10 @@ KernelLaunchInfo readKernelLaunch(const QString& path, int64_t kernelId)
         const StringTable strings = reader.readStrings();
         out.mangledName = strings.at(kernel->mangledName);
         out.ordinal = *ordinal;
+        for (const RunInfo& r : reader.readRuns()) {
+            if (r.id == kernel->runId)
+                out.run = r;
+        }
     } catch (const std::exception& e) {
         out.error = QString::fromStdString(e.what());
     }

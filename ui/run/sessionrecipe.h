@@ -31,6 +31,7 @@ SessionRecipe readSessionRecipe(const QString& path);
 struct KernelLaunchInfo {
     std::string mangledName;
     int64_t ordinal = 0;
+    RunInfo run; // the trace run it belongs to (its capture range decides how launches count)
     QString error;
 };
 KernelLaunchInfo readKernelLaunch(const QString& path, int64_t kernelId);
