@@ -2,6 +2,7 @@
 #include "core/metrics/profiledescription.h"
 
 #include "core/metrics/sessionmeta.h"
+#include "core/store/runinference.h"
 
 namespace ws {
 
@@ -47,6 +48,20 @@ std::string describeProfileRun(const std::map<std::string, std::string>& meta)
         out += "; replay experiment, not the default (" + experiment + ")";
     out += "; GPU clocks not locked";
     return out;
+}
+
+std::map<std::string, std::string> runMeasurementMeta(
+    const std::vector<RunInfo>& runs, uint32_t runId, const std::map<std::string, std::string>& sessionMeta)
+{
+    if (runs.size() >= 2) {
+        for (const RunInfo& run : runs) {
+            if (run.id != runId)
+                continue;
+            if (auto options = store::fromJsonObject(run.optionsJson.empty() ? "{}" : run.optionsJson))
+                return *options;
+        }
+    }
+    return sessionMeta;
 }
 
 } // namespace ws

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/session/paneldata.h"
 
+#include "core/metrics/profiledescription.h"
 #include "core/store/runinference.h"
 
 #include <algorithm>
@@ -183,14 +184,8 @@ std::map<std::string, std::string> PanelData::measurementMeta(int64_t kernelId) 
 {
     // In a multi-run session the profile's own meta (passes, cache control, replay mode) is its
     // run's options; the session's meta is the first run's.
-    if (const SessionMetrics::Kernel* k = metrics.find(kernelId)) {
-        for (const RunInfo& run : runs) {
-            if (run.id != k->metricsRunId || runs.size() < 2)
-                continue;
-            if (auto options = store::fromJsonObject(run.optionsJson))
-                return *options;
-        }
-    }
+    if (const SessionMetrics::Kernel* k = metrics.find(kernelId))
+        return runMeasurementMeta(runs, k->metricsRunId, meta);
     return meta;
 }
 
