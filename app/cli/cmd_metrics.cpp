@@ -37,18 +37,16 @@ void runMetrics(const MetricsOptions& o)
     }
     // The known differences beside the installed section files; without them the values print
     // unmarked, and stderr says so.
-    std::optional<ws::KnownDifferences> differences;
-    const std::string tsv = ws::KnownDifferences::fileIn(ws::SectionCatalog::defaultDirectory(ws::executablePath()));
-    try {
-        differences = ws::KnownDifferences::readFile(tsv);
-    } catch (const std::exception& e) {
-        std::cerr << "warpscope-cli metrics: " << e.what() << "; values are printed without known differences\n";
-    }
+    std::string why;
+    const std::optional<ws::KnownDifferences> differences
+        = ws::KnownDifferences::readBeside(ws::SectionCatalog::defaultDirectory(ws::executablePath()), why);
+    if (!differences)
+        std::cerr << "warpscope-cli metrics: " << why << "; values are printed without known differences\n";
     const ws::SessionReader reader(o.file);
     ws::MetricsReport report;
     try {
         report = ws::MetricsReport::read(
-            reader, {o.kernelName, o.kernelIds, o.sections}, differences ? &*differences : nullptr);
+            reader, {o.kernelName, o.kernelIds, o.sections, 0}, differences ? &*differences : nullptr);
     } catch (const std::regex_error& e) {
         throw std::runtime_error("--kernel-name " + o.kernelName + ": not a regular expression (" + e.what() + ")");
     }

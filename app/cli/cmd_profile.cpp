@@ -9,13 +9,19 @@
 // says while doing what; the session holds the launches profiled before), non-zero otherwise.
 #include "command.h"
 
+#include "core/metrics/knowndifferences.h"
+#include "core/metrics/metricsreport.h"
 #include "core/metrics/sectioncatalog.h"
+#include "core/store/sessionreader.h"
 #include "launcher/profilepipeline.h"
 #include "launcher/targetlauncher.h"
 
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <stdexcept>
+#include <string>
 
 namespace {
 
@@ -25,11 +31,32 @@ struct ProfileArgs {
     bool listSections = false;
     std::string clockControl = "none";   // ncu's option; only none is accepted
     std::string profileFromStart = "on"; // ncu's option; off = --capture-range cudaProfilerApi
+    bool print = false;                  // --print: the values on standard output after the run
 };
 
 void note(const std::string& line)
 {
     std::fprintf(stderr, "warpscope-cli profile: %s\n", line.c_str());
+}
+
+// --print: this run's values section by section on standard output, as `warpscope-cli metrics`
+// prints them (and ncu prints its details page after profiling).
+void printValues(const ws::ProfileRunResult& r)
+{
+    std::string why;
+    const std::optional<ws::KnownDifferences> differences
+        = ws::KnownDifferences::readBeside(ws::SectionCatalog::defaultDirectory(ws::executablePath()), why);
+    if (!differences)
+        note(why + "; values are printed without known differences");
+    ws::MetricsReport::Selection selection;
+    selection.runId = r.runId;
+    const ws::MetricsReport report
+        = ws::MetricsReport::read(ws::SessionReader(r.sessionPath), selection, differences ? &*differences : nullptr);
+    std::fflush(stderr);
+    std::ostringstream out;
+    report.writeDetails(out);
+    std::fputs(out.str().c_str(), stdout);
+    std::fflush(stdout);
 }
 
 int runProfile(const ProfileArgs& a)
@@ -74,6 +101,8 @@ int runProfile(const ProfileArgs& a)
     if (!a.options.fromRaw.empty()) {
         std::fprintf(stderr, "warpscope-cli profile: %zu kernel launch(es), %zu metric(s), %s, from %s; %s\n",
             r.kernels, r.metricDefs, r.passes.c_str(), a.options.fromRaw.c_str(), wrote.c_str());
+        if (a.print)
+            printValues(r);
         return 0;
     }
     std::fprintf(stderr, "warpscope-cli profile: %zu kernel launch(es), %zu metric(s), %s, %.2f s; %s\n", r.kernels,
@@ -86,6 +115,8 @@ int runProfile(const ProfileArgs& a)
              "activity trace in a profile run)");
     for (const auto& w : r.warnings)
         note("warning: " + w);
+    if (a.print)
+        printValues(r);
     // The session was written, but the profile is incomplete by our fault: say so in the status.
     return r.profilerCrash.empty() ? 0 : 3;
 }
@@ -122,6 +153,9 @@ const ws::cli::CommandRegistrar registrar(
              "Write the session from result files kept with --keep-raw instead of running a program (same "
              "--set/--section/--metrics as the run)");
          cmd->add_flag("-v,--verbose", args->options.verbose, "Print every profiled launch");
+         cmd->add_flag("--print", args->print,
+             "After the run, print its values section by section on standard output, as warpscope-cli metrics "
+             "does (and ncu after profiling)");
          cmd->add_option("--cache-control", args->options.cacheControl,
                 "Cache state at the start of every replay pass, as in ncu: all (default; memory restored "
                 "from a checkpoint and L2 evicted before each pass) or none (after every run only the memory "

@@ -115,6 +115,16 @@ std::string KnownDifferences::fileIn(const std::string& sectionsDirectory)
     return sectionsDirectory + "/known-differences.tsv";
 }
 
+std::optional<KnownDifferences> KnownDifferences::readBeside(const std::string& sectionsDirectory, std::string& error)
+{
+    try {
+        return readFile(fileIn(sectionsDirectory));
+    } catch (const std::exception& e) {
+        error = e.what();
+        return std::nullopt;
+    }
+}
+
 const KnownDifference* KnownDifferences::find(std::string_view cacheControl, std::string_view metric) const
 {
     const auto it = std::lower_bound(m_rows.begin(), m_rows.end(), std::pair(cacheControl, metric),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,9 @@ public:
     static KnownDifferences readFile(const std::string& path);
     // The file beside the section files: known-differences.tsv in `sectionsDirectory`.
     static std::string fileIn(const std::string& sectionsDirectory);
+    // readFile(fileIn(sectionsDirectory)), or nullopt with why in `error` (values are then shown
+    // without notes, and the caller says so).
+    static std::optional<KnownDifferences> readBeside(const std::string& sectionsDirectory, std::string& error);
 
     const KnownDifference* find(std::string_view cacheControl, std::string_view metric) const;
     const std::vector<KnownDifference>& rows() const { return m_rows; }

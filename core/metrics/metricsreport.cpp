@@ -110,7 +110,8 @@ MetricsReport MetricsReport::read(
     MetricsReport report;
     for (const auto& entry : byLaunch) {
         const Measured& measured = entry.second;
-        if (!ids.empty() && !ids.contains(measured.measuredKernelId) && !ids.contains(measured.kernelId))
+        if ((!ids.empty() && !ids.contains(measured.measuredKernelId) && !ids.contains(measured.kernelId))
+            || (selection.runId != 0 && measured.runId != selection.runId))
             continue;
         // The measured launch itself (readMeasuredKernels lists the traced one instead).
         const std::optional<KernelRecord> k = reader.readKernel(measured.measuredKernelId);

@@ -48,6 +48,7 @@ struct MetricsReport {
         std::string kernelName;
         std::vector<int64_t> kernelIds;
         std::vector<std::string> sections;
+        uint32_t runId = 0; // only the launches this run measured; 0: every run
     };
     // The measured launches (profile runs, imported ncu reports), in id order; a --kernel-id
     // selects a launch by its own id or by that of the traced launch it is linked to.

@@ -215,6 +215,34 @@ private slots:
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
     }
 
+    // --print: the run's values on standard output after it, as `warpscope-cli metrics` prints
+    // them (here from the H200 result files of the fidelity suite's stream copy).
+    void printShowsTheValues_data()
+    {
+        QTest::addColumn<bool>("print");
+        QTest::newRow("--print") << true;
+        QTest::newRow("without") << false;
+    }
+    void printShowsTheValues()
+    {
+        QFETCH(bool, print);
+        QTemporaryDir dir;
+        QStringList args {"profile", "--from-raw", QStringLiteral(WS_FIXTURES_DIR "/fidelity/all/stream"), "--set",
+            "full", "-o", dir.filePath("p.wscope")};
+        if (print)
+            args << "--print";
+        const auto r = runCli(args, envWithLibrary());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        if (!print) {
+            QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+            return;
+        }
+        QVERIFY2(r.out.startsWith(QStringLiteral("  stream_copy(float4 const*, float4*, unsigned long)\n")),
+            qPrintable(r.out));
+        QCOMPARE(r.out.count(QStringLiteral("Section: SpeedOfLight")), 4); // one per profiled launch
+        QVERIFY2(r.out.contains(QStringLiteral("26 replay passes each; cache control all")), qPrintable(r.out));
+    }
+
     void badOptions_data()
     {
         QTest::addColumn<QStringList>("args");
