@@ -277,21 +277,6 @@ std::vector<std::string> profileArguments(const ProfileOptions& o)
     return args;
 }
 
-std::string kernelNameRegex(const std::string& spec)
-{
-    if (spec.empty())
-        return {};
-    if (spec.rfind("regex:", 0) == 0)
-        return spec.substr(6);
-    std::string escaped = "^";
-    for (char c : spec) {
-        if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos)
-            escaped += '\\';
-        escaped += c;
-    }
-    return escaped + "$";
-}
-
 ProfilePipeline::ProfilePipeline(ProfileOptions options, SectionCatalog catalog)
     : m_options(std::move(options))
     , m_catalog(std::move(catalog))

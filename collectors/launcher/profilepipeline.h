@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/metrics/profileconfig.h"
 #include "core/metrics/sectioncatalog.h"
 #include "launcher/targetprocess.h"
 
@@ -83,9 +84,5 @@ private:
 // every option that differs from its default; not -o/--append/--from-raw, not the program):
 // what the run row stores as collector_arguments, so a recipe repeats the run exactly.
 std::vector<std::string> profileArguments(const ProfileOptions& options);
-
-// ncu's --kernel-name as the profiler's regular expression: "regex:<R>" is R, anything else must
-// equal the function's base name.
-std::string kernelNameRegex(const std::string& spec);
 
 } // namespace ws

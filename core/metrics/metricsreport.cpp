@@ -2,6 +2,7 @@
 #include "core/metrics/metricsreport.h"
 
 #include "core/metrics/knowndifferences.h"
+#include "core/metrics/profileconfig.h"
 #include "core/metrics/profiledescription.h"
 #include "core/metrics/sessionmeta.h"
 #include "core/store/sessionreader.h"
@@ -31,26 +32,23 @@ std::string shapeOf(const KernelRecord& k)
     return out;
 }
 
-// --kernel-name's test: NAME equal to one of the names, or regex:R found in one of them.
+// --kernel-name's test, the profiler's: its regular expression (kernelNameRegex) found in the
+// mangled, demangled or short name.
 class NameFilter {
 public:
     explicit NameFilter(const std::string& spec)
-        : m_spec(spec)
     {
-        if (spec.starts_with("regex:"))
-            m_regex.emplace(spec.substr(6), std::regex::ECMAScript);
+        if (!spec.empty())
+            m_regex.emplace(kernelNameRegex(spec), std::regex::ECMAScript);
     }
     bool matches(std::initializer_list<const std::string*> names) const
     {
-        if (m_spec.empty())
-            return true;
-        return std::any_of(names.begin(), names.end(), [this](const std::string* n) {
-            return !n->empty() && (m_regex ? std::regex_search(*n, *m_regex) : *n == m_spec);
+        return !m_regex || std::any_of(names.begin(), names.end(), [this](const std::string* n) {
+            return !n->empty() && std::regex_search(*n, *m_regex);
         });
     }
 
 private:
-    std::string m_spec;
     std::optional<std::regex> m_regex;
 };
 

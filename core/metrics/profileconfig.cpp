@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace ws {
 
@@ -138,6 +139,21 @@ void ProfileConfig::writeFile(const std::string& path) const
     out.flush();
     if (!out)
         throw std::runtime_error(path + ": cannot write profile configuration");
+}
+
+std::string kernelNameRegex(const std::string& spec)
+{
+    if (spec.empty())
+        return {};
+    if (spec.rfind("regex:", 0) == 0)
+        return spec.substr(6);
+    std::string escaped = "^";
+    for (char c : spec) {
+        if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos)
+            escaped += '\\';
+        escaped += c;
+    }
+    return escaped + "$";
 }
 
 } // namespace ws

@@ -42,4 +42,9 @@ struct ProfileConfig {
     void writeFile(const std::string& path) const;
 };
 
+// ncu's --kernel-name as the regular expression ProfileConfig::kernelRegex holds: "regex:<R>" is
+// R, anything else must equal a whole name (base, demangled or mangled; the profiler searches all
+// three, as `warpscope-cli metrics` does). Empty for an empty spec.
+std::string kernelNameRegex(const std::string& spec);
+
 } // namespace ws

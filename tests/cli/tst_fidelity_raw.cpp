@@ -5,6 +5,7 @@
 // by the real CLI, and every metric value of every launch must be the one the H200 session held
 // (expected.txt, %.17g: exact). A change to derived metrics, launch metrics, breakdowns, units
 // or the ingest shows up here as the metric and launch that moved.
+#include "core/metrics/profileresult.h"
 #include "core/store/sessionreader.h"
 
 #include <QDir>
@@ -90,15 +91,9 @@ private slots:
         double wallMs = 0;
         long long launches = 0;
         for (const QFileInfo& f : QDir(dir).entryInfoList({QStringLiteral("profile-*.txt")})) {
-            QFile file(f.filePath());
-            QVERIFY(file.open(QIODevice::ReadOnly));
-            for (const QByteArray& line : file.readAll().split('\n')) {
-                const QList<QByteArray> w = line.split(' ');
-                if (w.size() == 3 && w[0] == "info" && w[1] == "profiled_launch_wall_ms")
-                    wallMs += w[2].toDouble();
-                else if (w.size() == 3 && w[0] == "info" && w[1] == "launches_profiled")
-                    launches += w[2].toLongLong();
-            }
+            const ws::ProfileResult result = ws::ProfileResultReader::read(f.filePath().toStdString());
+            wallMs += std::stod(result.info.at("profiled_launch_wall_ms"));
+            launches += std::stoll(result.info.at("launches_profiled"));
         }
         QVERIFY(launches > 0);
         const QString cost = QString::asprintf(", %.2f s per profiled launch", wallMs / 1000.0 / double(launches));
