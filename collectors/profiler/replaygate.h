@@ -54,14 +54,16 @@ public:
     // exit on the same thread (CUPTI calls both); an exit without an enter is ignored.
     void memoryCallEnter()
     {
-        bool take = !ownsReplay() && !holdsCall();
+        bool take = !holdsCall();
         if (take) {
             std::unique_lock lock(m_mutex);
-            take = m_changed.wait_for(lock, m_callPatience, [this] { return !m_replaying && m_waitingReplays == 0; });
-            if (take)
-                ++m_calls;
-            else
-                ++m_lateCalls;
+            if (ownedBy(std::this_thread::get_id())) {
+                take = false; // the replay's own call
+            } else {
+                take = m_changed.wait_for(
+                    lock, m_callPatience, [this] { return !m_replaying && m_waitingReplays == 0; });
+                ++(take ? m_calls : m_lateCalls);
+            }
         }
         callsOfThisThread().push_back(take);
     }
@@ -114,9 +116,11 @@ public:
     [[nodiscard]] Replay replay()
     {
         // A replay from inside the thread's own memory call cannot wait for that call to end.
-        if (holdsCall() || ownsReplay())
+        if (holdsCall())
             return Replay(nullptr);
         std::unique_lock lock(m_mutex);
+        if (ownedBy(std::this_thread::get_id()))
+            return Replay(nullptr);
         ++m_waitingReplays;
         const bool in = m_changed.wait_for(lock, m_patience, [this] { return !m_replaying && m_calls == 0; });
         --m_waitingReplays;
@@ -137,11 +141,8 @@ private:
         m_owner = {};
         m_changed.notify_all();
     }
-    bool ownsReplay()
-    {
-        std::lock_guard lock(m_mutex);
-        return m_replaying && m_owner == std::this_thread::get_id();
-    }
+    // With m_mutex held.
+    bool ownedBy(std::thread::id thread) const { return m_replaying && m_owner == thread; }
     // Per thread: for each memory call it is inside (callbacks may nest), whether it took the gate.
     static std::vector<bool>& callsOfThisThread()
     {
