@@ -22,7 +22,8 @@ CLOCK = ("ncu's none takes its SM counters from passes that start with dirty lin
          "the pass before) and its duration and GPC counters from a pass without them; our replay does the same "
          "since 2026-12-04 (passes after the first back to back: 95.3 % of the first suite's values within ncu's "
          "spread, 92.3 % of the PyTorch/Triton suite's, against 91.0 % and 84.6 % before; evidence "
-         "2026-12-04-fidelity-after-first*, 2026-12-04-fidelity-ops-after-first*); on the cuDNN SDPA kernel ours ran "
+         "2026-12-04-fidelity-after-first*, 2026-12-04-fidelity-ops-after-first*; with the first pass's dirty start "
+         "of that evening 95.7 % and 97.3 %, evidence 2026-12-05-fidelity, 2026-12-05-fidelity-ops); on the cuDNN SDPA kernel ours ran "
          "2.0 % shorter than under ncu at a 2.3 % higher SM clock (1.667 vs 1.630 GHz; clocks not locked, evidence "
          "2026-12-04-fidelity-ops-after-first-3), and ncu's SM elapsed cycles per second read above the clock on "
          "stream_copy before (evidence 2026-12-03-ncu-elapsed/run.log): not established why")
@@ -52,8 +53,9 @@ CAUSES = [
      "about 2.5 MB of dirty lines that are not the kernel's, and its restore of changed memory covers 2 MiB of "
      "a 2 MiB allocation and 4 MiB of a 256 MiB one (warpscope-dirtyprobe, evidence "
      "2026-12-04-issue18-dirty-probe/run.log); our none replay reproduces both since the evening of "
-     "2026-12-04, and these counts are from the tables before that (column sum 5.1 vs 0.9 MB written then, "
-     "evidence 2026-12-04-fidelity-ops-after-first); our compare also leaves a different share of the inputs "
+     "2026-12-04, and these counts are from its tables (2026-12-05: 95.7 % of the first suite's and 97.3 % of the "
+     "PyTorch/Triton suite's values within ncu's spread; before it column sum wrote 5.1 vs 0.9 MB, evidence "
+     "2026-12-04-fidelity-ops-after-first); our compare also leaves a different share of the inputs "
      "in L2 than ncu's replay does (wmma_gemm reads 16.8 vs 5.8 MB from DRAM; evidence "
      "2026-12-02-fidelity-none-variants)"),
     ("none", r"(pct_of_peak_sustained_elapsed|per_second|per_cycle_elapsed|cycles_elapsed|gpu__time_duration)",

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The metric evaluation cannot change unnoticed (issue 18): the range profiler's result files of
-// the fidelity suite, kept on the H200 (`profile --set full --keep-raw`, cache control all;
-// tests/fixtures/fidelity/README.md), are turned into a session again with `profile --from-raw`
+// the fidelity suite, kept on the H200 (`profile --set full --keep-raw`, cache controls all and
+// none; tests/fixtures/fidelity/README.md), are turned into a session again with `profile --from-raw`
 // by the real CLI, and every metric value of every launch must be the one the H200 session held
 // (expected.txt, %.17g: exact). A change to derived metrics, launch metrics, breakdowns, units
 // or the ingest shows up here as the metric and launch that moved.
 #include "core/metrics/profileresult.h"
+#include "core/metrics/sessionmeta.h"
 #include "core/store/sessionreader.h"
 
 #include <QDir>
@@ -66,27 +67,35 @@ private slots:
     void recomputesEveryValue_data()
     {
         QTest::addColumn<QString>("dir");
-        const QDir root(QStringLiteral(WS_FIXTURES_DIR "/fidelity/all"));
-        const QStringList modes = root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-        QVERIFY2(modes.size() >= 12, qPrintable(root.path()));
-        for (const QString& m : modes)
-            QTest::newRow(qPrintable(m)) << root.filePath(m);
+        QTest::addColumn<QString>("replay"); // the replay the summary names for that cache control
+        const std::pair<const char*, const char*> caches[] = {
+            {"all", ws::metakey::kReplayModeRestoreEvict},
+            {"none", ws::metakey::kReplayModeChangedBlocksAfterFirstDirty},
+        };
+        for (const auto& [cache, replay] : caches) {
+            const QDir root(QStringLiteral(WS_FIXTURES_DIR "/fidelity/") + QLatin1String(cache));
+            const QStringList modes = root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+            QVERIFY2(modes.size() >= 12, qPrintable(root.path()));
+            for (const QString& m : modes)
+                QTest::addRow("%s/%s", cache, qPrintable(m))
+                    << root.filePath(m) << QStringLiteral("cache control %1, %2").arg(cache, replay);
+        }
     }
     void recomputesEveryValue()
     {
         QFETCH(QString, dir);
+        QFETCH(QString, replay);
         const Values expected = expectedValues(dir + QStringLiteral("/expected.txt"));
         QVERIFY2(expected.size() > 300, qPrintable(dir)); // >= 2 launches of ~200 metrics
-        const QString out = m_dir.filePath(QFileInfo(dir).fileName() + QStringLiteral(".wscope"));
+        const QFileInfo mode(dir);                        // <cache>/<mode>: one session per row
+        const QString out = m_dir.filePath(mode.dir().dirName() + '-' + mode.fileName() + QStringLiteral(".wscope"));
         QProcess p;
         p.start(QStringLiteral(WS_CLI_PATH), {"profile", "--from-raw", dir, "--set", "full", "-o", out});
         QVERIFY(p.waitForFinished(120000));
         const QByteArray err = p.readAllStandardError();
         QVERIFY2(p.exitCode() == 0, err.constData());
         // The summary names the replay that ran, not only the cache control.
-        QVERIFY2(err.contains("cache control all, user replay (memory checkpoint restored and L2 evicted before every "
-                              "pass)"),
-            err.constData());
+        QVERIFY2(err.contains(replay.toUtf8()), qPrintable(replay + " not in: " + QString::fromUtf8(err)));
         // And what a profiled launch cost, from the result files' own figures.
         double wallMs = 0;
         long long launches = 0;

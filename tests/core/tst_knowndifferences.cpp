@@ -122,14 +122,11 @@ private slots:
                     "/docs/evidence/2026-12-03-fidelity-ops-4/table-all.md",
                     "/docs/evidence/2026-12-03-fidelity-ops-5/table-all.md",
                     "/docs/evidence/2026-12-03-fidelity-ops-6/table-all.md"}},
-            // `none` under its replay of 2026-12-04 (passes after the first back to back): the
-            // variant runs that measured it, then the default runs of the kernels they missed.
+            // `none` under its default replay (since the evening of 2026-12-04: the first pass with
+            // ncu's dirty start), both suites measured on 2026-12-05.
             {"none",
-                {"/docs/evidence/2026-12-04-fidelity-after-first/table-none.af.md",
-                    "/docs/evidence/2026-12-04-fidelity-after-first-2/table-none.md",
-                    "/docs/evidence/2026-12-04-fidelity-ops-after-first/table-none.af.md",
-                    "/docs/evidence/2026-12-04-fidelity-ops-after-first-2/table-none.md",
-                    "/docs/evidence/2026-12-04-fidelity-ops-after-first-3/table-none.md"}},
+                {"/docs/evidence/2026-12-05-fidelity/table-none.md",
+                    "/docs/evidence/2026-12-05-fidelity-ops/table-none.md"}},
         };
         const std::regex fail(R"(^\s+FAIL: (\S+) (\S+) \[)");
         const std::regex longKernel(R"(^\| (\S+) \| yes \| \d+ \| \d+ \|)");
