@@ -20,13 +20,12 @@ import sys
 # first match wins. Metrics without a match say so.
 CLOCK = ("ncu's none takes its SM counters from passes that start with dirty lines in L2 (the kernel's own, left by "
          "the pass before) and its duration and GPC counters from a pass without them; our replay does the same "
-         "since 2026-12-04 (passes after the first back to back: 95.3 % of the first suite's values within ncu's "
-         "spread, 92.3 % of the PyTorch/Triton suite's, against 91.0 % and 84.6 % before; evidence "
-         "2026-12-04-fidelity-after-first*, 2026-12-04-fidelity-ops-after-first*; with the first pass's dirty start "
-         "of that evening 95.7 % and 97.3 %, evidence 2026-12-05-fidelity, 2026-12-05-fidelity-ops); on the cuDNN SDPA kernel ours ran "
-         "2.0 % shorter than under ncu at a 2.3 % higher SM clock (1.667 vs 1.630 GHz; clocks not locked, evidence "
-         "2026-12-04-fidelity-ops-after-first-3), and ncu's SM elapsed cycles per second read above the clock on "
-         "stream_copy before (evidence 2026-12-03-ncu-elapsed/run.log): not established why")
+         "since 2026-12-04 (on 2026-12-05 95.7 % of the first suite's values and 97.3 % of the PyTorch/Triton "
+         "suite's within ncu's spread, against 91.0 % and 84.6 % before; evidence 2026-12-05-fidelity, "
+         "2026-12-05-fidelity-ops, 2026-12-02-diff-fidelity, 2026-12-03-fidelity-ops); on the cuDNN SDPA kernel "
+         "ours ran 2.0 % shorter than under ncu at a 2.3 % higher SM clock (1.667 vs 1.630 GHz; clocks not locked, "
+         "evidence 2026-12-04-fidelity-ops-after-first-3), and ncu's SM elapsed cycles per second read above the "
+         "clock on stream_copy (evidence 2026-12-03-ncu-elapsed/run.log): not established why")
 CAUSES = [
     ("all", r"^dram__bytes_write", "ncu's multi-pass collection writes to DRAM itself: with dram__bytes_write.sum "
      "alone (one pass) ncu wrote 0.001 MB on l2_reuse and 0.002 MB on fp64_fma (none), with the whole set "
