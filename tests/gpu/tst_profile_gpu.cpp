@@ -32,6 +32,15 @@ QString whyNoGpuRun()
     return {};
 }
 
+// Why the driver refused to profile here (no counters for this GPU, or profiling restricted to
+// admin users); empty when it profiled.
+QString profilingUnavailable(const test::CliRun& r)
+{
+    if (r.err.contains("not supported") || r.err.contains("NVreg_RestrictProfilingToAdminUsers"))
+        return "profiling unavailable here: " + r.err;
+    return {};
+}
+
 // Why a profile run did not end cleanly: the CLI failed, the program crashed (a crash report or a
 // signal) or exited non-zero. Empty when it ended cleanly.
 QString uncleanEnd(const test::CliRun& r)
@@ -73,8 +82,8 @@ private slots:
         const auto r = runCli({"profile", "-o", out, "--section", "SpeedOfLight", "--", kWorkload, "copy", "--warmup",
                                   "0", "--iters", "2"},
             gpuRunEnvironment());
-        if (r.err.contains("not supported") || r.err.contains("NVreg_RestrictProfilingToAdminUsers"))
-            QSKIP(qPrintable("profiling unavailable here: " + r.err));
+        if (const QString why = profilingUnavailable(r); !why.isEmpty())
+            QSKIP(qPrintable(why));
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const SessionData s = SessionReader(out.toStdString()).readAll();
         QCOMPARE(s.kernels.size(), size_t(2));
@@ -104,8 +113,8 @@ private slots:
         const auto r = runCli({"profile", "-o", out, "--set", "full", "--cache-control", cacheControl, "--", kWorkload,
                                   "accumulate", "--warmup", "1", "--iters", "2"},
             gpuRunEnvironment());
-        if (r.err.contains("not supported") || r.err.contains("NVreg_RestrictProfilingToAdminUsers"))
-            QSKIP(qPrintable("profiling unavailable here: " + r.err));
+        if (const QString why = profilingUnavailable(r); !why.isEmpty())
+            QSKIP(qPrintable(why));
         QVERIFY2(uncleanEnd(r).isEmpty(), qPrintable(uncleanEnd(r)));
         // The program's own check (its stderr is ours).
         QVERIFY2(!r.err.contains("accumulate: element"), qPrintable(r.err));
@@ -144,8 +153,8 @@ private slots:
         const auto r = runCli({"profile", "-o", out, "--section", "SpeedOfLight", "--cache-control", cacheControl, "--",
                                   kWorkload, "growing", "--warmup", "0", "--iters", "2"},
             gpuRunEnvironment());
-        if (r.err.contains("not supported") || r.err.contains("NVreg_RestrictProfilingToAdminUsers"))
-            QSKIP(qPrintable("profiling unavailable here: " + r.err));
+        if (const QString why = profilingUnavailable(r); !why.isEmpty())
+            QSKIP(qPrintable(why));
         QVERIFY2(uncleanEnd(r).isEmpty(), qPrintable(uncleanEnd(r)));
         QVERIFY2(!r.err.contains("growing: "), qPrintable(r.err)); // the program's own check
         const SessionData s = SessionReader(out.toStdString()).readAll();
@@ -178,8 +187,8 @@ private slots:
         const auto r = runCli({"profile", "-o", out, "--section", "SpeedOfLight", "--cache-control", cacheControl, "--",
                                   kWorkload, "memkind", kind, "--warmup", "1", "--iters", "2"},
             gpuRunEnvironment());
-        if (r.err.contains("not supported") || r.err.contains("NVreg_RestrictProfilingToAdminUsers"))
-            QSKIP(qPrintable("profiling unavailable here: " + r.err));
+        if (const QString why = profilingUnavailable(r); !why.isEmpty())
+            QSKIP(qPrintable(why));
         QVERIFY2(uncleanEnd(r).isEmpty(), qPrintable(uncleanEnd(r)));
         QVERIFY2(!r.err.contains("memkind " + kind + ": element"), qPrintable(r.err)); // the program's own check
         const SessionData s = SessionReader(out.toStdString()).readAll();
@@ -202,8 +211,8 @@ private slots:
             {"profile", "-o", out, "--section", "SpeedOfLight", "--cache-control", cacheControl, "--kernel-name",
                 "regex:accumulate_add", "--", kWorkload, "threads", "--warmup", "1", "--iters", "2"},
             gpuRunEnvironment());
-        if (r.err.contains("not supported") || r.err.contains("NVreg_RestrictProfilingToAdminUsers"))
-            QSKIP(qPrintable("profiling unavailable here: " + r.err));
+        if (const QString why = profilingUnavailable(r); !why.isEmpty())
+            QSKIP(qPrintable(why));
         QVERIFY2(uncleanEnd(r).isEmpty(), qPrintable(uncleanEnd(r)));
         QVERIFY2(!r.err.contains("threads: thread"), qPrintable(r.err));    // the program's own check
         QVERIFY2(!r.err.contains("did not end within"), qPrintable(r.err)); // every replay held the gate
@@ -235,8 +244,8 @@ private slots:
         const auto r = runCli(QStringList {"profile", "-o", out, "--section", "SpeedOfLight"} + options
                 + QStringList {"--", kWorkload, "capture"},
             gpuRunEnvironment());
-        if (r.err.contains("not supported") || r.err.contains("NVreg_RestrictProfilingToAdminUsers"))
-            QSKIP(qPrintable("profiling unavailable here: " + r.err));
+        if (const QString why = profilingUnavailable(r); !why.isEmpty())
+            QSKIP(qPrintable(why));
         QVERIFY2(uncleanEnd(r).isEmpty(), qPrintable(uncleanEnd(r)));
         QVERIFY2(!r.err.contains("capture: element"), qPrintable(r.err)); // the program's own check
         const SessionData s = SessionReader(out.toStdString()).readAll();
